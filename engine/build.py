@@ -1,0 +1,320 @@
+"""Turning a loaded, schema-checked pack into a compiled `Pack`.
+
+Two passes: first every definition (so names are known), then every DSL text
+is parsed and compiled with names resolved. All problems are collected and
+raised together as one `PackError`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from engine.compile_effect import EffectCompiler
+from engine.context import Ctx
+from engine.decision import Decision
+from engine.diagnostics import Diagnostic, PackError, did_you_mean
+from engine.dsl import DslText
+from engine.errors import RuleError
+from engine.flow import FlowCompiler
+from engine.pack import (
+    ActionDef,
+    AttrDef,
+    ComponentDef,
+    ComponentType,
+    Cost,
+    CounterDef,
+    Effect,
+    Expr,
+    Pack,
+    Scoring,
+    TriggerDef,
+    WildcardDef,
+    ZoneDef,
+)
+from engine.pack_files import Entry, RawPack
+from engine.source import SourceFile
+
+PLAIN_TYPES = ("int", "str", "bool", "list")
+DSL_TYPES = ("expr", "cond", "effect", "cost")
+COMPONENT_KEYS = {"id", "name", "text", "copies", "costs", "actions", "mode", "triggers"}
+BUILTIN_EVENTS = ("gained", "paid", "moved", "placed")
+
+
+class Builder:
+    """Collects diagnostics while compiling one pack."""
+
+    def __init__(self, raw: RawPack) -> None:
+        self.raw = raw
+        self.diagnostics: list[Diagnostic] = []
+        man = raw.manifest
+        players = man.get("players", {}) or {}
+        self.pack = Pack(id=str(man["id"]), name=str(man.get("name", man["id"])), version=str(man["version"]),
+                         min_players=int(players.get("min", 1)), max_players=int(players.get("max", 1)),
+                         options=dict(man.get("options", {}) or {}))
+
+    # ---------------------------------------------------------------- diagnostics
+    def error(self, src: SourceFile, path: tuple, code: str, message: str, hint: str | None = None,
+              key: bool = False) -> None:
+        line, col = src.key_pos(path) if key else src.pos(path)
+        self.diagnostics.append(Diagnostic(code, message, src.display, line, col, hint=hint))
+
+    # ---------------------------------------------------------------- DSL
+    def _dsl(self, src: SourceFile, path: tuple, text: Any) -> DslText:
+        return DslText(str(text), src, path)
+
+    def _compiler(self, dsl: DslText, locals_: set[str] | None = None) -> EffectCompiler:
+        return EffectCompiler(self.pack, dsl, set(self.raw.procedures), locals_)
+
+    def expr(self, src: SourceFile, path: tuple, text: Any, locals_: set[str] | None = None) -> Expr:
+        dsl = self._dsl(src, path, text)
+        tree = dsl.parse("expr")
+        fn: Expr = (lambda ctx: 0) if tree is None else self._compiler(dsl, locals_).expr(tree)
+        self.diagnostics.extend(dsl.diagnostics)
+        return _located_expr(fn, dsl.where(0))
+
+    def effect(self, src: SourceFile, path: tuple, text: Any, locals_: set[str] | None = None) -> Effect:
+        dsl = self._dsl(src, path, text)
+        tree = dsl.parse("effect")
+        eff = Effect(_nothing, None, str(text)) if tree is None else self._compiler(dsl, locals_).effect(tree)
+        self.diagnostics.extend(dsl.diagnostics)
+        return Effect(_located_run(eff.run, dsl.where(0)), eff.legal, " ".join(str(text).split()))
+
+    def cost(self, src: SourceFile, path: tuple, text: Any) -> Cost:
+        dsl = self._dsl(src, path, text)
+        tree = dsl.parse("cost")
+        cost = Cost([], str(text)) if tree is None else self._compiler(dsl).cost(tree)
+        self.diagnostics.extend(dsl.diagnostics)
+        return cost
+
+    # ---------------------------------------------------------------- pass 1: definitions
+    def build(self) -> Pack:
+        raw, pack = self.raw, self.pack
+        for cid, e in raw.counters.items():
+            d = e.data
+            pack.counters[cid] = CounterDef(cid, str(d.get("name", cid)), d.get("scope", "player"),
+                                            int(d.get("initial", 0)), int(d.get("min", 0)), d.get("max"),
+                                            bool(d.get("resource", False)), list(d.get("substitutes", []) or []),
+                                            d.get("zone"))
+        for wid, e in raw.wildcards.items():
+            d = e.data
+            pack.wildcards[wid] = WildcardDef(wid, str(d.get("name", wid)), list(d.get("gain", [])),
+                                              list(d.get("pay", [])))
+        for zid, e in raw.zones.items():
+            d = e.data
+            pack.zones[zid] = ZoneDef(zid, str(d.get("name", zid)), d.get("scope", "player"),
+                                      d.get("visibility", "public"), d.get("capacity"), [],
+                                      d.get("refill_from"), d.get("draw_from"), d.get("discard_to"),
+                                      bool(d.get("active", False)))
+        for tid, e in raw.component_types.items():
+            pack.types[tid] = self._ctype(tid, e)
+        self._check_references()
+        order = 0
+        for comp_id, e in raw.components.items():
+            ctype = pack.types.get(e.ctype or "")
+            if ctype is None:
+                self.error(e.src, e.path[:-2] if len(e.path) > 2 else e.path, "REF001",
+                           f"unknown component type '{e.ctype}'", did_you_mean(str(e.ctype), pack.types), key=True)
+                continue
+            pack.components[comp_id] = self._component_shell(comp_id, e, ctype, order)
+            order += 1
+        # ---------------------------------------------------------------- pass 2: DSL
+        for zid, e in raw.zones.items():
+            for i, slot in enumerate(e.data.get("slots", []) or []):
+                cost_text = slot.get("cost") if hasattr(slot, "get") else None
+                pack.zones[zid].slots.append(None if cost_text is None
+                                             else self.cost(e.src, (*e.path, "slots", i, "cost"), cost_text))
+        for tid, e in raw.component_types.items():
+            self._derived_defaults(tid, e)
+        for comp_id, e in raw.components.items():
+            if comp_id in pack.components:
+                self._component_dsl(pack.components[comp_id], e)
+        for name, e in raw.procedures.items():
+            pack.procedures[name] = self.effect(e.src, e.path, e.data)
+        for e in raw.triggers:
+            pack.triggers.append(self._trigger(e.data, e.src, e.path, e.id))
+        if raw.flow is not None:
+            pack.flow = FlowCompiler(self).steps(raw.flow.src, raw.flow.path, raw.flow.data)
+        else:
+            self.diagnostics.append(Diagnostic("PACK003", "the pack has no `flow` section",
+                                               raw.manifest_src.display, 1, 1))
+        if raw.scoring is not None:
+            pack.scoring = self._scoring(raw.scoring)
+        pack.listened = {t.on for t in pack.triggers}
+        pack.listened |= {t.on for c in pack.components.values() for t in c.triggers}
+        if any(d.severity == "error" for d in self.diagnostics):
+            raise PackError(sorted(self.diagnostics, key=lambda d: (d.file, d.line, d.col)))
+        return pack
+
+    def _ctype(self, tid: str, e: Entry) -> ComponentType:
+        d = e.data
+        attrs: dict[str, AttrDef] = {}
+        for name, spec in (d.get("attrs", {}) or {}).items():
+            kind = str(spec.get("type", "int"))
+            attrs[name] = AttrDef(name, kind, spec.get("default"), spec.get("enum"),
+                                  str(spec.get("description", "")))
+        return ComponentType(tid, str(d.get("name", tid)), d.get("zone"), bool(d.get("per_player", False)), attrs)
+
+    def _check_references(self) -> None:
+        """Names used by definitions (not DSL): zones, counters, attribute types."""
+        pack, raw = self.pack, self.raw
+        for cid, c in pack.counters.items():
+            e = raw.counters[cid]
+            for sub in c.substitutes:
+                self._ref(sub, pack.counters, e, ("substitutes",), "counter")
+            if c.zone is not None:
+                self._ref(c.zone, pack.zones, e, ("zone",), "zone")
+        for wid, w in pack.wildcards.items():
+            for key in ("gain", "pay"):
+                for member in getattr(w, key):
+                    self._ref(member, pack.counters, raw.wildcards[wid], (key,), "counter")
+        for zid, z in pack.zones.items():
+            for key in ("refill_from", "draw_from", "discard_to"):
+                if getattr(z, key) is not None:
+                    self._ref(getattr(z, key), pack.zones, raw.zones[zid], (key,), "zone")
+        for tid, t in pack.types.items():
+            e = raw.component_types[tid]
+            if t.zone is not None:
+                self._ref(t.zone, pack.zones, e, ("zone",), "zone")
+                if pack.zones.get(t.zone) and pack.zones[t.zone].scope == "player" and not t.per_player:
+                    self.error(e.src, (*e.path, "zone"), "TYPE002",
+                               f"'{tid}' is not per_player but its zone '{t.zone}' belongs to each player")
+            for name, a in t.attrs.items():
+                if a.type not in PLAIN_TYPES + DSL_TYPES + ("zone", "counter") and a.type not in pack.types:
+                    self.error(e.src, (*e.path, "attrs", name, "type"), "TYPE001", f"unknown attribute type '{a.type}'",
+                               did_you_mean(a.type, [*PLAIN_TYPES, *DSL_TYPES, "zone", "counter", *pack.types]))
+
+    def _ref(self, name: str, table: dict, e: Entry, sub: tuple, kind: str) -> None:
+        if name not in table:
+            data = e.data
+            for step in sub:
+                data = data.get(step) if hasattr(data, "get") else None
+            path = (*e.path, *sub)
+            if isinstance(data, list) and name in data:
+                path = (*path, data.index(name))
+            self.error(e.src, path, "REF001", f"unknown {kind} '{name}'", did_you_mean(name, table))
+
+    def _component_shell(self, comp_id: str, e: Entry, ctype: ComponentType, order: int) -> ComponentDef:
+        d = e.data
+        values: dict[str, Any] = {}
+        for name, a in ctype.attrs.items():
+            if a.type in DSL_TYPES:
+                continue
+            value = d.get(name, a.default)
+            if name in d:
+                value = self._check_value(e, name, a, value)
+            values[name] = value
+        for key in d:
+            if key not in COMPONENT_KEYS and key not in ctype.attrs:
+                self.error(e.src, (*e.path, key), "ATTR001", f"'{ctype.id}' has no attribute '{key}'",
+                           did_you_mean(str(key), [*ctype.attrs, *COMPONENT_KEYS]), key=True)
+        mode = str(d.get("mode", "one"))
+        return ComponentDef(comp_id, str(d.get("name", comp_id)), ctype, int(d.get("copies", 1)), values, {}, [],
+                            [], mode, [], str(d.get("text", "")), order)
+
+    def _check_value(self, e: Entry, name: str, a: AttrDef, value: Any) -> Any:
+        path = (*e.path, name)
+        ok = {"int": lambda v: isinstance(v, int) and not isinstance(v, bool),
+              "str": lambda v: isinstance(v, str), "bool": lambda v: isinstance(v, bool),
+              "list": lambda v: isinstance(v, list)}.get(a.type)
+        if ok is not None:
+            if not ok(value):
+                self.error(e.src, path, "ATTR002", f"'{name}' must be of type {a.type}, got {value!r}")
+            elif a.enum and value not in a.enum:
+                self.error(e.src, path, "ATTR003", f"'{name}' must be one of {', '.join(a.enum)}; got '{value}'",
+                           did_you_mean(str(value), a.enum))
+            return list(value) if isinstance(value, list) else value
+        pack = self.pack
+        table = {"zone": pack.zones, "counter": pack.counters}.get(a.type)
+        if table is not None:
+            if value not in table:
+                self.error(e.src, path, "REF001", f"unknown {a.type} '{value}'", did_you_mean(str(value), table))
+            return value
+        ref = self.raw.components.get(value) if a.type in pack.types else None
+        if ref is None or ref.ctype != a.type:
+            candidates = [c for c, ce in self.raw.components.items() if ce.ctype == a.type]
+            self.error(e.src, path, "REF002", f"'{name}' must name a {a.type}, got '{value}'",
+                       did_you_mean(str(value), candidates))
+        return value
+
+    # ---------------------------------------------------------------- pass 2 helpers
+    def _derived_defaults(self, tid: str, e: Entry) -> None:
+        ctype = self.pack.types[tid]
+        for name, a in ctype.attrs.items():
+            if a.type in ("expr", "cond") and a.default is not None:
+                fn = self.expr(e.src, (*e.path, "attrs", name, "default"), a.default)
+                for comp in self.pack.components.values():
+                    if comp.ctype is ctype:
+                        comp.derived[name] = fn
+
+    def _component_dsl(self, comp: ComponentDef, e: Entry) -> None:
+        d = e.data
+        for name, a in comp.ctype.attrs.items():
+            if a.type in ("expr", "cond") and name in d:
+                comp.derived[name] = self.expr(e.src, (*e.path, name), d[name])
+        for i, text in enumerate(d.get("costs", []) or []):
+            comp.costs.append(self.cost(e.src, (*e.path, "costs", i), text))
+        for i, a in enumerate(d.get("actions", []) or []):
+            comp.actions.append(self._action(e.src, (*e.path, "actions", i), a, i))
+        for i, t in enumerate(d.get("triggers", []) or []):
+            comp.triggers.append(self._trigger(t, e.src, (*e.path, "triggers", i), f"{comp.id}.trigger{i + 1}"))
+
+    def _action(self, src: SourceFile, path: tuple, a: Any, index: int) -> ActionDef:
+        effect = self.effect(src, (*path, "effect"), a.get("effect", ""))
+        threshold = a.get("threshold")
+        label = a.get("label") or (f"[{threshold}] {effect.text}" if threshold is not None else effect.text)
+        return ActionDef(str(a.get("id", f"action{index + 1}")), str(label), threshold,
+                         self.expr(src, (*path, "when"), a["when"]) if "when" in a else None,
+                         self.cost(src, (*path, "cost"), a["cost"]) if "cost" in a else None,
+                         effect, a.get("or_group"), index)
+
+    def _trigger(self, t: Any, src: SourceFile, path: tuple, default_id: str) -> TriggerDef:
+        effect = self.effect(src, (*path, "effect"), t.get("effect", ""))
+        return TriggerDef(str(t.get("id", default_id)), str(t.get("on", "")),
+                          self.expr(src, (*path, "when"), t["when"]) if "when" in t else None,
+                          effect, bool(t.get("optional", False)), t.get("limit"), str(t.get("timing", "after")),
+                          str(t.get("label") or effect.text))
+
+    def _scoring(self, e: Entry) -> Scoring:
+        d = e.data
+        score = self.expr(e.src, (*e.path, "score"), d.get("score", "0"))
+        tiebreak = [self.expr(e.src, (*e.path, "tiebreak", i), x) for i, x in enumerate(d.get("tiebreak", []) or [])]
+        breakdown = {str(k): self.expr(e.src, (*e.path, "breakdown", k), v)
+                     for k, v in (d.get("breakdown", {}) or {}).items()}
+        return Scoring(score, tiebreak, breakdown)
+
+
+def _nothing(ctx: Ctx) -> Iterator[Decision]:
+    return
+    yield  # pragma: no cover
+
+
+def _located_run(run: Any, where: str) -> Any:
+    """Attach the DSL text's position to run-time errors raised inside it."""
+    def located(ctx: Ctx) -> Iterator[Decision]:
+        try:
+            return (yield from run(ctx))
+        except RuleError as exc:
+            if exc.where is None:
+                exc.where = where
+            raise
+        except (ArithmeticError, LookupError, TypeError, ValueError, AttributeError) as exc:
+            raise RuleError(f"{type(exc).__name__}: {exc}", where) from exc
+    return located
+
+
+def _located_expr(fn: Expr, where: str) -> Expr:
+    def located(ctx: Ctx) -> Any:
+        try:
+            return fn(ctx)
+        except RuleError as exc:
+            if exc.where is None:
+                exc.where = where
+            raise
+        except (ArithmeticError, LookupError, TypeError, ValueError, AttributeError) as exc:
+            raise RuleError(f"{type(exc).__name__}: {exc}", where) from exc
+    return located
+
+
+def build_pack(raw: RawPack) -> Pack:
+    return Builder(raw).build()

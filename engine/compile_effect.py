@@ -1,0 +1,442 @@
+"""Compiling DSL statements into generator closures.
+
+A compiled statement is `run(ctx)`, a generator that yields a `Decision`
+whenever a player must choose and receives the chosen index back, so the
+interpreter can pause anywhere inside an effect and resume with the answer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from lark import Token, Tree
+
+from engine.compile_expr import ExprCompiler
+from engine.context import Ctx
+from engine.decision import Decision
+from engine.dsl import DslText
+from engine.errors import RuleError, StopLoop
+from engine.model import Item, Zone
+from engine.pack import Effect, Expr, Pack
+from engine.values import as_items, describe, item_key, item_label
+
+DONE = "done"
+
+
+def _nothing(ctx: Ctx) -> Iterator[Decision]:
+    return
+    yield  # pragma: no cover - makes this a generator
+
+
+def _bind(ctx: Ctx, name: str, value: Any) -> Any:
+    old = ctx.vars.get(name)
+    ctx.vars[name] = value
+    return old
+
+
+class EffectCompiler(ExprCompiler):
+    """Statements on top of expressions; one instance per DSL text."""
+
+    def __init__(self, pack: Pack, dsl: DslText, procedures: set[str], locals_: set[str] | None = None) -> None:
+        super().__init__(pack, dsl, locals_)
+        self.known_procedures = procedures
+
+    def effect(self, tree: Tree) -> Effect:
+        """A statement list: runs in order; legal if its first statement is."""
+        stmts = [self.stmt(s) for s in tree.children if isinstance(s, Tree)]
+        text = self.dsl.snippet(tree)
+        if not stmts:
+            return Effect(_nothing, None, text)
+        if len(stmts) == 1:
+            return Effect(stmts[0].run, stmts[0].legal, text)
+        runners = [s.run for s in stmts]
+
+        def run(ctx: Ctx) -> Iterator[Decision]:
+            for r in runners:
+                yield from r(ctx)
+        return Effect(run, stmts[0].legal, text)
+
+    def stmt(self, t: Tree) -> Effect:
+        method = getattr(self, f"_s_{t.data}", None)
+        if method is None:  # pragma: no cover - the grammar has no other statements
+            self.dsl.error(t, "DSL010", f"unsupported statement {t.data}")
+            return Effect(_nothing, None, "")
+        run, legal = method(t)
+        return Effect(run, legal, self.dsl.snippet(t))
+
+    def block(self, t: Tree) -> Effect:
+        return self.effect(t.children[0])
+
+    # ---------------------------------------------------------------- counters
+    def _s_gain(self, t: Tree):
+        amount_t, name = t.children
+        self.check_cost_name(name)
+        amount, n = self.expr(amount_t), str(name)
+
+        def run(ctx: Ctx) -> Iterator[Decision]:
+            yield from ctx.game.gain(ctx, n, int(amount(ctx)))
+        return run, None
+
+    def _s_lose(self, t: Tree):
+        amount_t, name = t.children
+        if str(name) not in self.pack.counters:
+            self.unknown(name, "counter", list(self.pack.counters))
+        amount, n = self.expr(amount_t), str(name)
+
+        def run(ctx: Ctx) -> Iterator[Decision]:
+            ctx.game.lose(ctx, n, int(amount(ctx)))
+            return
+            yield  # pragma: no cover
+        return run, None
+
+    def _s_pay(self, t: Tree):
+        cost = self.cost(t.children[0])
+
+        def run(ctx: Ctx) -> Iterator[Decision]:
+            yield from ctx.game.pay(ctx, cost.amounts(ctx), cost.text)
+        return run, lambda ctx: ctx.game.can_pay(ctx, cost.amounts(ctx))
+
+    def _s_set(self, t: Tree):
+        target, value_t = t.children
+        value = self.expr(value_t)
+        if isinstance(target, Tree) and target.data == "name":
+            tok = target.children[0]
+            n = str(tok)
+            cdef = self.pack.counters.get(n)
+            if cdef is None or cdef.zone is not None:
+                self.dsl.error(tok, "DSL013", f"'{n}' cannot be set: only counters and item attributes can",
+                               None)
+                return _nothing, None
+
+            def run(ctx: Ctx) -> Iterator[Decision]:
+                ctx.game.set_counter(ctx, n, int(value(ctx)))
+                return
+                yield  # pragma: no cover
+            return run, None
+        if isinstance(target, Tree) and target.data == "attr":
+            base_t, name_tok = target.children
+            base, attr = self.expr(base_t), str(name_tok)
+            if attr not in self.attr_names:
+                self.unknown(name_tok, "attribute", sorted(self.attr_names))
+
+            def run_attr(ctx: Ctx) -> Iterator[Decision]:
+                item = base(ctx)
+                if not isinstance(item, Item):
+                    raise RuleError(f"cannot set '.{attr}' on {describe(item)}")
+                ctx.game.set_attr(item, attr, value(ctx))
+                return
+                yield  # pragma: no cover
+            return run_attr, None
+        self.dsl.error(target, "DSL013", "only a counter or an item attribute can be set")
+        return _nothing, None
+
+    # ---------------------------------------------------------------- zones
+    def _s_draw(self, t: Tree):
+        amount, src, dst = (self.expr(c) for c in t.children)
+
+        def run(ctx: Ctx) -> Iterator[Decision]:
+            yield from ctx.game.draw(ctx, _zone(src(ctx)), _zone(dst(ctx)), int(amount(ctx)))
+        return run, None
+
+    def _s_move(self, t: Tree):
+        item_t, zone_t, top = t.children
+        item, zone = self.expr(item_t), self.expr(zone_t)
+        at_top = top is not None
+
+        def run(ctx: Ctx) -> Iterator[Decision]:
+            thing = item(ctx)
+            if not isinstance(thing, Item):
+                raise RuleError(f"move needs an item, got {describe(thing)}")
+            yield from ctx.game.move(ctx, thing, _zone(zone(ctx)), top=at_top)
+        return run, None
+
+    def _zone_op(self, t: Tree, op: str):
+        zone = self.expr(t.children[0])
+
+        def run(ctx: Ctx) -> Iterator[Decision]:
+            getattr(ctx.game, op)(_zone(zone(ctx)))
+            return
+            yield  # pragma: no cover
+        return run, None
+
+    def _s_shuffle(self, t: Tree):
+        return self._zone_op(t, "shuffle")
+
+    def _s_reveal(self, t: Tree):
+        return self._zone_op(t, "reveal")
+
+    def _s_conceal(self, t: Tree):
+        return self._zone_op(t, "conceal")
+
+    # ---------------------------------------------------------------- control
+    def _s_if_stmt(self, t: Tree):
+        cond = self.expr(t.children[0])
+        then = self.block(t.children[1])
+        other_t = t.children[2] if len(t.children) > 2 else None
+        if other_t is None:
+            other = None
+        elif other_t.data == "block":
+            other = self.block(other_t)
+        else:
+            other = self.stmt(other_t)
+
+        def run(ctx: Ctx) -> Iterator[Decision]:
+            if cond(ctx):
+                yield from then.run(ctx)
+            elif other is not None:
+                yield from other.run(ctx)
+        return run, None
+
+    def _s_may(self, t: Tree):
+        body = self.block(t.children[1])
+        prompt = _prompt(t.children[0], f"do: {body.text}?")
+
+        def run(ctx: Ctx) -> Iterator[Decision]:
+            if body.legal is not None and not body.legal(ctx):
+                return
+            yes = yield from ctx.game.ask(ctx, "may", prompt, [f"yes: {body.text}", "no"], [True, False],
+                                          optional=True)
+            if yes:
+                yield from body.run(ctx)
+        return run, None
+
+    def _alternatives(self, t: Tree) -> list[Effect]:
+        return [self.effect(e) for e in t.children]
+
+    def _s_choose_alt(self, t: Tree):
+        branches = self._alternatives(t.children[1])
+        return self._alt_runner(branches, _prompt(t.children[0], "choose one"), repeat=False), _any_legal(branches)
+
+    def _s_repeat_choose_alt(self, t: Tree):
+        branches = self._alternatives(t.children[1])
+        return self._alt_runner(branches, _prompt(t.children[0], "choose one"), repeat=True), None
+
+    def _alt_runner(self, branches: list[Effect], prompt: str, repeat: bool):
+
+        def run(ctx: Ctx) -> Iterator[Decision]:
+            while True:
+                legal = [b for b in branches if b.legal is None or b.legal(ctx)]
+                if not legal:
+                    return
+                labels = [b.text for b in legal]
+                values: list[Effect | None] = list(legal)
+                if repeat:
+                    labels.append(DONE)
+                    values.append(None)
+                chosen = yield from ctx.game.ask(ctx, "choose", prompt, labels, values, optional=repeat)
+                if chosen is None:
+                    return
+                try:
+                    yield from chosen.run(ctx)
+                except StopLoop:
+                    if repeat:
+                        return
+                    raise
+                if not repeat:
+                    return
+        return run
+
+    def _item_choice(self, t: Tree, repeat: bool, optional: bool):
+        var_tok, coll_t = t.children[0], t.children[1]
+        prompt_tok, body_t = t.children[-2], t.children[-1]
+        var = str(var_tok)
+        coll = self.expr(coll_t)
+        saved = self.with_local(var)
+        body = self.block(body_t)
+        self.locals = saved
+        prompt = _prompt(prompt_tok, f"choose {var}")
+
+        def options(ctx: Ctx) -> list[Any]:
+            out, seen = [], set()
+            old = ctx.vars.get(var)
+            for thing in as_items(coll(ctx)):
+                key = item_key(thing) if isinstance(thing, Item) else repr(thing)
+                if key in seen:
+                    continue
+                if body.legal is not None:
+                    ctx.vars[var] = thing
+                    if not body.legal(ctx):
+                        continue
+                seen.add(key)
+                out.append(thing)
+            ctx.vars[var] = old
+            return out
+
+        def run(ctx: Ctx) -> Iterator[Decision]:
+            while True:
+                things = options(ctx)
+                if not things:
+                    return
+                labels = _labels(things)
+                values: list[Any] = list(things)
+                if repeat or optional:
+                    labels.append(DONE)
+                    values.append(None)
+                chosen = yield from ctx.game.ask(ctx, "choose", prompt, labels, values,
+                                                 optional=repeat or optional)
+                if chosen is None:
+                    return
+                old = _bind(ctx, var, chosen)
+                try:
+                    yield from body.run(ctx)
+                except StopLoop:
+                    if repeat:
+                        return
+                    raise
+                finally:
+                    ctx.vars[var] = old
+                if not repeat:
+                    return
+
+        def legal(ctx: Ctx) -> bool:
+            return bool(options(ctx))
+        return run, (None if optional or repeat else legal)
+
+    def _s_choose_item(self, t: Tree):
+        optional = any(isinstance(c, Token) and c.type == "OPTIONAL" for c in t.children)
+        return self._item_choice(t, repeat=False, optional=optional)
+
+    def _s_repeat_choose_item(self, t: Tree):
+        return self._item_choice(t, repeat=True, optional=True)
+
+    def _s_choose_number(self, t: Tree):
+        var_tok, low_t, high_t, prompt_tok, body_t = t.children
+        var = str(var_tok)
+        prompt = _prompt(prompt_tok, f"choose {var}")
+        low, high = self.expr(low_t), self.expr(high_t)
+        saved = self.with_local(var)
+        body = self.block(body_t)
+        self.locals = saved
+
+        def run(ctx: Ctx) -> Iterator[Decision]:
+            numbers = []
+            old = ctx.vars.get(var)
+            for n in range(int(low(ctx)), int(high(ctx)) + 1):
+                ctx.vars[var] = n
+                if body.legal is None or body.legal(ctx):
+                    numbers.append(n)
+            ctx.vars[var] = old
+            if not numbers:
+                return
+            n = yield from ctx.game.ask(ctx, "number", prompt, [str(n) for n in numbers], numbers)
+            old = _bind(ctx, var, n)
+            try:
+                yield from body.run(ctx)
+            finally:
+                ctx.vars[var] = old
+        return run, None
+
+    def _s_for_stmt(self, t: Tree):
+        var_tok, coll_t, body_t = t.children
+        var = str(var_tok)
+        coll = self.expr(coll_t)
+        saved = self.with_local(var)
+        body = self.block(body_t)
+        self.locals = saved
+
+        def run(ctx: Ctx) -> Iterator[Decision]:
+            old = ctx.vars.get(var)
+            try:
+                for thing in as_items(coll(ctx)):
+                    ctx.vars[var] = thing
+                    yield from body.run(ctx)
+            finally:
+                ctx.vars[var] = old
+        return run, None
+
+    def _s_repeat_n(self, t: Tree):
+        count = self.expr(t.children[0])
+        body = self.block(t.children[1])
+
+        def run(ctx: Ctx) -> Iterator[Decision]:
+            try:
+                for _ in range(int(count(ctx))):
+                    yield from body.run(ctx)
+            except StopLoop:
+                return
+        return run, None
+
+    def _s_stop(self, t: Tree):
+        def run(ctx: Ctx) -> Iterator[Decision]:
+            raise StopLoop
+            yield  # pragma: no cover
+        return run, None
+
+    # ---------------------------------------------------------------- actions
+    def _s_do_stmt(self, t: Tree):
+        target = self.expr(t.children[0])
+
+        def run(ctx: Ctx) -> Iterator[Decision]:
+            yield from ctx.game.do(ctx, target(ctx))
+        return run, lambda ctx: ctx.game.can_do(ctx, target(ctx))
+
+    def _s_activate(self, t: Tree):
+        item, limit = (self.expr(c) for c in t.children)
+
+        def run(ctx: Ctx) -> Iterator[Decision]:
+            yield from ctx.game.activate(ctx, item(ctx), int(limit(ctx)))
+        return run, None
+
+    def _s_play(self, t: Tree):
+        item_t, zone_t, free = t.children
+        item, zone = self.expr(item_t), self.expr(zone_t)
+        is_free = free is not None
+
+        def run(ctx: Ctx) -> Iterator[Decision]:
+            yield from ctx.game.play(ctx, item(ctx), _zone(zone(ctx)), free=is_free)
+        return run, lambda ctx: ctx.game.can_play(ctx, item(ctx), zone(ctx), free=is_free)
+
+    def _s_call(self, t: Tree):
+        name_tok = t.children[0]
+        name = str(name_tok)
+        if name not in self.known_procedures:
+            self.unknown(name_tok, "procedure", sorted(self.known_procedures))
+            return _nothing, None
+
+        def run(ctx: Ctx) -> Iterator[Decision]:
+            yield from ctx.game.call(ctx, name)
+        return run, lambda ctx: ctx.game.can_call(ctx, name)
+
+    def _s_emit(self, t: Tree):
+        name_tok, *args = t.children
+        name = str(name_tok)
+        fields: list[tuple[str, Expr]] = []
+        for arg in args:
+            if arg is None:
+                continue
+            key, value_t = arg.children
+            fields.append((str(key), self.expr(value_t)))
+
+        def run(ctx: Ctx) -> Iterator[Decision]:
+            payload = {k: v(ctx) for k, v in fields}
+            yield from ctx.game.emit(name, ctx.seat, payload)
+        return run, None
+
+
+def _prompt(token: Token | None, default: str) -> str:
+    """The statement's own prompt text (a string literal), else a generic one."""
+    return str(token)[1:-1] if token is not None else default
+
+
+def _zone(value: Any) -> Zone:
+    if not isinstance(value, Zone):
+        raise RuleError(f"expected a zone, got {describe(value)}")
+    return value
+
+
+def _any_legal(branches: list[Effect]) -> Expr | None:
+    if any(b.legal is None for b in branches):
+        return None
+    return lambda ctx: any(b.legal(ctx) for b in branches)
+
+
+def _labels(things: list[Any]) -> list[str]:
+    """Readable, unique labels: names, with the component id added where names clash."""
+    raw = [item_label(x) if isinstance(x, Item) else str(x) for x in things]
+    out = []
+    for thing, label in zip(things, raw, strict=True):
+        if raw.count(label) > 1 and isinstance(thing, Item):
+            label = f"{label} ({thing.comp.id})"
+        out.append(label)
+    return out

@@ -1,0 +1,397 @@
+"""The interpreter: applies compiled effects to the state of one game.
+
+Compiled DSL closures call the methods here; every method that may need a
+player's choice is a generator that yields `Decision`s (see `ask`).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Generator, Iterator
+from typing import Any
+
+from engine.context import Ctx
+from engine.costs import can_pay, explain, payment_ways, way_label
+from engine.decision import Decision
+from engine.errors import RuleError
+from engine.model import Item, Player, State, Zone
+from engine.pack import ActionDef, ComponentDef, Pack, TriggerDef
+from engine.values import describe, item_key, item_label
+
+MAX_TRIGGER_DEPTH = 16
+MAX_TRIGGER_FIRINGS = 200_000
+MAX_CALL_DEPTH = 64
+MAX_DECISIONS = 200_000
+
+Ask = Generator[Decision, int, Any]
+
+
+class Game:
+    """One game of a pack: its state plus the operations effects perform."""
+
+    def __init__(self, pack: Pack, players: int, seed: int, options: dict[str, bool] | None = None) -> None:
+        if not pack.min_players <= players <= pack.max_players:
+            raise RuleError(f"{pack.name} plays with {pack.min_players} to {pack.max_players} players,"
+                            f" not {players}")
+        self.pack = pack
+        self.seed = seed
+        self.options = {name: False for name in pack.options} | dict(options or {})
+        self.state = _new_state(pack, players, seed)
+        self.step = ""
+        self.epochs = {"turn": 0, "round": 0}
+        self.decisions = 0
+        self._trigger_depth = 0
+        self._trigger_firings = 0
+        self._call_depth = 0
+        self.round_listener: Callable[[int], None] | None = None  # told when a flow `repeat` starts a pass
+        self._instances: dict[tuple[str, int | None], Item] = {}
+        for item in self.state.items:
+            self._instances.setdefault((item.comp.id, item.owner), item)
+
+    # ---------------------------------------------------------------- lookups
+    def instance(self, comp_id: str, seat: int | None) -> Item:
+        """The item of component `comp_id`: the seat's own for per-player types."""
+        comp = self.pack.components[comp_id]
+        owner = seat if comp.ctype.per_player else None
+        item = self._instances.get((comp_id, owner))
+        if item is None:
+            raise RuleError(f"component '{comp_id}' has no item for player {owner}")
+        return item
+
+    def all_of(self, type_id: str, seat: int | None) -> list[Item]:
+        ctype = self.pack.types[type_id]
+        owner = seat if ctype.per_player else None
+        return [i for i in self.state.items if i.comp.ctype is ctype and i.owner == owner]
+
+    def counter(self, name: str, seat: int | None) -> int:
+        cdef = self.pack.counters[name]
+        if cdef.zone is not None:
+            return len(self.state.zone(cdef.zone, seat).items)
+        if cdef.scope == "global":
+            return self.state.counters[name]
+        return self.state.players[self._seat(seat)].counters[name]
+
+    def _seat(self, seat: int | None) -> int:
+        if seat is None:
+            raise RuleError("this needs an acting player, but it runs outside any player's turn")
+        return seat
+
+    # ---------------------------------------------------------------- decisions
+    def ask(self, ctx: Ctx, kind: str, prompt: str, labels: list[str], values: list[Any],
+            optional: bool = False) -> Ask:
+        """Pause for the acting player's choice; a forced single option is taken at once."""
+        if len(values) == 1 and not optional:
+            return values[0]
+        self.decisions += 1
+        if self.decisions > MAX_DECISIONS:
+            raise RuleError(f"more than {MAX_DECISIONS} decisions in one game: does a loop never end?")
+        index = yield Decision(self._seat(ctx.seat), kind, prompt, labels, values, self.step)
+        return values[index]
+
+    # ---------------------------------------------------------------- counters
+    def set_counter(self, ctx: Ctx, name: str, value: int) -> None:
+        cdef = self.pack.counters[name]
+        value = max(cdef.min, value)
+        if cdef.max is not None:
+            value = min(cdef.max, value)
+        if cdef.scope == "global":
+            self.state.counters[name] = value
+        else:
+            self.state.players[self._seat(ctx.seat)].counters[name] = value
+
+    def gain(self, ctx: Ctx, name: str, amount: int) -> Iterator[Decision]:
+        if amount <= 0:
+            return
+        wildcard = self.pack.wildcards.get(name)
+        if wildcard is not None:
+            for _ in range(amount):  # one unit at a time: a drawn card may inform the next choice
+                member = yield from self.ask(ctx, "gain", f"gain 1 {wildcard.name} as", list(wildcard.gain),
+                                             list(wildcard.gain))
+                yield from self.gain(ctx, member, 1)
+            return
+        cdef = self.pack.counters[name]
+        if cdef.zone is not None:
+            own = self.state.zone(cdef.zone, ctx.seat)
+            src = self.state.zone(self.pack.zones[cdef.zone].draw_from, ctx.seat)
+            yield from self.draw(ctx, src, own, amount)
+        else:
+            self.set_counter(ctx, name, self.counter(name, ctx.seat) + amount)
+        yield from self.emit("gained", ctx.seat, {"counter": name, "amount": amount})
+
+    def lose(self, ctx: Ctx, name: str, amount: int) -> None:
+        self.set_counter(ctx, name, self.counter(name, ctx.seat) - max(0, amount))
+
+    def can_pay(self, ctx: Ctx, need: dict[str, int]) -> bool:
+        return can_pay(self.pack, need, lambda c: self.counter(c, ctx.seat))
+
+    def pay(self, ctx: Ctx, need: dict[str, int], text: str) -> Iterator[Decision]:
+        ways = payment_ways(self.pack, need, lambda c: self.counter(c, ctx.seat))
+        if not ways:
+            why = explain(self.pack, need, lambda c: self.counter(c, ctx.seat))
+            raise RuleError(f"cannot pay '{text}': {why}")
+        way = yield from self.ask(ctx, "pay", f"pay {text}", [way_label(w) for w in ways], ways)
+        for name, amount in sorted(way.items()):
+            yield from self._spend(ctx, name, amount)
+
+    def _spend(self, ctx: Ctx, name: str, amount: int) -> Iterator[Decision]:
+        cdef = self.pack.counters[name]
+        if cdef.zone is None:
+            self.set_counter(ctx, name, self.counter(name, ctx.seat) - amount)
+        else:
+            own = self.state.zone(cdef.zone, ctx.seat)
+            to = self.state.zone(self.pack.zones[cdef.zone].discard_to, ctx.seat)
+            for _ in range(amount):
+                item = yield from self.choose_item(ctx, f"spend 1 {cdef.name}", own.items)
+                yield from self.move(ctx, item, to)
+        yield from self.emit("paid", ctx.seat, {"counter": name, "amount": amount})
+
+    def choose_item(self, ctx: Ctx, prompt: str, items: list[Item]) -> Ask:
+        distinct: dict[tuple, Item] = {}
+        for item in items:
+            distinct.setdefault(item_key(item), item)
+        options = list(distinct.values())
+        return (yield from self.ask(ctx, "choose", prompt, [item_label(i) for i in options], options))
+
+    # ---------------------------------------------------------------- zones
+    def set_attr(self, item: Item, attr: str, value: Any) -> None:
+        if isinstance(value, Item):
+            value = value.comp.id
+        elif isinstance(value, Zone):
+            value = value.id
+        item.attrs[attr] = value
+
+    def move(self, ctx: Ctx, item: Item, zone: Zone, top: bool = False) -> Iterator[Decision]:
+        cap = zone.zdef.capacity
+        if cap is not None and len(zone.items) >= cap and item.zone is not zone:
+            raise RuleError(f"zone '{zone.id}' is full ({cap} items)")
+        origin = item.zone
+        if origin is not None:
+            origin.items.remove(item)
+        if top:
+            zone.items.insert(0, item)
+        else:
+            zone.items.append(item)
+        item.zone = zone
+        yield from self.emit("moved", ctx.seat, {"item": item, "from": origin, "to": zone})
+
+    def draw(self, ctx: Ctx, src: Zone, dst: Zone, amount: int) -> Iterator[Decision]:
+        for _ in range(amount):
+            if not src.items and src.zdef.refill_from:
+                refill = self.state.zone(src.zdef.refill_from, src.owner)
+                src.items.extend(refill.items)
+                for item in refill.items:
+                    item.zone = src
+                refill.items.clear()
+                self.shuffle(src)
+            if not src.items:
+                return
+            yield from self.move(ctx, src.items[0], dst)
+
+    def shuffle(self, zone: Zone) -> None:
+        self.state.rng.shuffle(zone.items)
+
+    def reveal(self, zone: Zone) -> None:
+        zone.visibility = "public"
+
+    def conceal(self, zone: Zone) -> None:
+        zone.visibility = zone.zdef.visibility
+
+    # ---------------------------------------------------------------- placing with costs
+    def _play_needs(self, ctx: Ctx, item: Item, zone: Zone, free: bool) -> list[tuple[str, dict[str, int]]]:
+        """(label, combined cost) for each alternative cost of `item` plus the slot's cost."""
+        slots = zone.zdef.slots
+        slot_cost = slots[len(zone.items)] if len(zone.items) < len(slots) else None
+        extra = slot_cost.amounts(ctx) if slot_cost is not None else {}
+        alternatives = [] if free else [(c.text, c.amounts(ctx)) for c in item.comp.costs]
+        if not alternatives:
+            return [("free", dict(extra))]
+        out = []
+        for text, need in alternatives:
+            combined = dict(need)
+            for name, n in extra.items():
+                combined[name] = combined.get(name, 0) + n
+            out.append((text, combined))
+        return out
+
+    def can_play(self, ctx: Ctx, item: Any, zone: Any, free: bool) -> bool:
+        if not isinstance(item, Item) or not isinstance(zone, Zone):
+            raise RuleError(f"play needs an item and a zone, got {describe(item)} and {describe(zone)}")
+        cap = zone.zdef.capacity
+        if cap is not None and len(zone.items) >= cap:
+            return False
+        return any(self.can_pay(ctx, need) for _, need in self._play_needs(ctx, item, zone, free))
+
+    def play(self, ctx: Ctx, item: Item, zone: Zone, free: bool) -> Iterator[Decision]:
+        if not self.can_play(ctx, item, zone, free):
+            raise RuleError(f"'{item.comp.name}' cannot be played to '{zone.id}' now")
+        options = [(text, need) for text, need in self._play_needs(ctx, item, zone, free)
+                   if self.can_pay(ctx, need)]
+        labels = [text for text, _ in options]
+        text, need = yield from self.ask(ctx, "cost", f"cost for {item.comp.name}", labels, options)
+        yield from self.pay(ctx, need, text)
+        yield from self.move(ctx, item, zone)
+        yield from self.emit("placed", ctx.seat, {"item": item, "zone": zone})
+
+    # ---------------------------------------------------------------- actions
+    def _action_ctx(self, ctx: Ctx, item: Item) -> Ctx:
+        inner = ctx.child(seat=item.owner if item.owner is not None else ctx.seat, self_item=item)
+        inner.vars = ctx.vars
+        return inner
+
+    def _legal_action(self, ctx: Ctx, action: ActionDef) -> bool:
+        if action.when is not None and not action.when(ctx):
+            return False
+        if action.cost is not None and not self.can_pay(ctx, action.cost.amounts(ctx)):
+            return False
+        return action.effect.legal is None or bool(action.effect.legal(ctx))
+
+    def perform(self, ctx: Ctx, action: ActionDef) -> Iterator[Decision]:
+        if action.cost is not None:
+            yield from self.pay(ctx, action.cost.amounts(ctx), action.cost.text)
+        yield from action.effect.run(ctx)
+
+    def can_do(self, ctx: Ctx, target: Any) -> bool:
+        item = _need_item(target, "do")
+        inner = self._action_ctx(ctx, item)
+        return any(self._legal_action(inner, a) for a in item.comp.actions)
+
+    def do(self, ctx: Ctx, target: Any) -> Iterator[Decision]:
+        item = _need_item(target, "do")
+        inner = self._action_ctx(ctx, item)
+        legal = [a for a in item.comp.actions if self._legal_action(inner, a)]
+        if not legal:
+            raise RuleError(f"'{item.comp.name}' has no action that can be done now")
+        action = yield from self.ask(ctx, "action", f"action of {item.comp.name}", [a.label for a in legal], legal)
+        yield from self.perform(inner, action)
+
+    def activate(self, ctx: Ctx, target: Any, limit: int) -> Iterator[Decision]:
+        """Mode `one`: do one action with threshold <= limit, or none. Mode `each`: each in order."""
+        item = _need_item(target, "activate")
+        inner = self._action_ctx(ctx, item)
+
+        def usable(a: ActionDef) -> bool:
+            return (a.threshold is None or a.threshold <= limit) and self._legal_action(inner, a)
+
+        if item.comp.mode == "one":
+            legal = [a for a in item.comp.actions if usable(a)]
+            if not legal:
+                return
+            action = yield from self.ask(ctx, "action", f"activate {item.comp.name}",
+                                         [a.label for a in legal] + ["skip"], [*legal, None], optional=True)
+            if action is not None:
+                yield from self.perform(inner, action)
+            return
+        used_groups: set[str] = set()
+        for action in item.comp.actions:
+            if (action.or_group is not None and action.or_group in used_groups) or not usable(action):
+                continue
+            yes = yield from self.ask(ctx, "may", f"{item.comp.name}: {action.label}?",
+                                      [f"yes: {action.label}", "no"], [True, False], optional=True)
+            if yes:
+                if action.or_group is not None:
+                    used_groups.add(action.or_group)
+                yield from self.perform(inner, action)
+
+    # ---------------------------------------------------------------- procedures and events
+    def call(self, ctx: Ctx, name: str) -> Iterator[Decision]:
+        self._call_depth += 1
+        try:
+            if self._call_depth > MAX_CALL_DEPTH:
+                raise RuleError(f"procedure calls nested deeper than {MAX_CALL_DEPTH} (at '{name}'): recursion?")
+            yield from self.pack.procedures[name].run(ctx)
+        finally:
+            self._call_depth -= 1
+
+    def can_call(self, ctx: Ctx, name: str) -> bool:
+        legal = self.pack.procedures[name].legal
+        if legal is None:
+            return True
+        if self._call_depth >= MAX_CALL_DEPTH:
+            return False
+        self._call_depth += 1
+        try:
+            return bool(legal(ctx))
+        finally:
+            self._call_depth -= 1
+
+    def _listeners(self, name: str, seat: int | None) -> list[tuple[TriggerDef, Item | None]]:
+        found: list[tuple[TriggerDef, Item | None]] = [(t, None) for t in self.pack.triggers if t.on == name]
+        owners = [seat] if seat is not None else []
+        for owner in owners:
+            for zone in self.state.players[owner].zones.values():
+                if zone.zdef.active:
+                    found.extend((t, item) for item in zone.items for t in item.comp.triggers if t.on == name)
+        return found
+
+    def emit(self, name: str, seat: int | None, payload: dict[str, Any]) -> Iterator[Decision]:
+        """Run the triggers listening to `name` for `seat`, with a depth and count guard."""
+        if name not in self.pack.listened:
+            return
+        if self._trigger_depth >= MAX_TRIGGER_DEPTH:
+            raise RuleError(f"triggers nested deeper than {MAX_TRIGGER_DEPTH} on event '{name}': a trigger loop?")
+        self._trigger_depth += 1
+        try:
+            for trigger, item in self._listeners(name, seat):
+                yield from self._fire(trigger, item, seat, dict(payload, name=name))
+        finally:
+            self._trigger_depth -= 1
+
+    def _fire(self, trigger: TriggerDef, item: Item | None, seat: int | None,
+              payload: dict[str, Any]) -> Iterator[Decision]:
+        ctx = Ctx(self, seat, item, payload)
+        if trigger.when is not None and not trigger.when(ctx):
+            return
+        key = (trigger.id, seat, "" if trigger.limit is None else f"{trigger.limit}:{self._epoch(trigger.limit)}")
+        if trigger.limit is not None and self.state.trigger_uses.get(key, 0) >= 1:
+            return
+        if trigger.effect.legal is not None and not trigger.effect.legal(ctx):
+            return
+        if trigger.optional and seat is not None:
+            yes = yield from self.ask(ctx, "may", f"use {trigger.label}?", [f"yes: {trigger.label}", "no"],
+                                      [True, False], optional=True)
+            if not yes:
+                return
+        self._trigger_firings += 1
+        if self._trigger_firings > MAX_TRIGGER_FIRINGS:
+            raise RuleError(f"more than {MAX_TRIGGER_FIRINGS} trigger firings in one game")
+        if trigger.limit is not None:
+            self.state.trigger_uses[key] = self.state.trigger_uses.get(key, 0) + 1
+        yield from trigger.effect.run(ctx)
+
+    def _epoch(self, limit: str) -> int:
+        return 0 if limit == "game" else self.epochs[limit]
+
+
+def _need_item(value: Any, what: str) -> Item:
+    if not isinstance(value, Item):
+        raise RuleError(f"{what} needs an item, got {describe(value)}")
+    return value
+
+
+def _new_state(pack: Pack, players: int, seed: int) -> State:
+    rng = random.Random(seed)
+    seats = [Player(seat) for seat in range(players)]
+    global_zones = {z.id: Zone(z, None) for z in pack.zones.values() if z.scope == "global"}
+    counters = {c.id: c.initial for c in pack.counters.values() if c.scope == "global" and c.zone is None}
+    for player in seats:
+        player.counters = {c.id: c.initial for c in pack.counters.values()
+                           if c.scope == "player" and c.zone is None}
+        player.zones = {z.id: Zone(z, player.seat) for z in pack.zones.values() if z.scope == "player"}
+    state = State(seats, counters, global_zones, rng)
+    uid = 0
+    for comp in pack.components.values():
+        for owner in _owners(comp, players):
+            zone = state.zone(comp.ctype.zone, owner) if comp.ctype.zone else None
+            for _ in range(comp.copies):
+                item = Item(uid, comp, owner)
+                uid += 1
+                state.items.append(item)
+                if zone is not None:
+                    zone.items.append(item)
+                    item.zone = zone
+    return state
+
+
+def _owners(comp: ComponentDef, players: int) -> list[int | None]:
+    return list(range(players)) if comp.ctype.per_player else [None]
+

@@ -1,0 +1,165 @@
+"""A compiled pack: definitions with their DSL already turned into closures.
+
+Nothing here changes during a game; the `State` (engine.model) does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from engine.context import Ctx
+    from engine.decision import Decision
+
+Expr = Callable[["Ctx"], Any]
+Runner = Callable[["Ctx"], Iterator["Decision"]]
+
+
+@dataclass(slots=True)
+class Effect:
+    """A compiled effect: `run` is a generator that yields decisions.
+
+    `legal` tells, without running, whether the effect can start (its leading
+    cost can be paid); None means always.
+    """
+
+    run: Runner
+    legal: Expr | None
+    text: str
+
+
+@dataclass(slots=True)
+class Cost:
+    """Amount closures per counter or wildcard name."""
+
+    terms: list[tuple[Expr, str]]
+    text: str
+
+    def amounts(self, ctx: Ctx) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for amount, name in self.terms:
+            out[name] = out.get(name, 0) + int(amount(ctx))
+        return out
+
+
+@dataclass
+class CounterDef:
+    id: str
+    name: str
+    scope: str = "player"
+    initial: int = 0
+    min: int = 0
+    max: int | None = None
+    resource: bool = False
+    substitutes: list[str] = field(default_factory=list)
+    zone: str | None = None
+
+
+@dataclass
+class WildcardDef:
+    id: str
+    name: str
+    gain: list[str]
+    pay: list[str]
+
+
+@dataclass
+class ZoneDef:
+    id: str
+    name: str
+    scope: str = "player"
+    visibility: str = "public"
+    capacity: int | None = None
+    slots: list[Cost | None] = field(default_factory=list)
+    refill_from: str | None = None
+    draw_from: str | None = None
+    discard_to: str | None = None
+    active: bool = False
+
+
+@dataclass
+class AttrDef:
+    name: str
+    type: str
+    default: Any = None
+    enum: list[str] | None = None
+    description: str = ""
+
+
+@dataclass
+class ComponentType:
+    id: str
+    name: str
+    zone: str | None
+    per_player: bool
+    attrs: dict[str, AttrDef]
+
+
+@dataclass
+class ActionDef:
+    id: str
+    label: str
+    threshold: int | None
+    when: Expr | None
+    cost: Cost | None
+    effect: Effect
+    or_group: str | None
+    index: int
+
+
+@dataclass
+class TriggerDef:
+    id: str
+    on: str
+    when: Expr | None
+    effect: Effect
+    optional: bool
+    limit: str | None
+    timing: str
+    label: str
+
+
+@dataclass
+class ComponentDef:
+    id: str
+    name: str
+    ctype: ComponentType
+    copies: int
+    values: dict[str, Any]
+    derived: dict[str, Expr]
+    costs: list[Cost]
+    actions: list[ActionDef]
+    mode: str
+    triggers: list[TriggerDef]
+    text: str
+    order: int
+
+
+@dataclass
+class Scoring:
+    score: Expr
+    tiebreak: list[Expr]
+    breakdown: dict[str, Expr]
+
+
+@dataclass
+class Pack:
+    id: str
+    name: str
+    version: str
+    min_players: int
+    max_players: int
+    options: dict[str, Any]
+    counters: dict[str, CounterDef] = field(default_factory=dict)
+    wildcards: dict[str, WildcardDef] = field(default_factory=dict)
+    zones: dict[str, ZoneDef] = field(default_factory=dict)
+    types: dict[str, ComponentType] = field(default_factory=dict)
+    components: dict[str, ComponentDef] = field(default_factory=dict)
+    procedures: dict[str, Effect] = field(default_factory=dict)
+    triggers: list[TriggerDef] = field(default_factory=list)
+    flow: Runner | None = None
+    scoring: Scoring | None = None
+    # every event name some trigger listens to: emitting others is a no-op
+    listened: set[str] = field(default_factory=set)

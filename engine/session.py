@@ -1,0 +1,112 @@
+"""Driving a game: feeding decisions to agents, logging them, replaying a log."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from engine.agents import Agent
+from engine.context import Ctx
+from engine.decision import Decision
+from engine.errors import RuleError
+from engine.game import Game
+from engine.pack import Pack
+from engine.scoring import PlayerResult, final_scores, winners
+from engine.snapshot import snapshot, state_hash
+
+LOG_FORMAT = 1
+
+
+@dataclass
+class Outcome:
+    results: list[PlayerResult]
+    winners: list[int]
+    hash: str
+    decisions: int
+
+
+class Session:
+    """One game paused at its next decision (or finished)."""
+
+    def __init__(self, pack: Pack, players: int, seed: int, options: dict[str, bool] | None = None) -> None:
+        self.pack = pack
+        self.game = Game(pack, players, seed, options)
+        self.log: list[dict[str, Any]] = []
+        if pack.flow is None:
+            raise RuleError("the pack has no flow")
+        self._flow: Iterator[Decision] = pack.flow(Ctx(self.game, None))
+        self.pending: Decision | None = None
+        self._advance(None)
+
+    def _advance(self, answer: int | None) -> None:
+        try:
+            self.pending = next(self._flow) if answer is None else self._flow.send(answer)
+        except StopIteration:
+            self.pending = None
+            self.game.state.finished = True
+
+    @property
+    def done(self) -> bool:
+        return self.pending is None
+
+    def answer(self, index: int) -> None:
+        decision = self.pending
+        if decision is None:
+            raise RuleError("the game is over; there is nothing to answer")
+        if not 0 <= index < len(decision.labels):
+            raise RuleError(f"option {index} is not one of the {len(decision.labels)} options")
+        self.log.append({"seat": decision.seat, "step": decision.step, "label": decision.labels[index]})
+        self._advance(index)
+
+    def answer_label(self, label: str) -> None:
+        decision = self.pending
+        if decision is None:
+            raise RuleError(f"the game is over; cannot answer '{label}'")
+        try:
+            index = decision.index_of(label)
+        except KeyError:
+            raise RuleError(f"'{label}' is not a legal option for '{decision.prompt}' (seat {decision.seat + 1});"
+                            f" legal: {', '.join(decision.labels)}") from None
+        self.answer(index)
+
+    def view(self, seat: int) -> dict[str, Any]:
+        return snapshot(self.game, seat)
+
+    def run(self, agents: list[Agent], on_decision: Callable[[Session], None] | None = None,
+            stop_after: int | None = None) -> None:
+        """Let the agents play until the game ends (or `stop_after` logged decisions)."""
+        while self.pending is not None:
+            if stop_after is not None and len(self.log) >= stop_after:
+                return
+            decision = self.pending
+            self.answer(agents[decision.seat].choose(self.view(decision.seat), decision))
+            if on_decision is not None:
+                on_decision(self)
+
+    def replay(self, labels: list[str], agents: list[Agent] | None = None) -> None:
+        """Answer with logged labels; agents are told so they can continue identically."""
+        for label in labels:
+            decision = self.pending
+            self.answer_label(label)
+            if agents is not None and decision is not None:
+                agents[decision.seat].observe(decision, decision.index_of(label))
+
+    def outcome(self) -> Outcome:
+        results = final_scores(self.game)
+        return Outcome(results, winners(results), state_hash(self.game), len(self.log))
+
+    def to_log(self) -> dict[str, Any]:
+        game = self.game
+        data: dict[str, Any] = {
+            "format": LOG_FORMAT, "pack": self.pack.id, "version": self.pack.version,
+            "players": len(game.state.players), "seed": game.seed,
+            "options": {k: v for k, v in game.options.items() if v},
+            "decisions": self.log, "finished": self.done,
+        }
+        if self.done:
+            outcome = self.outcome()
+            data["hash"] = outcome.hash
+            data["scores"] = [r.score for r in outcome.results]
+            data["winners"] = outcome.winners
+        return data
