@@ -119,6 +119,47 @@ def cmd_scenario(args: argparse.Namespace) -> int:
     return run_scenario_files([Path(f) for f in args.files], verbose=args.verbose)
 
 
+def _player_counts(text: str | None, pack: Pack) -> list[int]:
+    """'4', '1-6' or '2,3' -> a list of player counts (default: every count the pack allows)."""
+    if not text:
+        return list(range(pack.min_players, pack.max_players + 1))
+    counts: list[int] = []
+    for part in text.split(","):
+        low, _, high = part.partition("-")
+        if not low.strip().isdigit() or (high and not high.strip().isdigit()):
+            raise UsageError(f"--players takes N, N-M or N,M,...; got '{text}'")
+        counts.extend(range(int(low), int(high or low) + 1))
+    bad = [n for n in counts if not pack.min_players <= n <= pack.max_players]
+    if bad:
+        raise UsageError(f"{pack.name} plays with {pack.min_players}-{pack.max_players} players, not {bad[0]}")
+    return counts
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    from engine.simulate import Progress, simulate
+    pack = load_pack(args.pack)
+    counts = _player_counts(args.players, pack)
+    progress = None if args.json else Progress(args.games)
+    report = simulate(pack, args.games, counts, args.seed, _options(args.option), not args.no_replay, progress)
+    summary = report.summary()
+    if args.json:
+        print(json.dumps(summary, indent=1))
+    else:
+        s = summary
+        print(f"{pack.name}: {s['games']} games ({', '.join(map(str, counts))} players), seeds {args.seed}.."
+              f"{args.seed + args.games - 1}, {s['seconds']} s ({s['games_per_second']} games/s)")
+        print(f"  errors: {s['errors']}; replays checked: {s['replays_checked']},"
+              f" mismatches: {s['replay_mismatches']}")
+        if s["score"]:
+            print(f"  score: mean {s['score']['mean']}, min {s['score']['min']}, max {s['score']['max']}")
+            d = s["decisions_per_game"]
+            print(f"  decisions per game: mean {d['mean']}, min {d['min']}, max {d['max']}")
+        print("  seat win rate: " + ", ".join(f"{k} {v}" for k, v in s["seat_win_rate"].items()))
+        for f in s["failures"]:
+            print(f"  FAILED seed {f['seed']} ({f['players']} players): {f['error']}")
+    return EXIT_FINDINGS if summary["errors"] or summary["replay_mismatches"] else EXIT_OK
+
+
 class UsageError(Exception):
     """Bad command-line use (exit 2)."""
 
@@ -154,6 +195,18 @@ def build_parser() -> argparse.ArgumentParser:
     scenario.add_argument("files", nargs="+", help="scenario files")
     scenario.add_argument("--verbose", "-v", action="store_true", help="print every step")
     scenario.set_defaults(func=cmd_scenario)
+    sim = sub.add_parser("simulate", help="play many seeded random-bot games and report statistics",
+                         description="Play N seeded games with random bots; report scores, game length, seat win"
+                         " rates, and check that every game replays identically from its log. Exit 1 if any"
+                         " game fails or does not replay.")
+    sim.add_argument("pack", help="built-in pack name or a pack folder")
+    sim.add_argument("--games", type=int, default=100, help="number of games (default 100)")
+    sim.add_argument("--players", help="player counts: N, N-M or N,M (default: all the pack allows, in turn)")
+    sim.add_argument("--seed", type=int, default=1, help="first seed; game i uses seed+i (default 1)")
+    sim.add_argument("--option", action="append", metavar="NAME", help="turn on a pack option (repeatable)")
+    sim.add_argument("--no-replay", action="store_true", help="skip the replay check (twice as fast)")
+    sim.add_argument("--json", action="store_true", help="print the report as JSON")
+    sim.set_defaults(func=cmd_simulate)
     return parser
 
 

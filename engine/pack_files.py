@@ -87,7 +87,7 @@ def load_pack_files(root: Path) -> RawPack:
     """
     base = Path(os.path.abspath(root))
     if not (base / MANIFEST).is_file():
-        raise PackError([Diagnostic("PACK001", f"folder has no {MANIFEST}", str(root), 1, 1)])
+        raise PackError([Diagnostic("PACK001", f"folder has no {MANIFEST}", base.name, 1, 1)])
     paths = _content_paths(base)
     _check_limits(base, [base / MANIFEST, *paths])
     diagnostics: list[Diagnostic] = []
@@ -103,7 +103,7 @@ def load_pack_files(root: Path) -> RawPack:
 
 
 def _display(path: Path, base: Path) -> str:
-    """Paths in messages start at the pack folder's name: `raising-robots/robots.yaml`."""
+    """Paths in messages start at the pack folder's name: `my-pack/cards.yaml`."""
     return path.relative_to(base.parent).as_posix()
 
 

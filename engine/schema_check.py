@@ -9,14 +9,15 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from functools import cache
 from typing import Any
 
-from jsonschema import Draft7Validator
+from jsonschema import Draft7Validator, validators
 from jsonschema.exceptions import ValidationError, best_match
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT7
+from ruamel.yaml.scalarbool import ScalarBoolean
 
 from engine.diagnostics import Diagnostic, did_you_mean
 from engine.resources import data_dir
@@ -32,6 +33,19 @@ _CONSTRAINTS = {
     "minLength": "at least {v} character(s)", "maxLength": "at most {v} character(s)",
     "multipleOf": "a multiple of {v}",
 }
+
+
+def _is_boolean(checker: Any, value: Any) -> bool:
+    return isinstance(value, bool | ScalarBoolean)
+
+
+def _not_boolean(kind: str) -> Callable[[Any, Any], bool]:
+    """ruamel loads an anchored `true` as ScalarBoolean, an int subclass: not a number here."""
+    return lambda checker, value: not _is_boolean(checker, value) and Draft7Validator.TYPE_CHECKER.is_type(value, kind)
+
+
+_YamlValidator = validators.extend(Draft7Validator, type_checker=Draft7Validator.TYPE_CHECKER.redefine_many(
+    {"boolean": _is_boolean, "integer": _not_boolean("integer"), "number": _not_boolean("number")}))
 
 
 @cache
@@ -51,7 +65,7 @@ def _registry() -> Registry:
 def _validator(schema_id: str) -> Draft7Validator:
     """A compiled validator per schema file name, e.g. "content.schema.json"."""
     registry = _registry()
-    return Draft7Validator(registry.contents(schema_id), registry=registry)
+    return _YamlValidator(registry.contents(schema_id), registry=registry)
 
 
 def validate(src: SourceFile, schema_id: str) -> list[Diagnostic]:
@@ -196,8 +210,8 @@ def _type_names(types: list[str]) -> str:
 
 def _describe(value: Any) -> str:
     """How a YAML value reads to a pack author: "string 'abc'", "a list"."""
-    if isinstance(value, bool):
-        return f"boolean {str(value).lower()}"
+    if isinstance(value, bool | ScalarBoolean):
+        return f"boolean {str(bool(value)).lower()}"
     if isinstance(value, int):
         return f"integer {value}"
     if isinstance(value, float):

@@ -94,7 +94,9 @@ class SourceFile:
             line, col = positions[offset]
             return line + 1, col + 1
         last = min(len(value.rstrip("\n")), len(positions)) - 1    # the end: after the last visible char
-        line, col = positions[last] if last >= 0 else (line, col - 1)
+        if last < 0:
+            return line + 1, col + 1
+        line, col = positions[last]
         return line + 1, col + 2
 
     def _locate(self, path: DataPath) -> tuple[Any, Loc, bool]:
@@ -115,13 +117,18 @@ def _own_loc(node: Any) -> Loc | None:
 
 
 def _child_loc(node: Any, step: str | int) -> Loc | None:
-    """Location of `node[step]` (None if absent): the parent's record first, as the recipe says."""
+    """Location of `node[step]` (None if absent): the parent's record first, as the recipe says.
+
+    ruamel records an alias (`*x`) at its anchor, and an empty value at the next token;
+    both are earlier or later than the text that holds them, so the key (or list) is used.
+    """
     try:
         if isinstance(node, CommentedMap) and step in node:
-            # an empty value has no text of its own (ruamel marks the next token): use its key
-            return tuple(node.lc.key(step) if node[step] is None else node.lc.value(step))
+            key, value = tuple(node.lc.key(step)), tuple(node.lc.value(step))
+            return key if node[step] is None or value < key else value
         if isinstance(node, CommentedSeq) and isinstance(step, int) and 0 <= step < len(node):
-            return tuple(node.lc.item(step))
+            item, own = tuple(node.lc.item(step)), _own_loc(node)
+            return own if own and item < own else item
     except KeyError:                    # merged keys: fall back to the value's own record
         return _own_loc(node[step]) or _own_loc(node)
     return None

@@ -171,6 +171,14 @@ def test_empty_value_points_at_its_key(tmp_path: Path) -> None:
     assert load_yaml(path).pos(("a",)) == (1, 1)
 
 
+def test_alias_points_at_its_use_and_anchored_booleans_are_booleans(tmp_path: Path) -> None:
+    path = tmp_path / "alias.yaml"
+    path.write_text("counters:\n  gear: {name: Gear, resource: &yes true, initial: *yes}\n")
+    src = load_yaml(path)
+    assert src.pos(("counters", "gear", "initial")) == (2, 43)     # its key, not the anchor
+    assert where(validate(src, "content.schema.json")) == [("SCH003", 2, 43)]
+
+
 # --- schemas -------------------------------------------------------------------------------
 
 def test_content_schema_diagnostics() -> None:
