@@ -113,7 +113,7 @@ class Builder:
         for comp_id, e in raw.components.items():
             ctype = pack.types.get(e.ctype or "")
             if ctype is None:
-                self.error(e.src, e.path[:-2] if len(e.path) > 2 else e.path, "REF001",
+                self.error(e.src, e.path[:-1] if len(e.path) > 1 else e.path, "REF001",
                            f"unknown component type '{e.ctype}'", did_you_mean(str(e.ctype), pack.types), key=True)
                 continue
             pack.components[comp_id] = self._component_shell(comp_id, e, ctype, order)
