@@ -7,12 +7,16 @@ token's own line and column.
 
 from __future__ import annotations
 
+import hashlib
+import os
 from dataclasses import dataclass, field
 from functools import lru_cache
+from pathlib import Path
 
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
+from engine.cache import cache_dir
 from engine.diagnostics import Diagnostic
 from engine.resources import data_dir
 from engine.source import SourceFile
@@ -29,8 +33,20 @@ _TOKEN_NAMES = {
 def parser() -> Lark:
     """The LALR parser for every start rule, built once (and cached on disk by Lark)."""
     grammar = (data_dir("grammar") / "cogwork.lark").read_text(encoding="utf-8")
+    folder = cache_dir()
+    where: str | bool = False
+    if folder is not None and _writable(folder):
+        where = str(folder / f"grammar-{hashlib.sha256(grammar.encode()).hexdigest()[:16]}.lark-cache")
     return Lark(grammar, parser="lalr", start=["effect", "expr", "cost"],
-                propagate_positions=True, maybe_placeholders=True, cache=False)
+                propagate_positions=True, maybe_placeholders=True, cache=where)
+
+
+def _writable(folder: Path) -> bool:
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return False
+    return os.access(folder, os.W_OK)
 
 
 @dataclass

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NoReturn
 
+from engine import cache
 from engine.diagnostics import Diagnostic, PackError, did_you_mean
 from engine.resources import data_dir
 from engine.schema_check import validate
@@ -130,13 +131,25 @@ def _too_big(base: Path, message: str) -> NoReturn:
 
 
 def _load(path: Path, base: Path, schema_id: str, diagnostics: list[Diagnostic]) -> SourceFile | None:
-    """Load and schema-check one file, adding its problems to `diagnostics`."""
+    """Load and schema-check one file, adding its problems to `diagnostics` (clean files are cached)."""
+    display = _display(path, base)
     try:
-        src = load_yaml(path, _display(path, base))
+        key = cache.file_key(path.read_bytes(), display, schema_id)
+    except OSError:
+        key = None
+    hit = cache.get(key) if key else None
+    if hit is not None:
+        text, data = hit
+        return SourceFile(path=path, display=display, text=text, data=data)
+    try:
+        src = load_yaml(path, display)
     except PackError as exc:
         diagnostics += exc.diagnostics
         return None
-    diagnostics += validate(src, schema_id)
+    found = validate(src, schema_id)
+    diagnostics += found
+    if key and not found:
+        cache.put(key, (src.text, src.data))
     return src
 
 

@@ -1,0 +1,72 @@
+"""An on-disk cache of loaded, schema-clean YAML files, keyed by content.
+
+Re-reading an unchanged pack skips ruamel parsing and JSON Schema validation.
+The key hashes the file's bytes, its display path, the engine version and
+every schema, so editing a file, a schema or upgrading Cogwork invalidates
+the entry; only files that loaded without a single diagnostic are stored.
+The cache holds pickles Cogwork wrote itself in the user's cache folder; set
+COGWORK_NO_CACHE=1 to turn it off or COGWORK_CACHE_DIR to move it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from engine import __version__
+from engine.resources import data_dir
+
+
+def cache_dir() -> Path | None:
+    """Where entries live, or None when caching is turned off."""
+    if os.environ.get("COGWORK_NO_CACHE"):
+        return None
+    if os.environ.get("COGWORK_CACHE_DIR"):
+        return Path(os.environ["COGWORK_CACHE_DIR"])
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "cogwork"
+
+
+@lru_cache(maxsize=1)
+def _schemas_digest() -> bytes:
+    h = hashlib.sha256(__version__.encode())
+    for path in sorted(data_dir("schemas").glob("*.json")):
+        h.update(path.name.encode() + path.read_bytes())
+    return h.digest()
+
+
+def file_key(raw: bytes, display: str, schema_id: str) -> str:
+    h = hashlib.sha256(_schemas_digest())
+    h.update(f"{display}\0{schema_id}\0".encode())
+    h.update(raw)
+    return h.hexdigest()
+
+
+def get(key: str) -> Any | None:
+    folder = cache_dir()
+    if folder is None:
+        return None
+    try:
+        with open(folder / f"{key}.pickle", "rb") as f:
+            return pickle.load(f)
+    except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError):
+        return None
+
+
+def put(key: str, value: Any) -> None:
+    """Store atomically (write then rename); a cache that cannot be written is simply skipped."""
+    folder = cache_dir()
+    if folder is None:
+        return
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        tmp = folder / f"{key}.{os.getpid()}.tmp"
+        with open(tmp, "wb") as f:
+            pickle.dump(value, f, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(tmp, folder / f"{key}.pickle")
+    except OSError:
+        return

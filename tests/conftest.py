@@ -1,0 +1,6 @@
+"""Shared test setup: keep the load cache inside the test run, not in the user's home."""
+
+import os
+import tempfile
+
+os.environ.setdefault("COGWORK_CACHE_DIR", tempfile.mkdtemp(prefix="cogwork-test-cache-"))
