@@ -105,7 +105,8 @@ class Builder:
             pack.zones[zid] = ZoneDef(zid, str(d.get("name", zid)), d.get("scope", "player"),
                                       d.get("visibility", "public"), d.get("capacity"), [],
                                       d.get("refill_from"), d.get("draw_from"), d.get("discard_to"),
-                                      bool(d.get("active", False)))
+                                      bool(d.get("active", False)), int(d.get("keep_filled", 0)),
+                                      bool(d.get("random_draw", False)))
         for tid, e in raw.component_types.items():
             pack.types[tid] = self._ctype(tid, e)
         self._check_references()

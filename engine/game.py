@@ -110,13 +110,15 @@ class Game:
                 yield from self.gain(ctx, member, 1)
             return
         cdef = self.pack.counters[name]
-        if cdef.zone is not None:
-            own = self.state.zone(cdef.zone, ctx.seat)
-            src = self.state.zone(self.pack.zones[cdef.zone].draw_from, ctx.seat)
-            yield from self.draw(ctx, src, own, amount)
-        else:
-            self.set_counter(ctx, name, self.counter(name, ctx.seat) + amount)
-        yield from self.emit("gained", ctx.seat, {"counter": name, "amount": amount})
+
+        def apply() -> Iterator[Decision]:
+            if cdef.zone is not None:
+                own = self.state.zone(cdef.zone, ctx.seat)
+                src = self.state.zone(self.pack.zones[cdef.zone].draw_from, ctx.seat)
+                yield from self.draw(ctx, src, own, amount)
+            else:
+                self.set_counter(ctx, name, self.counter(name, ctx.seat) + amount)
+        yield from self.emit("gained", ctx.seat, {"counter": name, "amount": amount}, apply)
 
     def lose(self, ctx: Ctx, name: str, amount: int) -> None:
         self.set_counter(ctx, name, self.counter(name, ctx.seat) - max(0, amount))
@@ -135,15 +137,17 @@ class Game:
 
     def _spend(self, ctx: Ctx, name: str, amount: int) -> Iterator[Decision]:
         cdef = self.pack.counters[name]
-        if cdef.zone is None:
-            self.set_counter(ctx, name, self.counter(name, ctx.seat) - amount)
-        else:
+
+        def apply() -> Iterator[Decision]:
+            if cdef.zone is None:
+                self.set_counter(ctx, name, self.counter(name, ctx.seat) - amount)
+                return
             own = self.state.zone(cdef.zone, ctx.seat)
             to = self.state.zone(self.pack.zones[cdef.zone].discard_to, ctx.seat)
             for _ in range(amount):
                 item = yield from self.choose_item(ctx, f"spend 1 {cdef.name}", own.items)
                 yield from self.move(ctx, item, to)
-        yield from self.emit("paid", ctx.seat, {"counter": name, "amount": amount})
+        yield from self.emit("paid", ctx.seat, {"counter": name, "amount": amount}, apply)
 
     def choose_item(self, ctx: Ctx, prompt: str, items: list[Item]) -> Ask:
         distinct: dict[tuple, Item] = {}
@@ -165,14 +169,22 @@ class Game:
         if cap is not None and len(zone.items) >= cap and item.zone is not zone:
             raise RuleError(f"zone '{zone.id}' is full ({cap} items)")
         origin = item.zone
-        if origin is not None:
-            origin.items.remove(item)
-        if top:
-            zone.items.insert(0, item)
-        else:
-            zone.items.append(item)
-        item.zone = zone
-        yield from self.emit("moved", ctx.seat, {"item": item, "from": origin, "to": zone})
+
+        def apply() -> Iterator[Decision]:
+            if origin is not None:
+                origin.items.remove(item)
+            zone.items.insert(0, item) if top else zone.items.append(item)
+            item.zone = zone
+            if origin is not None and origin.zdef.keep_filled:
+                yield from self.refill(ctx, origin)
+        yield from self.emit("moved", ctx.seat, {"item": item, "from": origin, "to": zone}, apply)
+
+    def refill(self, ctx: Ctx, zone: Zone) -> Iterator[Decision]:
+        """A market row tops itself up from its `draw_from` zone whenever an item leaves it."""
+        source = self.state.zone(zone.zdef.draw_from, zone.owner)
+        missing = zone.zdef.keep_filled - len(zone.items)
+        if missing > 0:
+            yield from self.draw(ctx, source, zone, missing)
 
     def draw(self, ctx: Ctx, src: Zone, dst: Zone, amount: int) -> Iterator[Decision]:
         for _ in range(amount):
@@ -185,7 +197,8 @@ class Game:
                 self.shuffle(src)
             if not src.items:
                 return
-            yield from self.move(ctx, src.items[0], dst)
+            pick = self.state.rng.randrange(len(src.items)) if src.zdef.random_draw else 0
+            yield from self.move(ctx, src.items[pick], dst)
 
     def shuffle(self, zone: Zone) -> None:
         self.state.rng.shuffle(zone.items)
@@ -229,8 +242,8 @@ class Game:
         labels = [text for text, _ in options]
         text, need = yield from self.ask(ctx, "cost", f"cost for {item.comp.name}", labels, options)
         yield from self.pay(ctx, need, text)
-        yield from self.move(ctx, item, zone)
-        yield from self.emit("placed", ctx.seat, {"item": item, "zone": zone})
+        yield from self.emit("placed", ctx.seat, {"item": item, "zone": zone},
+                             lambda: self.move(ctx, item, zone))
 
     # ---------------------------------------------------------------- actions
     def _action_ctx(self, ctx: Ctx, item: Item) -> Ctx:
@@ -323,40 +336,60 @@ class Game:
                     found.extend((t, item) for item in zone.items for t in item.comp.triggers if t.on == name)
         return found
 
-    def emit(self, name: str, seat: int | None, payload: dict[str, Any]) -> Iterator[Decision]:
-        """Run the triggers listening to `name` for `seat`, with a depth and count guard."""
+    def emit(self, name: str, seat: int | None, payload: dict[str, Any],
+             action: Callable[[], Iterator[Decision]] | None = None) -> Iterator[Decision]:
+        """An event: `before` triggers, then `action` (unless an `instead` trigger replaces it), then `after`.
+
+        Nesting depth and the number of firings per game are bounded, so a trigger loop is an error.
+        """
         if name not in self.pack.listened:
+            if action is not None:
+                yield from action()
             return
         if self._trigger_depth >= MAX_TRIGGER_DEPTH:
             raise RuleError(f"triggers nested deeper than {MAX_TRIGGER_DEPTH} on event '{name}': a trigger loop?")
         self._trigger_depth += 1
         try:
-            for trigger, item in self._listeners(name, seat):
-                yield from self._fire(trigger, item, seat, dict(payload, name=name))
+            listeners = self._listeners(name, seat)
+            event = dict(payload, name=name)
+            for trigger, item in listeners:
+                if trigger.timing == "before":
+                    yield from self._fire(trigger, item, seat, event)
+            replaced = False
+            for trigger, item in listeners:
+                if trigger.timing == "instead" and not replaced:
+                    replaced = yield from self._fire(trigger, item, seat, event)
+            if action is not None and not replaced:
+                yield from action()
+            for trigger, item in listeners:
+                if trigger.timing == "after":
+                    yield from self._fire(trigger, item, seat, event)
         finally:
             self._trigger_depth -= 1
 
     def _fire(self, trigger: TriggerDef, item: Item | None, seat: int | None,
-              payload: dict[str, Any]) -> Iterator[Decision]:
+              payload: dict[str, Any]) -> Generator[Decision, int, bool]:
+        """Run one trigger if its condition, limit and leading cost allow; True if it ran."""
         ctx = Ctx(self, seat, item, payload)
         if trigger.when is not None and not trigger.when(ctx):
-            return
+            return False
         key = (trigger.id, seat, "" if trigger.limit is None else f"{trigger.limit}:{self._epoch(trigger.limit)}")
         if trigger.limit is not None and self.state.trigger_uses.get(key, 0) >= 1:
-            return
+            return False
         if trigger.effect.legal is not None and not trigger.effect.legal(ctx):
-            return
+            return False
         if trigger.optional and seat is not None:
             yes = yield from self.ask(ctx, "may", f"use {trigger.label}?", [f"yes: {trigger.label}", "no"],
                                       [True, False], optional=True)
             if not yes:
-                return
+                return False
         self._trigger_firings += 1
         if self._trigger_firings > MAX_TRIGGER_FIRINGS:
             raise RuleError(f"more than {MAX_TRIGGER_FIRINGS} trigger firings in one game")
         if trigger.limit is not None:
             self.state.trigger_uses[key] = self.state.trigger_uses.get(key, 0) + 1
         yield from trigger.effect.run(ctx)
+        return True
 
     def _epoch(self, limit: str) -> int:
         return 0 if limit == "game" else self.epochs[limit]

@@ -77,6 +77,8 @@ class ZoneDef:
     draw_from: str | None = None
     discard_to: str | None = None
     active: bool = False
+    keep_filled: int = 0         # a market row: refill to this many from `draw_from` when an item leaves
+    random_draw: bool = False    # a bag: draws take a random item instead of the first
 
 
 @dataclass

@@ -1,0 +1,264 @@
+"""Kernel mechanisms on tiny inline packs: each test states one rule of the interpreter."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from engine.errors import RuleError
+from engine.loading import load_pack
+from engine.pack import Pack
+from engine.session import Session
+
+HEADER = "# yaml-language-server: $schema=../schemas/content.schema.json\n"
+
+
+def make_pack(tmp_path: Path, body: str, players: int = 2) -> Pack:
+    root = tmp_path / "toy"
+    root.mkdir()
+    (root / "pack.yaml").write_text(textwrap.dedent(f"""\
+        id: toy
+        name: Toy
+        version: 0.1.0
+        engine: ">=0.1"
+        players: {{min: 1, max: {players}}}
+        """))
+    (root / "main.yaml").write_text(HEADER + textwrap.dedent(body))
+    return load_pack(str(root))
+
+
+COUNTERS = """\
+counters:
+  coin: {name: Coin, resource: true}
+  ore: {name: Ore, resource: true}
+  gem: {name: Gem, resource: true, substitutes: [ore]}
+  card: {name: Card, resource: true, zone: hand}
+wildcards:
+  any: {name: Any, gain: [coin, ore, card], pay: [coin, ore, gem, card]}
+zones:
+  deck: {scope: global, visibility: hidden, refill_from: pile}
+  pile: {scope: global}
+  hand: {visibility: owner, draw_from: deck, discard_to: pile}
+component_types:
+  token: {zone: deck}
+components:
+  token:
+    - {id: alpha, name: Alpha}
+    - {id: beta, name: Beta}
+    - {id: gamma, name: Gamma}
+"""
+
+
+def run(pack: Pack, answers: list[str], players: int = 1) -> Session:
+    session = Session(pack, players, seed=1)
+    session.replay(answers)
+    return session
+
+
+def test_wildcard_gain_is_chosen_unit_by_unit_and_excludes_pay_only_members(tmp_path: Path) -> None:
+    pack = make_pack(tmp_path, COUNTERS + 'flow:\n  - id: turn\n    each_player:\n      - {id: go, do: "gain 2 any"}\n')
+    session = Session(pack, 1, 1)
+    assert session.pending is not None
+    assert session.pending.labels == ["coin", "ore", "card"]  # gem is pay-only
+    session.answer_label("card")
+    assert session.game.counter("card", 0) == 1  # drawn before the second choice is asked
+    session.answer_label("coin")
+    assert session.done and session.game.counter("coin", 0) == 1
+
+
+def test_substitutes_and_wildcards_in_the_cost_solver(tmp_path: Path) -> None:
+    pack = make_pack(tmp_path, COUNTERS + textwrap.dedent("""\
+        flow:
+          - id: turn
+            each_player:
+              - id: go
+                do: |
+                  gain 1 ore; set gem = 2
+                  pay 2 ore
+        """))
+    session = Session(pack, 1, 1)
+    assert session.pending is not None
+    assert session.pending.labels == ["pay 1 gem + 1 ore", "pay 2 gem"]
+    session.answer_label("pay 2 gem")
+    assert session.game.counter("ore", 0) == 1 and session.game.counter("gem", 0) == 0
+
+
+def test_unpayable_cost_is_not_offered_and_explained_when_forced(tmp_path: Path) -> None:
+    pack = make_pack(tmp_path, COUNTERS + textwrap.dedent("""\
+        flow:
+          - id: turn
+            each_player:
+              - id: offer
+                do: 'choose "pick" { pay 3 coin; gain 1 ore | gain 1 coin }'
+              - id: forced
+                do: "pay 5 ore"
+        """))
+    # Only one alternative is payable, so it is taken without asking; then the forced pay fails, explained.
+    with pytest.raises(RuleError, match=r"cannot pay '5 ore': needs 5 ore \(payable with ore, gem\), has 0"):
+        Session(pack, 1, 1)
+
+
+def test_before_instead_after_trigger_order(tmp_path: Path) -> None:
+    pack = make_pack(tmp_path, COUNTERS + textwrap.dedent("""\
+        triggers:
+          - {id: b, on: gained, when: 'event.counter == "coin"', timing: before, effect: "set ore = ore * 10 + 1"}
+          - {id: i, on: gained, when: 'event.counter == "coin"', limit: game, timing: instead, effect: "gain 5 gem"}
+          - {id: a, on: gained, when: 'event.counter == "coin"', effect: "set ore = ore * 10 + 3"}
+        flow:
+          - id: turn
+            each_player:
+              - {id: first, do: "gain 1 coin"}
+              - {id: second, do: "gain 1 coin"}
+        """))
+    session = run(pack, [])
+    game = session.game
+    # first gain replaced (coin stays 0 -> gem 5), second happens; ore records b,a,b,a
+    assert game.counter("gem", 0) == 5
+    assert game.counter("coin", 0) == 1
+    assert game.counter("ore", 0) == 1313
+
+
+def test_trigger_loop_is_a_rule_error_not_a_hang(tmp_path: Path) -> None:
+    pack = make_pack(tmp_path, COUNTERS + textwrap.dedent("""\
+        triggers:
+          - {id: loop, on: gained, effect: "gain 1 coin"}
+        flow:
+          - id: turn
+            each_player:
+              - {id: go, do: "gain 1 coin"}
+        """))
+    with pytest.raises(RuleError, match="triggers nested deeper"):
+        Session(pack, 1, 1)
+
+
+def test_trigger_limit_once_per_round(tmp_path: Path) -> None:
+    pack = make_pack(tmp_path, textwrap.dedent("""\
+        counters:
+          coin: {resource: true}
+          ore: {resource: true}
+          round: {scope: global}
+        triggers:
+          - {id: bonus, on: gained, when: 'event.counter == "coin"', limit: round, effect: "gain 1 ore"}
+        flow:
+          - id: rounds
+            repeat: {count: 3, counter: round}
+            steps:
+              - id: turn
+                each_player:
+                  - {id: twice, do: "gain 1 coin; gain 1 coin"}
+        """))
+    session = run(pack, [])
+    assert session.game.counter("coin", 0) == 6
+    assert session.game.counter("ore", 0) == 3
+
+
+def test_recursive_procedure_is_bounded(tmp_path: Path) -> None:
+    pack = make_pack(tmp_path, COUNTERS + textwrap.dedent("""\
+        procedures:
+          again: "gain 1 coin; call again"
+        flow:
+          - id: turn
+            each_player:
+              - {id: go, do: "call again"}
+        """))
+    with pytest.raises(RuleError, match="nested deeper than 64"):
+        Session(pack, 1, 1)
+
+
+def test_market_row_refills_and_bag_draws_at_random(tmp_path: Path) -> None:
+    pack = make_pack(tmp_path, COUNTERS.replace(
+        "  pile: {scope: global}\n",
+        "  pile: {scope: global}\n  market: {scope: global, keep_filled: 2, draw_from: deck}\n"
+        "  bag: {scope: global, random_draw: true}\n") + textwrap.dedent("""\
+        flow:
+          - id: turn
+            each_player:
+              - id: go
+                do: |
+                  draw 2 from deck to market
+                  choose c in market "buy" { move c to hand }
+        """))
+    session = Session(pack, 1, 1)
+    assert session.pending is not None and len(session.pending.labels) == 2
+    session.answer(0)
+    state = session.game.state
+    assert len(state.zones["market"].items) == 2 and len(state.zones["deck"].items) == 0
+    seen = set()
+    for seed in range(20):
+        s = Session(make_bag_pack(tmp_path, seed), 1, seed)
+        seen.add(s.game.state.players[0].zones["hand"].items[0].comp.id)
+    assert len(seen) > 1
+
+
+_BAG_PACKS: dict[int, Pack] = {}
+
+
+def make_bag_pack(tmp_path: Path, seed: int) -> Pack:
+    if not _BAG_PACKS:
+        sub = tmp_path / "bag"
+        sub.mkdir()
+        bag = COUNTERS.replace("deck: {scope: global, visibility: hidden, refill_from: pile}",
+                               "deck: {scope: global, random_draw: true}")
+        flow = 'flow:\n  - id: turn\n    each_player:\n      - {id: go, do: "draw 1 from deck to hand"}\n'
+        _BAG_PACKS[0] = make_pack(sub, bag + flow)
+    return _BAG_PACKS[0]
+
+
+def test_slot_row_costs_and_alternative_costs(tmp_path: Path) -> None:
+    pack = make_pack(tmp_path, textwrap.dedent("""\
+        counters:
+          coin: {resource: true, initial: 5}
+          ore: {resource: true, initial: 1}
+        zones:
+          supply: {scope: global}
+          row: {capacity: 2, slots: [{}, {cost: "2 coin"}]}
+        component_types:
+          piece: {zone: supply}
+        components:
+          piece:
+            - {id: cheap, name: Cheap, costs: ["1 ore", "3 coin"]}
+            - {id: dear, name: Dear, costs: ["2 ore"]}
+        flow:
+          - id: turn
+            each_player:
+              - id: go
+                do: 'repeat choose c in items(supply) "build" { play c to row }'
+        """))
+    session = Session(pack, 1, 1)
+    assert session.pending is not None
+    assert session.pending.labels == ["Cheap", "done"]  # Dear needs 2 ore: not offered
+    session.answer_label("Cheap")
+    assert session.pending.labels == ["1 ore", "3 coin"]  # choose the alternative cost
+    session.answer_label("3 coin")
+    assert session.done  # Dear (2 ore) is still unaffordable, so the loop ends by itself
+    state = session.game.state.players[0]
+    assert [i.comp.id for i in state.zones["row"].items] == ["cheap"]
+    assert state.counters["coin"] == 2
+
+
+def test_hidden_commit_is_redacted_until_revealed(tmp_path: Path) -> None:
+    pack = make_pack(tmp_path, textwrap.dedent("""\
+        zones:
+          secret: {visibility: owner}
+          options: {visibility: owner}
+        component_types:
+          choice: {zone: options, per_player: true}
+        components:
+          choice:
+            - {id: left, name: Left}
+            - {id: right, name: Right}
+        flow:
+          - id: commit
+            simultaneous:
+              - {id: pick, do: 'choose c in options "commit" { move c to secret }'}
+            reveal: [secret]
+        """))
+    session = Session(pack, 2, 1)
+    session.answer_label("Right")
+    view = session.view(1)  # seat 2 decides now: seat 1's commitment must not show
+    assert view["players"][0]["zones"]["secret"] == {"hidden": 1}
+    session.answer_label("Left")
+    assert session.done
+    assert [i["id"] for i in session.view(1)["players"][0]["zones"]["secret"]] == ["right"]
