@@ -160,6 +160,24 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     return EXIT_FINDINGS if summary["errors"] or summary["replay_mismatches"] else EXIT_OK
 
 
+def cmd_lint(args: argparse.Namespace) -> int:
+    from engine.lint import FORMATS, LintUsageError, exit_code, lint, pack_roots
+    try:
+        roots = pack_roots([Path(p) for p in args.paths])
+    except LintUsageError as exc:
+        raise UsageError(str(exc)) from exc
+    results = [lint(root) for root in roots]
+    text = FORMATS[args.format](results)
+    if text:
+        print(text)
+    code = exit_code(results, args.strict)
+    if args.format == "text":
+        n = sum(len(r.diagnostics) for r in results)
+        print(f"{len(roots)} pack{'s' if len(roots) != 1 else ''} checked, {n} problem{'s' if n != 1 else ''}",
+              file=sys.stderr)
+    return code
+
+
 class UsageError(Exception):
     """Bad command-line use (exit 2)."""
 
@@ -195,6 +213,14 @@ def build_parser() -> argparse.ArgumentParser:
     scenario.add_argument("files", nargs="+", help="scenario files")
     scenario.add_argument("--verbose", "-v", action="store_true", help="print every step")
     scenario.set_defaults(func=cmd_scenario)
+    lint = sub.add_parser("lint", help="check packs: YAML, schemas, DSL and names",
+                          description="Report every problem in the given packs (folders, a folder of packs, or"
+                          " files inside a pack). Exit 0 clean, 1 problems found, 2 usage error.")
+    lint.add_argument("paths", nargs="+", metavar="PATH", help="pack folder, folder of packs, or a file in a pack")
+    lint.add_argument("--format", choices=["text", "json", "github"], default="text", help="output format")
+    lint.add_argument("--strict", action="store_true", help="count warnings as problems (exit 1)")
+    lint.set_defaults(func=cmd_lint)
+
     sim = sub.add_parser("simulate", help="play many seeded random-bot games and report statistics",
                          description="Play N seeded games with random bots; report scores, game length, seat win"
                          " rates, and check that every game replays identically from its log. Exit 1 if any"
