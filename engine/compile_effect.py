@@ -17,7 +17,7 @@ from engine.context import Ctx
 from engine.decision import Decision
 from engine.dsl import DslText
 from engine.errors import RuleError, StopLoop
-from engine.model import Item, Zone
+from engine.model import Item, PlayerRef, Zone
 from engine.pack import Effect, Expr, Pack
 from engine.values import as_items, describe, item_key, item_label
 
@@ -121,10 +121,13 @@ class EffectCompiler(ExprCompiler):
                 self.unknown(name_tok, "attribute", sorted(self.attr_names))
 
             def run_attr(ctx: Ctx) -> Iterator[Decision]:
-                item = base(ctx)
-                if not isinstance(item, Item):
-                    raise RuleError(f"cannot set '.{attr}' on {describe(item)}")
-                ctx.game.set_attr(item, attr, value(ctx))
+                target = base(ctx)
+                if isinstance(target, PlayerRef) and attr in self.pack.counters:
+                    ctx.game.set_counter(ctx.child(seat=target.seat), attr, int(value(ctx)))
+                    return
+                if not isinstance(target, Item):
+                    raise RuleError(f"cannot set '.{attr}' on {describe(target)}")
+                ctx.game.set_attr(target, attr, value(ctx))
                 return
                 yield  # pragma: no cover
             return run_attr, None
@@ -397,6 +400,23 @@ class EffectCompiler(ExprCompiler):
         def run(ctx: Ctx) -> Iterator[Decision]:
             yield from ctx.game.call(ctx, name)
         return run, lambda ctx: ctx.game.can_call(ctx, name)
+
+    def _s_as_stmt(self, t: Tree):
+        """`as PLAYER { ... }`: the block acts for (and asks) that player; locals stay visible."""
+        who = self.expr(t.children[0])
+        body = self.block(t.children[1])
+
+        def run(ctx: Ctx) -> Iterator[Decision]:
+            player = who(ctx)
+            if not isinstance(player, PlayerRef):
+                raise RuleError(f"as needs a player, got {describe(player)}")
+            outer = ctx.seat
+            ctx.seat = player.seat
+            try:
+                yield from body.run(ctx)
+            finally:
+                ctx.seat = outer
+        return run, None
 
     def _s_emit(self, t: Tree):
         name_tok, *args = t.children

@@ -17,10 +17,12 @@ from engine.context import Ctx
 from engine.diagnostics import did_you_mean
 from engine.dsl import DslText
 from engine.errors import RuleError
+from engine.model import PlayerRef
 from engine.pack import Cost, Expr, Pack
 from engine.values import as_items, get_attr, item_actions
 
-BUILTIN_NAMES = ("self", "event", "players", "option", "it")
+BUILTIN_NAMES = ("self", "event", "players", "option", "it", "me", "others", "everyone", "next_player")
+PLAYER_ATTRS = {"seat"}
 ITEM_BUILTINS = {"name", "id", "owner", "zone", "threshold", "label"}
 _BINARY: dict[str, Callable[[Any, Any], Any]] = {
     "add": operator.add, "sub": operator.sub, "mul": operator.mul,
@@ -126,6 +128,14 @@ class ExprCompiler:
             return lambda ctx: len(ctx.game.state.players)
         if n == "option":
             return lambda ctx: ctx.game.options
+        if n == "me":
+            return lambda ctx: PlayerRef(ctx.game.acting(ctx.seat))
+        if n == "next_player":
+            return lambda ctx: PlayerRef((ctx.game.acting(ctx.seat) + 1) % len(ctx.game.state.players))
+        if n == "others":
+            return lambda ctx: ctx.game.players_from(ctx.game.acting(ctx.seat))[1:]
+        if n == "everyone":
+            return lambda ctx: ctx.game.players_from(ctx.game.state.counters.get("first_player", 0))
         if n in pack.counters:
             return _counter_reader(pack, n)
         if n in pack.zones:
@@ -333,6 +343,32 @@ class ExprCompiler:
             return seq[i - 1]
         return run
 
+    def _fn_sorted(self, tok: Token, args: list) -> Expr:
+        """sorted(COLL, KEY): the items in ascending order of KEY (with `it` bound); ties keep their order."""
+        if not self._arity(tok, args, 2):
+            return _const([])
+        coll = self.expr(args[0])
+        saved = self.with_local("it")
+        key = self.expr(args[1])
+        self.locals = saved
+
+        def run(ctx: Ctx) -> list[Any]:
+            old = ctx.vars.get("it")
+            keyed = []
+            for item in as_items(coll(ctx)):
+                ctx.vars["it"] = item
+                keyed.append((key(ctx), item))
+            ctx.vars["it"] = old
+            return [item for _, item in sorted(keyed, key=lambda pair: pair[0])]
+        return run
+
+    def _fn_roll(self, tok: Token, args: list) -> Expr:
+        """roll(SIDES): a die roll from the game's seeded random generator."""
+        if not self._arity(tok, args, 1):
+            return _const(0)
+        sides = self.expr(args[0])
+        return lambda ctx: ctx.game.state.rng.randint(1, int(sides(ctx)))
+
     def _fn_actions(self, tok: Token, args: list) -> Expr:
         """actions(item): the item's actions whose `when` holds now."""
         if not self._arity(tok, args, 1):
@@ -385,7 +421,7 @@ def _counter_reader(pack: Pack, n: str) -> Expr:
 
 
 def _attr_names(pack: Pack) -> set[str]:
-    names = set(ITEM_BUILTINS)
+    names = set(ITEM_BUILTINS) | PLAYER_ATTRS | set(pack.counters) | set(pack.zones)
     for ctype in pack.types.values():
         names.update(ctype.attrs)
     return names

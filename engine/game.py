@@ -14,7 +14,7 @@ from engine.context import Ctx
 from engine.costs import can_pay, explain, payment_ways, way_label
 from engine.decision import Decision
 from engine.errors import RuleError
-from engine.model import Item, Player, State, Zone
+from engine.model import Item, Player, PlayerRef, State, Zone
 from engine.pack import ActionDef, ComponentDef, Pack, TriggerDef
 from engine.values import describe, item_key, item_label
 
@@ -70,6 +70,15 @@ class Game:
         if cdef.scope == "global":
             return self.state.counters[name]
         return self.state.players[self._seat(seat)].counters[name]
+
+    def acting(self, seat: int | None) -> int:
+        """The acting seat, or a clear error where no player acts (e.g. a top-level flow step)."""
+        return self._seat(seat)
+
+    def players_from(self, seat: int) -> list[PlayerRef]:
+        """Every player in turn order, starting with `seat`."""
+        n = len(self.state.players)
+        return [PlayerRef((seat + k) % n) for k in range(n)]
 
     def _seat(self, seat: int | None) -> int:
         if seat is None:

@@ -61,6 +61,16 @@ class Zone:
         return False
 
 
+@dataclass(frozen=True)
+class PlayerRef:
+    """A player as a DSL value (`me`, `others`, an item's `owner`): reads that seat's counters and zones."""
+
+    seat: int
+
+    def __repr__(self) -> str:
+        return f"P{self.seat + 1}"
+
+
 @dataclass
 class Player:
     seat: int

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from engine.errors import RuleError
-from engine.model import Item, Zone
+from engine.model import Item, PlayerRef, Zone
 from engine.pack import ActionDef
 
 if TYPE_CHECKING:
@@ -35,6 +35,8 @@ def get_attr(ctx: Ctx, obj: Any, name: str) -> Any:
     """`obj.name` for items (declared, derived and built-in attributes), dicts and actions."""
     if isinstance(obj, Item):
         return _item_attr(ctx, obj, name)
+    if isinstance(obj, PlayerRef):
+        return _player_attr(ctx, obj, name)
     if isinstance(obj, dict):
         return obj.get(name)
     if isinstance(obj, ActionDef):
@@ -64,13 +66,25 @@ def _item_attr(ctx: Ctx, item: Item, name: str) -> Any:
     if name == "id":
         return item.comp.id
     if name == "owner":
-        return item.owner
+        return None if item.owner is None else PlayerRef(item.owner)
     if name == "zone":
         return item.zone
     return 0  # declared by another type: reads as 0/false here, so mixed collections can be filtered
 
 
 _PLAIN = frozenset({"int", "str", "bool", "list"})
+
+
+def _player_attr(ctx: Ctx, player: PlayerRef, name: str) -> Any:
+    """`p.NAME`: that player's counter or zone, or `p.seat` (1-based)."""
+    game = ctx.game
+    if name == "seat":
+        return player.seat + 1
+    if name in game.pack.counters:
+        return game.counter(name, player.seat)
+    if name in game.pack.zones:
+        return game.state.zone(name, player.seat)
+    raise RuleError(f"a player has no counter or zone '{name}'")
 
 
 def item_actions(ctx: Ctx, item: Any) -> list[ActionDef]:

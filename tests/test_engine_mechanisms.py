@@ -262,3 +262,54 @@ def test_hidden_commit_is_redacted_until_revealed(tmp_path: Path) -> None:
     session.answer_label("Left")
     assert session.done
     assert [i["id"] for i in session.view(1)["players"][0]["zones"]["secret"]] == ["right"]
+
+
+def test_players_as_values_and_acting_for_another_player(tmp_path: Path) -> None:
+    pack = make_pack(tmp_path, textwrap.dedent("""\
+        counters:
+          coin: {resource: true, initial: 1}
+          gift: {resource: true}
+        zones:
+          hand: {}
+        flow:
+          - id: turn
+            each_player:
+              - id: give
+                do: |
+                  for p in others { as p { choose n from 0 to 1 "take" { gain n gift } } }
+                  set me.coin = me.coin + next_player.seat
+        """), players=3)
+    session = Session(pack, 3, 1)
+    assert session.pending is not None and session.pending.seat == 1  # P1's effect asks P2 first
+    session.replay(["1", "0", "1", "1", "0", "1"])
+    game = session.game
+    assert [game.counter("gift", s) for s in range(3)] == [1, 2, 1]
+    assert [game.counter("coin", s) for s in range(3)] == [3, 4, 2]
+
+
+def test_sorted_and_seeded_rolls(tmp_path: Path) -> None:
+    pack = make_pack(tmp_path, textwrap.dedent("""\
+        counters:
+          total: {}
+          first: {}
+        zones:
+          pool: {scope: global}
+        component_types:
+          unit: {zone: pool, attrs: {power: {type: int}}}
+        components:
+          unit:
+            - {id: a, power: 3}
+            - {id: b, power: 1}
+            - {id: c, power: 2}
+        flow:
+          - id: turn
+            each_player:
+              - id: go
+                do: |
+                  set first = sorted(pool, 0 - it.power)[1].power
+                  repeat 10 { set total = total + roll(6) }
+        """))
+    one, two = Session(pack, 1, 5), Session(pack, 1, 5)
+    assert one.game.counter("first", 0) == 3
+    assert 10 <= one.game.counter("total", 0) <= 60
+    assert one.game.counter("total", 0) == two.game.counter("total", 0)
