@@ -64,7 +64,7 @@ class Builder:
         return DslText(str(text), src, path)
 
     def _compiler(self, dsl: DslText, locals_: set[str] | None = None) -> EffectCompiler:
-        return EffectCompiler(self.pack, dsl, set(self.raw.procedures), locals_)
+        return EffectCompiler(self.pack, dsl, set(self.raw.procedures), locals_, self.pack.usage)
 
     def expr(self, src: SourceFile, path: tuple, text: Any, locals_: set[str] | None = None) -> Expr:
         dsl = self._dsl(src, path, text)
@@ -118,6 +118,8 @@ class Builder:
                            f"unknown component type '{e.ctype}'", did_you_mean(str(e.ctype), pack.types), key=True)
                 continue
             pack.components[comp_id] = self._component_shell(comp_id, e, ctype, order)
+            line, col = e.src.key_pos(e.path[:-1]) if len(e.path) > 1 else (1, 1)
+            pack.usage.ref(ctype.id, (e.src.display, line, col))
             order += 1
         # ---------------------------------------------------------------- pass 2: DSL
         for zid, e in raw.zones.items():
@@ -186,14 +188,17 @@ class Builder:
                                did_you_mean(a.type, [*PLAIN_TYPES, *DSL_TYPES, "zone", "counter", *pack.types]))
 
     def _ref(self, name: str, table: dict, e: Entry, sub: tuple, kind: str) -> None:
+        data = e.data
+        for step in sub:
+            data = data.get(step) if hasattr(data, "get") else None
+        path = (*e.path, *sub)
+        if isinstance(data, list) and name in data:
+            path = (*path, data.index(name))
         if name not in table:
-            data = e.data
-            for step in sub:
-                data = data.get(step) if hasattr(data, "get") else None
-            path = (*e.path, *sub)
-            if isinstance(data, list) and name in data:
-                path = (*path, data.index(name))
             self.error(e.src, path, "REF001", f"unknown {kind} '{name}'", did_you_mean(name, table))
+            return
+        line, col = e.src.pos(path)
+        self.pack.usage.ref(name, (e.src.display, line, col))
 
     def _component_shell(self, comp_id: str, e: Entry, ctype: ComponentType, order: int) -> ComponentDef:
         d = e.data
@@ -226,6 +231,8 @@ class Builder:
                            did_you_mean(str(value), a.enum))
             return list(value) if isinstance(value, list) else value
         pack = self.pack
+        line, col = e.src.pos(path)
+        pack.usage.ref(str(value), (e.src.display, line, col))
         table = {"zone": pack.zones, "counter": pack.counters}.get(a.type)
         if table is not None:
             if value not in table:
@@ -271,6 +278,8 @@ class Builder:
 
     def _trigger(self, t: Any, src: SourceFile, path: tuple, default_id: str) -> TriggerDef:
         effect = self.effect(src, (*path, "effect"), t.get("effect", ""))
+        line, col = src.pos((*path, "on"))
+        self.pack.usage.listen(str(t.get("on", "")), (src.display, line, col))
         return TriggerDef(str(t.get("id", default_id)), str(t.get("on", "")),
                           self.expr(src, (*path, "when"), t["when"]) if "when" in t else None,
                           effect, bool(t.get("optional", False)), t.get("limit"), str(t.get("timing", "after")),

@@ -19,6 +19,7 @@ from engine.dsl import DslText
 from engine.errors import RuleError, StopLoop
 from engine.model import Item, PlayerRef, Zone
 from engine.pack import Effect, Expr, Pack
+from engine.usage import Usage
 from engine.values import as_items, describe, item_key, item_label
 
 DONE = "done"
@@ -38,8 +39,9 @@ def _bind(ctx: Ctx, name: str, value: Any) -> Any:
 class EffectCompiler(ExprCompiler):
     """Statements on top of expressions; one instance per DSL text."""
 
-    def __init__(self, pack: Pack, dsl: DslText, procedures: set[str], locals_: set[str] | None = None) -> None:
-        super().__init__(pack, dsl, locals_)
+    def __init__(self, pack: Pack, dsl: DslText, procedures: set[str], locals_: set[str] | None = None,
+                 usage: Usage | None = None) -> None:
+        super().__init__(pack, dsl, locals_, usage)
         self.known_procedures = procedures
 
     def effect(self, tree: Tree) -> Effect:
@@ -72,6 +74,7 @@ class EffectCompiler(ExprCompiler):
     def _s_gain(self, t: Tree):
         amount_t, name = t.children
         self.check_cost_name(name)
+        self.usage.produce(str(name), self.dsl.place(name))
         amount, n = self.expr(amount_t), str(name)
 
         def run(ctx: Ctx) -> Iterator[Decision]:
@@ -108,6 +111,8 @@ class EffectCompiler(ExprCompiler):
                 self.dsl.error(tok, "DSL013", f"'{n}' cannot be set: only counters and item attributes can",
                                None)
                 return _nothing, None
+
+            self.usage.produce(n, self.dsl.place(tok))
 
             def run(ctx: Ctx) -> Iterator[Decision]:
                 ctx.game.set_counter(ctx, n, int(value(ctx)))
@@ -396,6 +401,7 @@ class EffectCompiler(ExprCompiler):
         if name not in self.known_procedures:
             self.unknown(name_tok, "procedure", sorted(self.known_procedures))
             return _nothing, None
+        self.usage.ref(name, self.dsl.place(name_tok))
 
         def run(ctx: Ctx) -> Iterator[Decision]:
             yield from ctx.game.call(ctx, name)
@@ -421,6 +427,7 @@ class EffectCompiler(ExprCompiler):
     def _s_emit(self, t: Tree):
         name_tok, *args = t.children
         name = str(name_tok)
+        self.usage.emit(name, self.dsl.place(name_tok))
         fields: list[tuple[str, Expr]] = []
         for arg in args:
             if arg is None:

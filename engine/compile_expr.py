@@ -19,6 +19,7 @@ from engine.dsl import DslText
 from engine.errors import RuleError
 from engine.model import PlayerRef
 from engine.pack import Cost, Expr, Pack
+from engine.usage import Usage
 from engine.values import as_items, get_attr, item_actions
 
 BUILTIN_NAMES = ("self", "event", "players", "option", "it", "me", "others", "everyone", "next_player")
@@ -56,9 +57,11 @@ def _contains(a: Any, b: Any) -> bool:
 class ExprCompiler:
     """Turns parse trees of one DSL text into closures over a `Ctx`."""
 
-    def __init__(self, pack: Pack, dsl: DslText, locals_: set[str] | None = None) -> None:
+    def __init__(self, pack: Pack, dsl: DslText, locals_: set[str] | None = None,
+                 usage: Usage | None = None) -> None:
         self.pack = pack
         self.dsl = dsl
+        self.usage = usage if usage is not None else Usage()
         self.locals: set[str] = set(locals_ or ())
         self.attr_names = _attr_names(pack)
 
@@ -75,6 +78,7 @@ class ExprCompiler:
         for term in tree.children:
             amount, name = term.children
             self.check_cost_name(name)
+            self.usage.pay(str(name), self.dsl.place(name))
             terms.append((self.expr(amount), str(name)))
         return Cost(terms, self.dsl.snippet(tree))
 
@@ -87,6 +91,7 @@ class ExprCompiler:
     def check_cost_name(self, name: Token) -> None:
         n = str(name)
         if n in self.pack.wildcards or n in self.pack.counters:
+            self.usage.ref(n, self.dsl.place(name))
             return
         self.unknown(name, "counter or wildcard", [*self.pack.counters, *self.pack.wildcards])
 
@@ -136,6 +141,8 @@ class ExprCompiler:
             return lambda ctx: ctx.game.players_from(ctx.game.acting(ctx.seat))[1:]
         if n == "everyone":
             return lambda ctx: ctx.game.players_from(ctx.game.state.counters.get("first_player", 0))
+        if n in pack.counters or n in pack.zones or n in pack.components:
+            self.usage.ref(n, self.dsl.place(tok))
         if n in pack.counters:
             return _counter_reader(pack, n)
         if n in pack.zones:
@@ -301,6 +308,7 @@ class ExprCompiler:
         if tname not in self.pack.types:
             self.unknown(arg, "component type", list(self.pack.types))
             return _const([])
+        self.usage.ref(tname, self.dsl.place(arg))
         return lambda ctx: ctx.game.all_of(tname, ctx.seat)
 
     def _fn_max(self, tok: Token, args: list) -> Expr:

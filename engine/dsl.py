@@ -78,6 +78,10 @@ class DslText:
         line, col = self.position(_offset(at))
         return f"{self.display}:{line}:{col}"
 
+    def place(self, at: Tree | Token | int | None) -> tuple[str, int, int]:
+        line, col = self.position(_offset(at))
+        return (self.display, line, col)
+
     def snippet(self, node: Tree | Token) -> str:
         """The source text of a node, whitespace folded: used for option labels."""
         start = _offset(node)

@@ -9,6 +9,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from engine.usage import Usage
+
 if TYPE_CHECKING:
     from engine.context import Ctx
     from engine.decision import Decision
@@ -165,3 +167,4 @@ class Pack:
     scoring: Scoring | None = None
     # every event name some trigger listens to: emitting others is a no-op
     listened: set[str] = field(default_factory=set)
+    usage: Usage = field(default_factory=Usage)  # cross-reference for the linter

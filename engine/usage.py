@@ -1,0 +1,39 @@
+"""A cross-reference of the pack, filled while compiling: what is used, emitted and produced where.
+
+The linter reads it to find unused definitions, triggers on events nothing
+emits and costs naming counters nothing can produce.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+Where = tuple[str, int, int]  # file, line, col (1-based)
+
+
+@dataclass
+class Usage:
+    refs: dict[str, list[Where]] = field(default_factory=dict)
+    emitted: dict[str, list[Where]] = field(default_factory=dict)
+    produced: dict[str, list[Where]] = field(default_factory=dict)
+    paid: dict[str, list[Where]] = field(default_factory=dict)
+    listened: dict[str, list[Where]] = field(default_factory=dict)
+
+    @staticmethod
+    def _add(table: dict[str, list[Where]], name: str, where: Where) -> None:
+        table.setdefault(name, []).append(where)
+
+    def ref(self, name: str, where: Where) -> None:
+        self._add(self.refs, name, where)
+
+    def emit(self, name: str, where: Where) -> None:
+        self._add(self.emitted, name, where)
+
+    def produce(self, name: str, where: Where) -> None:
+        self._add(self.produced, name, where)
+
+    def pay(self, name: str, where: Where) -> None:
+        self._add(self.paid, name, where)
+
+    def listen(self, name: str, where: Where) -> None:
+        self._add(self.listened, name, where)
