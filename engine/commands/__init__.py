@@ -1,0 +1,1 @@
+"""One module per `cogwork` sub-command: NAME, HELP, DESCRIPTION, add_arguments(parser), run(args) -> exit code."""

@@ -1,0 +1,90 @@
+"""cogwork play: a full game with bots and/or people, a log, save and resume."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from engine.agents import Agent, HumanAgent, RandomAgent
+from engine.commands.common import EXIT_OK, UsageError, options
+from engine.loading import load_pack
+from engine.pack import Pack
+from engine.scoring import final_scores
+from engine.session import Outcome, Session
+
+NAME = "play"
+HELP = "play a game with bots and/or people"
+DESCRIPTION = "Play a full game. Seats not given to --human are seeded random bots."
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("pack", nargs="?", help="built-in pack name (see content/) or a path to a pack folder")
+    p.add_argument("--players", type=int, help="number of players (default: the pack's minimum)")
+    p.add_argument("--seed", type=int, default=1, help="random seed for shuffles and bots (default 1)")
+    p.add_argument("--option", action="append", metavar="NAME", help="turn on a pack option (repeatable)")
+    p.add_argument("--human", type=int, action="append", metavar="SEAT",
+                   help="seat (1-based) played at the terminal (repeatable)")
+    p.add_argument("--log", metavar="FILE", help="write the game log (JSON) here, for replay or resume")
+    p.add_argument("--stop-after", type=int, metavar="N", help="stop after N decisions (save with --log)")
+    p.add_argument("--resume", metavar="FILE", help="continue a game saved with --stop-after/--log")
+    p.add_argument("--quiet", "-q", action="store_true", help="print only the final scores")
+
+
+def _agents(players: int, seed: int, human: list[int]) -> list[Agent]:
+    return [HumanAgent() if seat + 1 in human else RandomAgent(seed, seat) for seat in range(players)]
+
+
+def summary_line(session: Session, label: str) -> str:
+    parts = []
+    for r in final_scores(session.game):
+        detail = ", ".join(f"{k} {v}" for k, v in r.breakdown.items())
+        parts.append(f"P{r.seat + 1} {r.score}" + (f" ({detail})" if detail else ""))
+    return f"{label}: " + " | ".join(parts)
+
+
+def print_outcome(pack: Pack, outcome: Outcome) -> None:
+    print(f"\nFinal scores ({pack.name}):")
+    for r in sorted(outcome.results, key=lambda r: (-r.score, r.seat)):
+        detail = ", ".join(f"{k} {v}" for k, v in r.breakdown.items())
+        tie = f" tie-break {r.tiebreak}" if r.tiebreak else ""
+        print(f"  P{r.seat + 1}: {r.score}" + (f"  ({detail})" if detail else "") + tie)
+    names = ", ".join(f"P{s + 1}" for s in outcome.winners)
+    print(f"Winner{'s' if len(outcome.winners) > 1 else ''}: {names}")
+    print(f"{outcome.decisions} decisions, state hash {outcome.hash}")
+
+
+def _follow_rounds(session: Session) -> None:
+    """Print a summary line each time a flow `repeat` starts its next pass."""
+    def on_round(number: int) -> None:
+        if number > 1:
+            print(summary_line(session, f"After round {number - 1}"))
+    session.game.round_listener = on_round
+
+
+def run(args: argparse.Namespace) -> int:
+    resume = json.loads(Path(args.resume).read_text()) if args.resume else None
+    spec = resume["pack"] if resume else args.pack
+    if spec is None:
+        raise UsageError("play needs a PACK (or --resume FILE)")
+    pack = load_pack(spec)
+    players = resume["players"] if resume else (pack.min_players if args.players is None else args.players)
+    seed = resume["seed"] if resume else args.seed
+    session = Session(pack, players, seed, resume["options"] if resume else options(args.option))
+    agents = _agents(players, seed, args.human or [])
+    if resume:
+        session.replay([d["label"] for d in resume["decisions"]], agents)
+    if not args.quiet:
+        print(f"{pack.name} {pack.version}: {players} players, seed {seed}")
+        _follow_rounds(session)
+    session.run(agents, stop_after=args.stop_after)
+    if args.log:
+        Path(args.log).write_text(json.dumps(session.to_log(), indent=1))
+    if not session.done:
+        hint = f"cogwork play --resume {args.log}" if args.log else "add --log FILE to save it"
+        print(f"stopped after {len(session.log)} decisions; continue with: {hint}")
+        return EXIT_OK
+    if not args.quiet:
+        print(summary_line(session, "End of game"))
+    print_outcome(pack, session.outcome())
+    return EXIT_OK

@@ -1,0 +1,46 @@
+"""cogwork replay: re-run a game log and check that it reaches the logged final state."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from engine.commands.common import EXIT_FINDINGS, EXIT_OK
+from engine.errors import RuleError
+from engine.loading import load_pack
+from engine.session import Session
+
+NAME = "replay"
+HELP = "re-run a game log and check the final state hash"
+DESCRIPTION = "Exit 0 if the replay reaches the logged final state, 1 if not."
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("log", help="log file written by `cogwork play --log`")
+    p.add_argument("--pack", help="pack to use instead of the one named in the log")
+
+
+def run(args: argparse.Namespace) -> int:
+    log = json.loads(Path(args.log).read_text())
+    pack = load_pack(args.pack or log["pack"])
+    if pack.version != log.get("version"):
+        print(f"warning: log was made with {log['pack']} {log.get('version')}, replaying with {pack.version}",
+              file=sys.stderr)
+    session = Session(pack, log["players"], log["seed"], log.get("options"))
+    try:
+        session.replay([d["label"] for d in log["decisions"]])
+    except RuleError as exc:
+        print(f"replay diverged at decision {len(session.log) + 1}: {exc}")
+        return EXIT_FINDINGS
+    if not session.done:
+        print(f"replay ended with the game still running (after {len(session.log)} decisions)")
+        return EXIT_FINDINGS
+    outcome = session.outcome()
+    expected = log.get("hash")
+    if expected != outcome.hash:
+        print(f"MISMATCH: final state hash {outcome.hash}, log says {expected}")
+        return EXIT_FINDINGS
+    print(f"OK: {outcome.decisions} decisions replayed, final state hash {outcome.hash}")
+    return EXIT_OK
