@@ -16,7 +16,7 @@ from engine.compile_expr import ExprCompiler
 from engine.context import Ctx
 from engine.decision import Decision
 from engine.dsl import DslText
-from engine.errors import RuleError, StopLoop
+from engine.errors import GameOver, RuleError, StopLoop
 from engine.model import Item, PlayerRef, Zone
 from engine.pack import Effect, Expr, Pack
 from engine.usage import Usage
@@ -363,6 +363,12 @@ class EffectCompiler(ExprCompiler):
                     yield from body.run(ctx)
             except StopLoop:
                 return
+        return run, None
+
+    def _s_end_game(self, t: Tree):
+        def run(ctx: Ctx) -> Iterator[Decision]:
+            raise GameOver
+            yield  # pragma: no cover
         return run, None
 
     def _s_stop(self, t: Tree):

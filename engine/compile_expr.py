@@ -370,6 +370,13 @@ class ExprCompiler:
             return [item for _, item in sorted(keyed, key=lambda pair: pair[0])]
         return run
 
+    def _fn_range(self, tok: Token, args: list) -> Expr:
+        """range(A, B): the numbers A..B inclusive (empty when B < A)."""
+        if not self._arity(tok, args, 2):
+            return _const([])
+        low, high = (self.expr(a) for a in args)
+        return lambda ctx: list(range(int(low(ctx)), int(high(ctx)) + 1))
+
     def _fn_roll(self, tok: Token, args: list) -> Expr:
         """roll(SIDES): a die roll from the game's seeded random generator."""
         if not self._arity(tok, args, 1):

@@ -17,3 +17,7 @@ class RuleError(Exception):
 
 class StopLoop(BaseException):
     """Raised by the `stop` statement; caught by the innermost repeat."""
+
+
+class GameOver(BaseException):
+    """Raised by `end_game`: the game ends at once (scoring still runs)."""

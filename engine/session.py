@@ -9,7 +9,7 @@ from typing import Any
 from engine.agents import Agent
 from engine.context import Ctx
 from engine.decision import Decision
-from engine.errors import RuleError
+from engine.errors import GameOver, RuleError
 from engine.game import Game
 from engine.pack import Pack
 from engine.scoring import PlayerResult, final_scores, winners
@@ -42,7 +42,7 @@ class Session:
     def _advance(self, answer: int | None) -> None:
         try:
             self.pending = next(self._flow) if answer is None else self._flow.send(answer)
-        except StopIteration:
+        except (StopIteration, GameOver):
             self.pending = None
             self.game.state.finished = True
 

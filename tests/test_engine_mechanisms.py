@@ -313,3 +313,25 @@ def test_sorted_and_seeded_rolls(tmp_path: Path) -> None:
     assert one.game.counter("first", 0) == 3
     assert 10 <= one.game.counter("total", 0) <= 60
     assert one.game.counter("total", 0) == two.game.counter("total", 0)
+
+
+def test_end_game_stops_at_once_and_range_counts(tmp_path: Path) -> None:
+    pack = make_pack(tmp_path, textwrap.dedent("""\
+        counters:
+          hits: {}
+        flow:
+          - id: rounds
+            repeat: {count: 10}
+            steps:
+              - id: turn
+                each_player:
+                  - id: hit
+                    do: |
+                      for i in range(1, 3) { set hits = hits + i }
+                      if hits >= 12 { end_game }
+        scoring:
+          score: "hits"
+        """))
+    session = Session(pack, 2, 1)
+    assert session.done
+    assert [session.game.counter("hits", s) for s in range(2)] == [12, 6]
