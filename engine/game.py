@@ -7,6 +7,7 @@ player's choice is a generator that yields `Decision`s (see `ask`).
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Callable, Generator, Iterator
 from typing import Any
 
@@ -44,6 +45,8 @@ class Game:
         self._trigger_firings = 0
         self._call_depth = 0
         self.round_listener: Callable[[int], None] | None = None  # told when a flow `repeat` starts a pass
+        # (component id, "drawn" | "played" | "activated") -> times: the designer's coverage report
+        self.coverage: Counter[tuple[str, str]] = Counter()
         self._instances: dict[tuple[str, int | None], Item] = {}
         for item in self.state.items:
             self._instances.setdefault((item.comp.id, item.owner), item)
@@ -182,8 +185,12 @@ class Game:
         def apply() -> Iterator[Decision]:
             if origin is not None:
                 origin.items.remove(item)
+                if origin.zdef.visibility == "hidden":
+                    self.coverage[(item.comp.id, "drawn")] += 1
             zone.items.insert(0, item) if top else zone.items.append(item)
             item.zone = zone
+            if zone.zdef.active and (origin is None or not origin.zdef.active):
+                self.coverage[(item.comp.id, "played")] += 1
             if origin is not None and origin.zdef.keep_filled:
                 yield from self.refill(ctx, origin)
         yield from self.emit("moved", ctx.seat, {"item": item, "from": origin, "to": zone}, apply)
@@ -268,6 +275,8 @@ class Game:
         return action.effect.legal is None or bool(action.effect.legal(ctx))
 
     def perform(self, ctx: Ctx, action: ActionDef) -> Iterator[Decision]:
+        if ctx.self_item is not None:
+            self.coverage[(ctx.self_item.comp.id, "activated")] += 1
         if action.cost is not None:
             yield from self.pay(ctx, action.cost.amounts(ctx), action.cost.text)
         yield from action.effect.run(ctx)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import statistics
 import sys
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
@@ -28,12 +29,21 @@ class GameRecord:
     hash: str
     replayed: bool | None = None
     error: str | None = None
+    coverage: Counter[tuple[str, str]] = field(default_factory=Counter)
 
 
 @dataclass
 class Report:
     games: list[GameRecord] = field(default_factory=list)
     seconds: float = 0.0
+    components: list[str] = field(default_factory=list)
+
+    def coverage(self) -> dict[str, dict[str, int]]:
+        """Per component id: how often it was drawn from a hidden zone, entered play, and had an action done."""
+        total: Counter[tuple[str, str]] = Counter()
+        for g in self.games:
+            total.update(g.coverage)
+        return {cid: {k: total[(cid, k)] for k in ("drawn", "played", "activated")} for cid in self.components}
 
     def summary(self) -> dict[str, Any]:
         ok = [g for g in self.games if g.error is None]
@@ -58,6 +68,7 @@ class Report:
             "games_per_second": round(len(self.games) / self.seconds, 1) if self.seconds else None,
             "failures": [{"seed": g.seed, "players": g.players, "error": g.error}
                          for g in self.games if g.error is not None or g.replayed is False][:20],
+            "coverage": self.coverage(),
         }
 
 
@@ -75,7 +86,7 @@ def play_one(pack: Pack, players: int, seed: int, options: dict[str, bool], chec
         return GameRecord(seed, players, [], [], len(session.log), "", error=str(exc))
     outcome = session.outcome()
     record = GameRecord(seed, players, [r.score for r in outcome.results], outcome.winners, outcome.decisions,
-                        outcome.hash)
+                        outcome.hash, coverage=session.game.coverage)
     if check_replay:
         again = Session(pack, players, seed, options)
         try:
@@ -110,7 +121,7 @@ class Progress:
 def simulate(pack: Pack, games: int, players: list[int], seed: int, options: dict[str, bool],
              check_replay: bool = True, progress: Progress | None = None) -> Report:
     """Play `games` games, cycling through `players` counts, seeds seed, seed+1, ..."""
-    report = Report()
+    report = Report(components=list(pack.components))
     start = time.perf_counter()
     for i in range(games):
         report.games.append(play_one(pack, players[i % len(players)], seed + i, options, check_replay))

@@ -23,6 +23,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--option", action="append", metavar="NAME", help="turn on a pack option (repeatable)")
     p.add_argument("--no-replay", action="store_true", help="skip the replay check (twice as fast)")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
+    p.add_argument("--coverage", action="store_true",
+                   help="list every component: times drawn, put into play and activated (and which never were)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -44,4 +46,16 @@ def run(args: argparse.Namespace) -> int:
         print("  seat win rate: " + ", ".join(f"{k} {v}" for k, v in s["seat_win_rate"].items()))
         for f in s["failures"]:
             print(f"  FAILED seed {f['seed']} ({f['players']} players): {f['error']}")
+        _print_coverage(s["coverage"], args.coverage)
     return EXIT_FINDINGS if s["errors"] or s["replay_mismatches"] else EXIT_OK
+
+
+def _print_coverage(coverage: dict[str, dict[str, int]], full: bool) -> None:
+    """Components that were drawn but never entered play deserve a designer's look."""
+    drawn_never_played = [cid for cid, c in coverage.items() if c["drawn"] and not c["played"]]
+    print(f"  coverage: {sum(1 for c in coverage.values() if c['played'])}/{len(coverage)} components entered play;"
+          f" drawn but never played: {', '.join(drawn_never_played) or 'none'}")
+    if full:
+        print(f"  {'component':<28} {'drawn':>8} {'played':>8} {'activated':>10}")
+        for cid, c in sorted(coverage.items(), key=lambda kv: (kv[1]["played"], kv[0])):
+            print(f"  {cid:<28} {c['drawn']:>8} {c['played']:>8} {c['activated']:>10}")
