@@ -5,14 +5,14 @@ from __future__ import annotations
 import random
 import sys
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any, Protocol, TextIO
 
 from engine.decision import Decision
 
 
 class Agent(Protocol):
-    def choose(self, view: dict[str, Any], decision: Decision) -> int: ...
+    def choose(self, view: Mapping[str, Any], decision: Decision) -> int: ...
 
     def observe(self, decision: Decision, index: int) -> None:
         """Told of its own decision answered from a log (so a resumed game continues identically)."""
@@ -24,7 +24,7 @@ class RandomAgent:
     def __init__(self, seed: int, seat: int) -> None:
         self.rng = random.Random(f"{seed}/{seat}")
 
-    def choose(self, view: dict[str, Any], decision: Decision) -> int:
+    def choose(self, view: Mapping[str, Any], decision: Decision) -> int:
         return int(self.rng.random() * len(decision.labels))
 
     def observe(self, decision: Decision, index: int) -> None:
@@ -41,7 +41,7 @@ class ScriptedAgent:
     def __init__(self, labels: Iterable[str]) -> None:
         self.labels = deque(labels)
 
-    def choose(self, view: dict[str, Any], decision: Decision) -> int:
+    def choose(self, view: Mapping[str, Any], decision: Decision) -> int:
         if not self.labels:
             raise ScriptError(f"the script has no answer left for: {decision.prompt} {decision.labels}")
         label = self.labels.popleft()
@@ -61,7 +61,7 @@ class HumanAgent:
     def __init__(self, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout) -> None:
         self.stdin, self.stdout = stdin, stdout
 
-    def choose(self, view: dict[str, Any], decision: Decision) -> int:
+    def choose(self, view: Mapping[str, Any], decision: Decision) -> int:
         out = self.stdout
         me = view["players"][decision.seat]
         out.write(f"\n== seat {decision.seat + 1} ({decision.step}) ==\n")

@@ -13,7 +13,7 @@ from engine.errors import GameOver, RuleError
 from engine.game import Game
 from engine.pack import Pack
 from engine.scoring import PlayerResult, final_scores, winners
-from engine.snapshot import snapshot, state_hash
+from engine.snapshot import SeatView, state_hash
 
 LOG_FORMAT = 1
 
@@ -70,8 +70,9 @@ class Session:
                             f" legal: {', '.join(decision.labels)}") from None
         self.answer(index)
 
-    def view(self, seat: int) -> dict[str, Any]:
-        return snapshot(self.game, seat)
+    def view(self, seat: int) -> SeatView:
+        """What `seat` may see now (built lazily, on first look)."""
+        return SeatView(self.game, seat)
 
     def run(self, agents: list[Agent], on_decision: Callable[[Session], None] | None = None,
             stop_after: int | None = None) -> None:

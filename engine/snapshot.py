@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from engine.model import Item, Zone
@@ -35,6 +36,28 @@ def snapshot(game: Game, seat: int | None = None, full: bool = False) -> dict[st
             for p in state.players
         ],
     }
+
+
+class SeatView(Mapping[str, Any]):
+    """What one seat may see, computed only when an agent looks (random bots never do)."""
+
+    def __init__(self, game: Game, seat: int) -> None:
+        self._game, self._seat = game, seat
+        self._data: dict[str, Any] | None = None
+
+    def _get(self) -> dict[str, Any]:
+        if self._data is None:
+            self._data = snapshot(self._game, self._seat)
+        return self._data
+
+    def __getitem__(self, key: str) -> Any:
+        return self._get()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._get())
+
+    def __len__(self) -> int:
+        return len(self._get())
 
 
 def state_hash(game: Game) -> str:
