@@ -58,8 +58,16 @@ class ScriptedAgent:
 class HumanAgent:
     """A person at the terminal: shows what this seat may see, then numbered options."""
 
-    def __init__(self, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout) -> None:
-        self.stdin, self.stdout = stdin, stdout
+    def __init__(self, stdin: TextIO | None = None, stdout: TextIO | None = None) -> None:
+        self._stdin, self._stdout = stdin, stdout
+
+    @property
+    def stdin(self) -> TextIO:
+        return self._stdin or sys.stdin  # looked up at use, so redirection after import works
+
+    @property
+    def stdout(self) -> TextIO:
+        return self._stdout or sys.stdout
 
     def choose(self, view: Mapping[str, Any], decision: Decision) -> int:
         out = self.stdout

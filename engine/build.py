@@ -51,7 +51,7 @@ class Builder:
         players = man.get("players", {}) or {}
         self.pack = Pack(id=str(man["id"]), name=str(man.get("name", man["id"])), version=str(man["version"]),
                          min_players=int(players.get("min", 1)), max_players=int(players.get("max", 1)),
-                         options=dict(man.get("options", {}) or {}))
+                         options=dict(man.get("options", {}) or {}), root=str(raw.root))
 
     # ---------------------------------------------------------------- diagnostics
     def error(self, src: SourceFile, path: tuple, code: str, message: str, hint: str | None = None,
@@ -111,11 +111,16 @@ class Builder:
             pack.types[tid] = self._ctype(tid, e)
         self._check_references()
         order = 0
+        reported: set[tuple[str, tuple]] = set()
         for comp_id, e in raw.components.items():
             ctype = pack.types.get(e.ctype or "")
             if ctype is None:
-                self.error(e.src, e.path[:-1] if len(e.path) > 1 else e.path, "REF001",
-                           f"unknown component type '{e.ctype}'", did_you_mean(str(e.ctype), pack.types), key=True)
+                where = (e.src.display, e.path[:-1])
+                if where not in reported:  # once per type key, not once per component under it
+                    reported.add(where)
+                    self.error(e.src, e.path[:-1] if len(e.path) > 1 else e.path, "REF001",
+                               f"unknown component type '{e.ctype}'", did_you_mean(str(e.ctype), pack.types),
+                               key=True)
                 continue
             pack.components[comp_id] = self._component_shell(comp_id, e, ctype, order)
             line, col = e.src.key_pos(e.path[:-1]) if len(e.path) > 1 else (1, 1)

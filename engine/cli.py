@@ -38,8 +38,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return args.func(args)
-    except (PackError, RuleError) as exc:
+    except PackError as exc:
         print(str(exc), file=sys.stderr)
+        return EXIT_BROKEN
+    except RuleError as exc:
+        print(str(exc) if exc.where else f"cogwork: error: {exc}", file=sys.stderr)
         return EXIT_BROKEN
     except (UsageError, OSError, json.JSONDecodeError, KeyError) as exc:
         print(f"cogwork: error: {exc}", file=sys.stderr)

@@ -156,6 +156,7 @@ class Pack:
     min_players: int
     max_players: int
     options: dict[str, Any]
+    root: str = ""             # the folder it was loaded from (logs name it, so folder packs can resume)
     counters: dict[str, CounterDef] = field(default_factory=dict)
     wildcards: dict[str, WildcardDef] = field(default_factory=dict)
     zones: dict[str, ZoneDef] = field(default_factory=dict)

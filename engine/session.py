@@ -100,7 +100,7 @@ class Session:
     def to_log(self) -> dict[str, Any]:
         game = self.game
         data: dict[str, Any] = {
-            "format": LOG_FORMAT, "pack": self.pack.id, "version": self.pack.version,
+            "format": LOG_FORMAT, "pack": self.pack.id, "pack_path": self.pack.root, "version": self.pack.version,
             "players": len(game.state.players), "seed": game.seed,
             "options": {k: v for k, v in game.options.items() if v},
             "decisions": self.log, "finished": self.done,

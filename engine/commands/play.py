@@ -19,7 +19,8 @@ DESCRIPTION = "Play a full game. Seats not given to --human are seeded random bo
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("pack", nargs="?", help="built-in pack name (see content/) or a path to a pack folder")
+    p.add_argument("pack", nargs="?", help="built-in pack name (see content/) or a path to a pack folder"
+                   " (with --resume: use this pack instead of the logged one)")
     p.add_argument("--players", type=int, help="number of players (default: the pack's minimum)")
     p.add_argument("--seed", type=int, default=1, help="random seed for shuffles and bots (default 1)")
     p.add_argument("--option", action="append", metavar="NAME", help="turn on a pack option (repeatable)")
@@ -62,9 +63,15 @@ def _follow_rounds(session: Session) -> None:
     session.game.round_listener = on_round
 
 
+def logged_pack(log: dict) -> str:
+    """The folder the logged game was loaded from if it still exists, else the pack's name."""
+    path = log.get("pack_path")
+    return path if path and (Path(path) / "pack.yaml").is_file() else log["pack"]
+
+
 def run(args: argparse.Namespace) -> int:
     resume = json.loads(Path(args.resume).read_text()) if args.resume else None
-    spec = resume["pack"] if resume else args.pack
+    spec = args.pack or (logged_pack(resume) if resume else None)
     if spec is None:
         raise UsageError("play needs a PACK (or --resume FILE)")
     pack = load_pack(spec)

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from engine.commands.common import EXIT_FINDINGS, EXIT_OK
+from engine.commands.play import logged_pack
 from engine.errors import RuleError
 from engine.loading import load_pack
 from engine.session import Session
@@ -24,7 +25,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     log = json.loads(Path(args.log).read_text())
-    pack = load_pack(args.pack or log["pack"])
+    pack = load_pack(args.pack or logged_pack(log))
     if pack.version != log.get("version"):
         print(f"warning: log was made with {log['pack']} {log.get('version')}, replaying with {pack.version}",
               file=sys.stderr)
