@@ -46,17 +46,25 @@ class EffectCompiler(ExprCompiler):
 
     def effect(self, tree: Tree) -> Effect:
         """A statement list: runs in order; legal if its first statement is."""
-        stmts = [self.stmt(s) for s in tree.children if isinstance(s, Tree)]
+        trees = [s for s in tree.children if isinstance(s, Tree)]
+        stmts = [self.stmt(s) for s in trees]
         text = self.dsl.snippet(tree)
         if not stmts:
             return Effect(_nothing, None, text)
         if len(stmts) == 1:
             return Effect(stmts[0].run, stmts[0].legal, text)
-        runners = [s.run for s in stmts]
+        steps = [(s.run, self.dsl.where(t)) for s, t in zip(stmts, trees, strict=True)]
 
         def run(ctx: Ctx) -> Iterator[Decision]:
-            for r in runners:
-                yield from r(ctx)
+            for r, where in steps:
+                try:
+                    yield from r(ctx)
+                except RuleError as exc:  # name the failing statement, not just the text it is in
+                    if exc.where is None:
+                        exc.where = where
+                    raise
+                except (ArithmeticError, LookupError, TypeError, ValueError, AttributeError) as exc:
+                    raise RuleError(f"{type(exc).__name__}: {exc}", where) from exc
         return Effect(run, stmts[0].legal, text)
 
     def stmt(self, t: Tree) -> Effect:
