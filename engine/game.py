@@ -44,6 +44,7 @@ class Game:
         self._trigger_depth = 0
         self._trigger_firings = 0
         self._call_depth = 0
+        self._reserved: set[Item] = set()  # items being played: they cannot pay for themselves
         self.round_listener: Callable[[int], None] | None = None  # told when a flow `repeat` starts a pass
         # (component id, "drawn" | "played" | "activated") -> times: the designer's coverage report
         self.coverage: Counter[tuple[str, str]] = Counter()
@@ -69,7 +70,10 @@ class Game:
     def counter(self, name: str, seat: int | None) -> int:
         cdef = self.pack.counters[name]
         if cdef.zone is not None:
-            return len(self.state.zone(cdef.zone, seat).items)
+            items = self.state.zone(cdef.zone, seat).items
+            if self._reserved:
+                return sum(1 for i in items if i not in self._reserved)
+            return len(items)
         if cdef.scope == "global":
             return self.state.counters[name]
         return self.state.players[self._seat(seat)].counters[name]
@@ -157,7 +161,8 @@ class Game:
             own = self.state.zone(cdef.zone, ctx.seat)
             to = self.state.zone(self.pack.zones[cdef.zone].discard_to, ctx.seat)
             for _ in range(amount):
-                item = yield from self.choose_item(ctx, f"spend 1 {cdef.name}", own.items)
+                spendable = [i for i in own.items if i not in self._reserved]
+                item = yield from self.choose_item(ctx, f"spend 1 {cdef.name}", spendable)
                 yield from self.move(ctx, item, to)
         yield from self.emit("paid", ctx.seat, {"counter": name, "amount": amount}, apply)
 
@@ -248,16 +253,24 @@ class Game:
         cap = zone.zdef.capacity
         if cap is not None and len(zone.items) >= cap:
             return False
-        return any(self.can_pay(ctx, need) for _, need in self._play_needs(ctx, item, zone, free))
+        self._reserved.add(item)  # the item being played cannot pay for itself
+        try:
+            return any(self.can_pay(ctx, need) for _, need in self._play_needs(ctx, item, zone, free))
+        finally:
+            self._reserved.discard(item)
 
     def play(self, ctx: Ctx, item: Item, zone: Zone, free: bool) -> Iterator[Decision]:
         if not self.can_play(ctx, item, zone, free):
             raise RuleError(f"'{item.comp.name}' cannot be played to '{zone.id}' now")
-        options = [(text, need) for text, need in self._play_needs(ctx, item, zone, free)
-                   if self.can_pay(ctx, need)]
-        labels = [text for text, _ in options]
-        text, need = yield from self.ask(ctx, "cost", f"cost for {item.comp.name}", labels, options)
-        yield from self.pay(ctx, need, text)
+        self._reserved.add(item)
+        try:
+            options = [(text, need) for text, need in self._play_needs(ctx, item, zone, free)
+                       if self.can_pay(ctx, need)]
+            labels = [text for text, _ in options]
+            text, need = yield from self.ask(ctx, "cost", f"cost for {item.comp.name}", labels, options)
+            yield from self.pay(ctx, need, text)
+        finally:
+            self._reserved.discard(item)
         yield from self.emit("placed", ctx.seat, {"item": item, "zone": zone},
                              lambda: self.move(ctx, item, zone))
 

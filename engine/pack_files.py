@@ -1,8 +1,12 @@
-"""Finding a pack and loading all of its YAML files into one merged `RawPack`.
+"""Finding a pack and loading all of its YAML files, and those of the packs it depends on,
+into one merged `RawPack`.
 
 Every file is loaded and schema-checked even after a problem, so one run
-reports everything; the merge keeps each definition's file and path for
-later diagnostics (DSL errors, unknown references).
+reports everything; the merge keeps each definition's file, path and pack for
+later diagnostics (DSL errors, unknown references). Packs are merged in load
+order (engine/dependencies.py) into one flat namespace, so the compiler looks
+names up as for a single pack: a pack may not redefine another pack's id
+(DUP004), only change it with a patch (engine/patches.py).
 """
 
 from __future__ import annotations
@@ -14,7 +18,9 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from engine import cache
+from engine.dependencies import PackInfo, ancestors, resolve
 from engine.diagnostics import Diagnostic, PackError, did_you_mean
+from engine.patches import SINGLE_SECTIONS, Patcher, read_patches
 from engine.resources import data_dir
 from engine.schema_check import validate
 from engine.source import DataPath, SourceFile, load_yaml
@@ -37,11 +43,25 @@ class Entry:
     src: SourceFile
     path: DataPath
     ctype: str | None = None    # components only: the component type key they are listed under
+    pack: str = ""              # id of the pack that defined it
+
+    def position(self) -> tuple[int, int]:
+        """A definition's key; for list items (components, triggers) their `id` value if any."""
+        if isinstance(self.path[-1], int):
+            return self.src.pos((*self.path, "id"))
+        return self.src.key_pos(self.path)
+
+    def where(self) -> str:
+        line, col = self.position()
+        return f"{self.src.display}:{line}:{col}"
 
 
 @dataclass
 class RawPack:
-    """All files of a pack, merged by section; names are not yet resolved."""
+    """All files of a pack and of the packs it depends on, merged by section; names are not yet resolved.
+
+    `manifest` is the loaded pack's own, with its dependencies' options added.
+    """
 
     root: Path
     manifest: Any
@@ -56,6 +76,11 @@ class RawPack:
     flow: Entry | None = None
     scoring: Entry | None = None
     files: list[SourceFile] = field(default_factory=list)
+    packs: list[str] = field(default_factory=list)      # pack ids in load order; the loaded pack last
+    # changed definitions (by id, `triggers/ID`, `flow`, `scoring`): "defined in A (file:line:col)", then
+    # one line per patch, e.g. "replaced points by B (file:line:col)"
+    history: dict[str, list[str]] = field(default_factory=dict)
+    warnings: list[Diagnostic] = field(default_factory=list)   # problems that do not stop loading
 
 
 def find_pack(spec: str) -> Path:
@@ -82,25 +107,43 @@ def _builtin_packs() -> dict[str, Path]:
 
 
 def load_pack_files(root: Path) -> RawPack:
-    """Load, schema-check and merge every YAML file of the pack at `root`.
+    """Load, schema-check and merge every YAML file of the pack at `root` and of the packs it needs.
 
-    Raises one `PackError` holding every problem of every file.
+    Raises one `PackError` holding every problem of every file; warnings
+    are left in `RawPack.warnings`.
     """
     base = Path(os.path.abspath(root))
     if not (base / MANIFEST).is_file():
         raise PackError([Diagnostic("PACK001", f"folder has no {MANIFEST}", base.name, 1, 1)])
-    paths = _content_paths(base)
-    _check_limits(base, [base / MANIFEST, *paths])
     diagnostics: list[Diagnostic] = []
-    manifest_src = _load(base / MANIFEST, base, "pack.schema.json", diagnostics)
-    sources = [src for path in paths if (src := _load(path, base, "content.schema.json", diagnostics))]
+
+    def read_manifest(folder: Path) -> SourceFile | None:
+        return _load(folder / MANIFEST, folder, "pack.schema.json", diagnostics)
+
+    manifest_src = read_manifest(base)
     if manifest_src is None:
+        _content(base, diagnostics)
         raise PackError(diagnostics)
-    raw = RawPack(root=base, manifest=manifest_src.data, manifest_src=manifest_src, files=[manifest_src, *sources])
-    diagnostics += _Merger(raw).merge(sources)
+    packs, found = resolve(PackInfo(base, manifest_src), read_manifest, _builtin_packs())
+    diagnostics += found
+    raw = RawPack(root=base, manifest=manifest_src.data, manifest_src=manifest_src, packs=[p.id for p in packs])
+    merger = _Merger(raw, ancestors(packs), diagnostics)
+    for pack in packs:
+        sources = _content(pack.root, diagnostics)
+        raw.files += [pack.manifest, *sources]
+        merger.merge(pack, sources)
+    merger.add_options()
     if any(d.severity == "error" for d in diagnostics):
         raise PackError(diagnostics)
+    raw.warnings = diagnostics
     return raw
+
+
+def _content(base: Path, diagnostics: list[Diagnostic]) -> list[SourceFile]:
+    """The loaded content files (all but the manifest) of the pack at `base`, once its size is checked."""
+    paths = _content_paths(base)
+    _check_limits(base, [base / MANIFEST, *paths])
+    return [src for path in paths if (src := _load(path, base, "content.schema.json", diagnostics))]
 
 
 def _display(path: Path, base: Path) -> str:
@@ -159,22 +202,34 @@ def _items(value: Any) -> Iterator[tuple[Any, Any]]:
 
 
 class _Merger:
-    """Merges sections file by file into `raw`, reporting ids defined twice."""
+    """Merges packs (in load order) file by file into `raw`, reporting ids defined twice, then
+    applies each pack's patches."""
 
-    def __init__(self, raw: RawPack) -> None:
+    def __init__(self, raw: RawPack, ancestors: dict[str, set[str]], diagnostics: list[Diagnostic]) -> None:
         self.raw = raw
         self.ids: dict[str, Entry] = {}
         self.trigger_ids: dict[str, Entry] = {}
-        self.diagnostics: list[Diagnostic] = []
-        src = raw.manifest_src
-        for name, data in _items(raw.manifest.get("options")):
-            self._define(Entry(str(name), "options", data, src, ("options", name)))
+        self.triggers_seen = 0
+        self.diagnostics = diagnostics
+        self.patcher = Patcher(raw, self.ids, ancestors, diagnostics)
+        self.pack = ""
 
-    def merge(self, sources: list[SourceFile]) -> list[Diagnostic]:
+    def merge(self, pack: PackInfo, sources: list[SourceFile]) -> None:
+        self.pack = pack.id
+        for name, data in _items(pack.manifest.data.get("options")):
+            self._define(Entry(str(name), "options", data, pack.manifest, ("options", name)))
         for src in sources:
             for section, value in src.data.items():
                 self._section(src, section, value)
-        return self.diagnostics
+        for src in sources:
+            for patch in read_patches(src, pack.id):
+                self.patcher.apply(patch)
+
+    def add_options(self) -> None:
+        """Options of the dependencies join the loaded pack's own (the compiler reads them there)."""
+        if any(e.section == "options" and e.pack != self.pack for e in self.ids.values()):
+            options = {i: e.data for i, e in self.ids.items() if e.section == "options"}
+            self.raw.manifest = {**self.raw.manifest, "options": options}
 
     def _section(self, src: SourceFile, section: str, value: Any) -> None:
         if section in ID_SECTIONS:
@@ -185,7 +240,7 @@ class _Merger:
         elif section == "triggers" and isinstance(value, list):
             for index, data in enumerate(value):
                 self._trigger(src, index, data)
-        elif section in ("flow", "scoring"):
+        elif section in SINGLE_SECTIONS:
             self._single(Entry(section, section, value, src, (section,)))
 
     def _components(self, src: SourceFile, value: Any) -> None:
@@ -196,45 +251,49 @@ class _Merger:
                     self._define(Entry(comp_id, "components", data, src, ("components", ctype, index), str(ctype)))
 
     def _define(self, entry: Entry) -> None:
-        """Add to the one namespace of ids; a second definition is DUP001."""
+        """Add to the one namespace of ids; a second definition is DUP001 (same pack) or DUP004."""
+        entry.pack = self.pack
         first = self.ids.setdefault(entry.id, entry)
         if first is not entry:
-            self._duplicate("DUP001", f"'{entry.id}' is already defined at {_where(first)}", entry,
+            self._duplicate("DUP001", f"'{entry.id}' is already defined at {first.where()}", first, entry,
                             f"the first is in {first.section}; {NAMESPACE} share one set of ids")
         elif entry.section != "options":
             getattr(self.raw, entry.section)[entry.id] = entry
 
     def _trigger(self, src: SourceFile, index: int, data: Any) -> None:
-        """Global triggers get `trigger_N` (1-based, pack-wide) when they have no id."""
+        """Global triggers get `trigger_N` (1-based, over all packs) when they have no id."""
+        self.triggers_seen += 1
         given = data.get("id") if isinstance(data, Mapping) else None
-        trigger_id = given if isinstance(given, str) else f"trigger_{len(self.raw.triggers) + 1}"
-        entry = Entry(trigger_id, "triggers", data, src, ("triggers", index))
+        trigger_id = given if isinstance(given, str) else f"trigger_{self.triggers_seen}"
+        entry = Entry(trigger_id, "triggers", data, src, ("triggers", index), pack=self.pack)
         first = self.trigger_ids.setdefault(entry.id, entry)
         if first is not entry:
-            self._duplicate("DUP003", f"trigger id '{entry.id}' is already used at {_where(first)}", entry)
+            self._duplicate("DUP003", f"trigger id '{entry.id}' is already used at {first.where()}", first, entry)
         self.raw.triggers.append(entry)
 
     def _single(self, entry: Entry) -> None:
         """`flow` and `scoring` may each appear in one file only."""
+        entry.pack = self.pack
         first = getattr(self.raw, entry.section)
         if first is None:
             setattr(self.raw, entry.section, entry)
         else:
-            self._duplicate("DUP002", f"'{entry.section}' is already defined at {_where(first)}", entry,
+            self._duplicate("DUP002", f"'{entry.section}' is already defined at {first.where()}", first, entry,
                             f"keep the whole {entry.section} section in one file")
 
-    def _duplicate(self, code: str, message: str, entry: Entry, hint: str | None = None) -> None:
-        line, col = _position(entry)
+    def _duplicate(self, code: str, message: str, first: Entry, entry: Entry, hint: str | None = None) -> None:
+        """`code` within one pack; across packs DUP004, pointing at patches as the way to change it."""
+        if first.pack != entry.pack:
+            code, message = "DUP004", f"'{entry.id}' is already defined by pack '{first.pack}' at {first.where()}"
+            hint = "choose another id" if first.section == "options" else (
+                f"change it with a patch, e.g. patches: [{{op: replace, target: {_target(first)}, path: ..., "
+                "value: ...}], or choose another id")
+        line, col = entry.position()
         self.diagnostics.append(Diagnostic(code, message, entry.src.display, line, col, hint=hint))
 
 
-def _position(entry: Entry) -> tuple[int, int]:
-    """A definition's key; for list items (components, triggers) their `id` value if any."""
-    if isinstance(entry.path[-1], int):
-        return entry.src.pos((*entry.path, "id"))
-    return entry.src.key_pos(entry.path)
-
-
-def _where(entry: Entry) -> str:
-    line, col = _position(entry)
-    return f"{entry.src.display}:{line}:{col}"
+def _target(entry: Entry) -> str:
+    """How a patch names `entry`."""
+    if entry.section in SINGLE_SECTIONS:
+        return entry.section
+    return f"{entry.ctype or entry.section}/{entry.id}"

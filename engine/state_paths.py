@@ -5,7 +5,8 @@ Paths (see docs/scenarios.md):
 - `P2.NAME` — player 2's counter or zone (1-based seats); `P2.NAME.count`;
 - `COMPONENT.ATTR` — an attribute of a global component's item; `P2.COMPONENT.ATTR` for per-player ones;
 - `COMPONENT.zone` — the zone id an item is in;
-- `score.P2` — player 2's score right now; `pending.seat|prompt|labels|step` — the pending decision.
+- `score.P2` — player 2's score right now; `winners` — the 1-based seats who would win now;
+- `pending.seat|prompt|labels|step|kind` — the pending decision.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from engine.context import Ctx
 from engine.errors import RuleError
 from engine.game import Game
 from engine.model import Item, Zone
+from engine.scoring import final_scores, winners
 from engine.session import Session
 
 
@@ -54,6 +56,8 @@ def read(session: Session, path: str) -> Any:
         return _pending(session, path)
     if head == "score":
         return _score(game, path)
+    if path == "winners":
+        return [seat + 1 for seat in winners(final_scores(game))]
     seat, parts = _split(game, path)
     if not parts:
         raise PathError(f"'{path}' names a player, not a value")
@@ -101,7 +105,11 @@ def write(session: Session, path: str, value: Any) -> None:
         _fill_zone(game, zone, seat, value)
         return
     if name in game.pack.components and len(rest) == 1:
-        game.set_attr(game.instance(name, seat), rest[0], value)
+        item = game.instance(name, seat)
+        if rest[0] not in item.comp.ctype.attrs:
+            raise PathError(f"'{name}' has no attribute '{rest[0]}' (declared: {', '.join(item.comp.ctype.attrs)});"
+                            f" to move it, set a zone's list instead")
+        game.set_attr(item, rest[0], value)
         return
     raise PathError(f"'{path}' cannot be set (counters, zones and component attributes can)")
 
@@ -115,18 +123,22 @@ def _fill_zone(game: Game, zone: Zone, seat: int | None, ids: Any) -> None:
         if cid not in game.pack.components:
             raise PathError(f"unknown component '{cid}'")
         wanted.append(_free_item(game, str(cid), seat, wanted, zone))
-    for item in list(zone.items):
-        if item not in wanted:
-            home = game.state.zone(item.comp.ctype.zone, item.owner) if item.comp.ctype.zone else None
-            zone.items.remove(item)
-            item.zone = home
-            if home is not None:
-                home.items.append(item)
     for item in wanted:
         if item.zone is not None:
             item.zone.items.remove(item)
-        item.zone = zone
+        item.zone = None
+    leftovers = list(zone.items)  # not listed: back to their starting zone (after the listed ones, if that is here)
     zone.items[:] = wanted
+    for item in wanted:
+        item.zone = zone
+    for item in leftovers:
+        home = game.state.zone(item.comp.ctype.zone, item.owner) if item.comp.ctype.zone else None
+        if home is zone:
+            zone.items.append(item)
+            continue
+        item.zone = home
+        if home is not None:
+            home.items.append(item)
 
 
 def _free_item(game: Game, cid: str, seat: int | None, taken: list[Item], zone: Zone) -> Item:
