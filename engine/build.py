@@ -27,6 +27,7 @@ from engine.pack import (
     Effect,
     Expr,
     Pack,
+    RankTable,
     Scoring,
     TriggerDef,
     WildcardDef,
@@ -296,7 +297,10 @@ class Builder:
         tiebreak = [self.expr(e.src, (*e.path, "tiebreak", i), x) for i, x in enumerate(d.get("tiebreak", []) or [])]
         breakdown = {str(k): self.expr(e.src, (*e.path, "breakdown", k), v)
                      for k, v in (d.get("breakdown", {}) or {}).items()}
-        return Scoring(score, tiebreak, breakdown)
+        ranks = [RankTable([int(n) for n in r.get("players", []) or []],
+                           sorted((int(b["min"]), str(b["label"])) for b in r.get("bands", []) or []))
+                 for r in d.get("ranks", []) or []]
+        return Scoring(score, tiebreak, breakdown, ranks)
 
 
 def _nothing(ctx: Ctx) -> Iterator[Decision]:

@@ -142,10 +142,32 @@ class ComponentDef:
 
 
 @dataclass
+class RankTable:
+    """Named score bands (e.g. a solo rating), used at the listed player counts (all if empty)."""
+
+    players: list[int]
+    bands: list[tuple[int, str]]  # (minimum score, label), ascending
+
+    def label(self, score: int) -> str | None:
+        found = None
+        for minimum, label in self.bands:
+            if score >= minimum:
+                found = label
+        return found
+
+
+@dataclass
 class Scoring:
     score: Expr
     tiebreak: list[Expr]
     breakdown: dict[str, Expr]
+    ranks: list[RankTable] = field(default_factory=list)
+
+    def rank(self, players: int, score: int) -> str | None:
+        for table in self.ranks:
+            if not table.players or players in table.players:
+                return table.label(score)
+        return None
 
 
 @dataclass

@@ -17,6 +17,7 @@ class PlayerResult:
     score: int
     tiebreak: list[int] = field(default_factory=list)
     breakdown: dict[str, int] = field(default_factory=dict)
+    rank: str | None = None
 
 
 def final_scores(game: Game) -> list[PlayerResult]:
@@ -27,8 +28,10 @@ def final_scores(game: Game) -> list[PlayerResult]:
             results.append(PlayerResult(seat, 0))
             continue
         ctx = Ctx(game, seat)
-        results.append(PlayerResult(seat, int(scoring.score(ctx)), [int(t(ctx)) for t in scoring.tiebreak],
-                                    {k: int(v(ctx)) for k, v in scoring.breakdown.items()}))
+        score = int(scoring.score(ctx))
+        results.append(PlayerResult(seat, score, [int(t(ctx)) for t in scoring.tiebreak],
+                                    {k: int(v(ctx)) for k, v in scoring.breakdown.items()},
+                                    scoring.rank(len(game.state.players), score)))
     return results
 
 

@@ -49,7 +49,8 @@ def print_outcome(pack: Pack, outcome: Outcome) -> None:
     for r in sorted(outcome.results, key=lambda r: (-r.score, r.seat)):
         detail = ", ".join(f"{k} {v}" for k, v in r.breakdown.items())
         tie = f" tie-break {r.tiebreak}" if r.tiebreak else ""
-        print(f"  P{r.seat + 1}: {r.score}" + (f"  ({detail})" if detail else "") + tie)
+        rank = f"  rank: {r.rank}" if r.rank else ""
+        print(f"  P{r.seat + 1}: {r.score}" + (f"  ({detail})" if detail else "") + tie + rank)
     names = ", ".join(f"P{s + 1}" for s in outcome.winners)
     print(f"Winner{'s' if len(outcome.winners) > 1 else ''}: {names}")
     print(f"{outcome.decisions} decisions, state hash {outcome.hash}")
