@@ -17,7 +17,14 @@ MAX_WAYS = 256
 
 
 def payers(pack: Pack, name: str) -> list[str]:
-    """Counters that may pay one unit of `name`, preferred first."""
+    """Counters that may pay one unit of `name`, preferred first (computed once per pack and name)."""
+    cached = pack.payers.get(name)
+    if cached is None:
+        cached = pack.payers[name] = _payers(pack, name)
+    return cached
+
+
+def _payers(pack: Pack, name: str) -> list[str]:
     base = list(pack.wildcards[name].pay) if name in pack.wildcards else [name]
     out: list[str] = []
     for member in base:
@@ -74,7 +81,18 @@ def payment_ways(pack: Pack, need: dict[str, int], available: Callable[[str], in
 
 
 def can_pay(pack: Pack, need: dict[str, int], available: Callable[[str], int]) -> bool:
-    return bool(payment_ways(pack, need, available, limit=1))
+    """Quick checks first (each part alone; plain counters need no search), then a search for one way."""
+    alone = True  # every part has its own single payer: nothing competes, no search needed
+    seen: set[str] = set()
+    for name, amount in need.items():
+        if amount <= 0:
+            continue
+        options = payers(pack, name)
+        if sum(available(p) for p in options) < amount:
+            return False
+        alone = alone and len(options) == 1 and options[0] not in seen
+        seen.update(options)
+    return alone or bool(payment_ways(pack, need, available, limit=1))
 
 
 def explain(pack: Pack, need: dict[str, int], available: Callable[[str], int]) -> str:

@@ -191,3 +191,4 @@ class Pack:
     # every event name some trigger listens to: emitting others is a no-op
     listened: set[str] = field(default_factory=set)
     usage: Usage = field(default_factory=Usage)  # cross-reference for the linter
+    payers: dict[str, list[str]] = field(default_factory=dict)  # cost solver's cache: who may pay a unit of X

@@ -25,7 +25,8 @@ _PLAYERS = {"me": "you", "next_player": "the next player", "others": "the other 
             "everyone": "every player", "players": "the number of players", "self": "this", "event": "the event"}
 _EVENTS = {"gained": "a counter is gained", "paid": "a counter is paid", "moved": "an item moves",
            "placed": "an item is played", "step_start": "a step starts", "step_end": "a step ends"}
-_TIMING = {"before": "Before", "instead": "Instead of when", "after": "When"}
+_UNCOUNTED = ("gy", "ness", "ity", "ware", "ice")
+_TIMING = {"before": "Before", "instead": "Instead of", "after": "On"}
 
 
 def parse(text: str, start: str) -> Tree | None:
@@ -38,8 +39,13 @@ def words(identifier: str) -> str:
 
 
 def plural(name: str, amount: str) -> str:
-    """`name` for `amount` of it: the singular for exactly 1, else a plain English plural."""
-    if amount == "1" or name.endswith("s"):
+    """`name` for `amount` of it: the singular for exactly 1, else a plain English plural.
+
+    Names of things that are not counted one by one ("...gy", "...ness") stay as they are.
+    """
+    if amount == "1":
+        return name[:-1] if name.endswith("s") and not name.endswith(("ss", "us", "is")) else name
+    if name.endswith(("s", *_UNCOUNTED)):
         return name
     if name.endswith("y") and name[-2:-1].lower() not in ("a", "e", "i", "o", "u", ""):
         return name[:-1] + "ies"
@@ -75,7 +81,11 @@ class Renderer:
     def __init__(self, pack: Pack, unit: str | None = None) -> None:
         self.pack = pack
         self.unit = unit
-        self.bools = {name for t in pack.types.values() for name, a in t.attrs.items() if a.type in ("bool", "cond")}
+        self.bools = self._attrs_of_type("bool")
+        self.conds = self._attrs_of_type("cond")
+
+    def _attrs_of_type(self, kind: str) -> set[str]:
+        return {name for t in self.pack.types.values() for name, a in t.attrs.items() if a.type == kind}
 
     # ---------------------------------------------------------------- whole texts
     def text(self, text: str, start: str) -> str:
@@ -91,11 +101,17 @@ class Renderer:
         """One clause per statement, with runs of `gain` merged and a leading `pay` read as "pay X to ..."."""
         stmts = [s for s in tree.children if isinstance(s, Tree)]
         out: list[str] = []
+        gains: list[str] = []
         for stmt in stmts:
-            if stmt.data == "gain" and out and out[-1].startswith("gain ") and prev_gain(stmts, stmt):
-                out[-1] = _add_to_list(out[-1], self.amount(*stmt.children))
-            else:
-                out.append(self.stmt(stmt))
+            if stmt.data == "gain":
+                gains.append(self.amount(*stmt.children))
+                continue
+            if gains:
+                out.append(f"gain {and_list(gains)}")
+                gains = []
+            out.append(self.stmt(stmt))
+        if gains:
+            out.append(f"gain {and_list(gains)}")
         if len(out) > 1 and stmts[0].data == "pay":
             return [f"{out[0]} to {', then '.join(out[1:])}"]
         return out
@@ -124,9 +140,6 @@ class Renderer:
         method = getattr(self, f"_s_{t.data}", None)
         return method(t) if method is not None else words(str(t.data))
 
-    def _s_gain(self, t: Tree) -> str:
-        return f"gain {self.amount(*t.children)}"
-
     def _s_lose(self, t: Tree) -> str:
         return f"lose {self.amount(*t.children)}"
 
@@ -134,7 +147,10 @@ class Renderer:
         return f"pay {self.cost(t.children[0])}"
 
     def _s_set(self, t: Tree) -> str:
-        return f"set {self.expr(t.children[0])} to {self.expr(t.children[1])}"
+        target, value = t.children
+        if target.data == "attr":
+            return f"set the {words(str(target.children[1]))} of {self.expr(target.children[0])} to {self.expr(value)}"
+        return f"set {self.expr(target)} to {self.expr(value)}"
 
     def _s_draw(self, t: Tree) -> str:
         n, source, dest = (self.expr(c) for c in t.children)
@@ -267,7 +283,8 @@ class Renderer:
         """An operand, in parentheses where reading it plainly would change the order of operations."""
         text = self.expr(t)
         inner = _ARITHMETIC.get(str(t.data)) if isinstance(t, Tree) else None
-        if inner is not None and (inner[1] < rank or (right and inner[1] == rank)) or "rounded" in text:
+        nested = inner is not None and (inner[1] < rank or (right and inner[1] == rank))
+        if nested or any(mark in text for mark in ("rounded", ", ", " and ")):
             return f"({text})"
         return text
 
@@ -282,7 +299,7 @@ class Renderer:
         if str(name) in self.bools:
             return self._is(t, "is")
         if base_name == "self":
-            return f"its {words(str(name))}"
+            return f"its {words(str(name))}" + (" is met" if str(name) in self.conds else "")
         if base_name == "event":
             return f"the event's {words(str(name))}"
         return f"the {words(str(name))} of {self.expr(base)}"
@@ -295,7 +312,10 @@ class Renderer:
         return f"{subject} {verb} {words(str(name))}"
 
     def _x_index(self, t: Tree) -> str:
-        return f"item {self.expr(t.children[1])} of {self.expr(t.children[0])}"
+        index = t.children[1]
+        shown = self.expr(index)
+        simple = isinstance(index, Tree) and index.data in ("number", "name")
+        return f"item {shown if simple else f'({shown})'} of {self.expr(t.children[0])}"
 
     def _x_collection(self, t: Tree) -> str:
         return f"{self.expr(t.children[0])} where {self.expr(t.children[1])}"
@@ -386,7 +406,7 @@ class Renderer:
                 value = self.text(str(value), "expr")
             elif isinstance(value, str):
                 value = self.name_of(value)
-            shown.append(f"{words(name)} {value}")
+            shown.append(f"{words(name)} = {value}")
         return "; ".join(shown)
 
     def action(self, a: Mapping) -> str:
@@ -400,29 +420,21 @@ class Renderer:
         if a.get("cost") is not None:
             body = f"Pay {self.text(str(a['cost']), 'cost')}: {body}"
         group = f" (only one of '{a['or_group']}')" if a.get("or_group") else ""
-        return f"{', '.join(head)}: {body}{group}" if head else body + group
+        text = f"{', '.join(head)}: {body}{group}" if head else body + group
+        return text[:1].upper() + text[1:]
 
     def trigger(self, t: Mapping) -> str:
         event = str(t.get("on", ""))
-        head = f"{_TIMING.get(str(t.get('timing', 'after')), 'When')} {_EVENTS.get(event, words(event))}"
+        timing = _TIMING.get(str(t.get("timing", "after")), "On")
+        head = f"{timing} {words(event)}"
+        if event in _EVENTS:
+            head = f"{'When' if timing == 'On' else timing + ' the usual result when'} {_EVENTS[event]}"
         if t.get("when") is not None:
             head += f", if {self.text(str(t['when']), 'expr')}"
         extras = [x for x in ("optional" if t.get("optional") else "",
                               f"once per {t['limit']}" if t.get("limit") else "") if x]
         tail = f" ({', '.join(extras)})" if extras else ""
         return f"{head}: {self.text(str(t.get('effect', '')), 'effect')}{tail}"
-
-
-def prev_gain(stmts: list[Tree], stmt: Tree) -> bool:
-    """Whether the statement before `stmt` is a gain too (so the two read as one list)."""
-    i = stmts.index(stmt)
-    return i > 0 and stmts[i - 1].data == "gain"
-
-
-def _add_to_list(clause: str, item: str) -> str:
-    """"gain A" + B -> "gain A and B"; "gain A and B" + C -> "gain A, B and C"."""
-    head, _, last = clause.rpartition(" and ")
-    return f"{head}, {last} and {item}" if head else f"{clause} and {item}"
 
 
 def _seq(value: Any) -> list[Any]:

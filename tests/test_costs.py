@@ -170,3 +170,17 @@ def test_explain_parts_that_compete() -> None:
     assert payment_ways(PACK, need, available) == []
     assert explain(PACK, need, available) == \
         "the parts can each be paid but not all together (they compete for the same counters)"
+
+
+def test_can_pay_quick_path_sees_parts_competing_for_one_payer() -> None:
+    """A wildcard paid only by `ore` competes with a plain `ore` part: 1 ore cannot pay both."""
+    from engine.costs import can_pay
+    from engine.pack import CounterDef, Pack, WildcardDef
+
+    pack = Pack(id="t", name="t", version="0", min_players=1, max_players=1, options={})
+    pack.counters["ore"] = CounterDef("ore", "Ore", resource=True)
+    pack.wildcards["only_ore"] = WildcardDef("only_ore", "Only ore", gain=["ore"], pay=["ore"])
+    have = {"ore": 1}
+    assert not can_pay(pack, {"ore": 1, "only_ore": 1}, lambda c: have.get(c, 0))
+    have["ore"] = 2
+    assert can_pay(pack, {"ore": 1, "only_ore": 1}, lambda c: have.get(c, 0))
