@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from engine.boards import DERIVED_KINDS, Graph, derived_id
 from engine.compile_effect import EffectCompiler
 from engine.context import Ctx
 from engine.decision import Decision
@@ -39,7 +40,6 @@ from engine.source import SourceFile
 PLAIN_TYPES = ("int", "str", "bool", "list")
 DSL_TYPES = ("expr", "cond", "effect", "cost")
 COMPONENT_KEYS = {"id", "name", "text", "copies", "costs", "actions", "mode", "triggers"}
-BUILTIN_EVENTS = ("gained", "paid", "moved", "placed")
 
 
 class Builder:
@@ -96,7 +96,7 @@ class Builder:
             pack.counters[cid] = CounterDef(cid, str(d.get("name", cid)), d.get("scope", "player"),
                                             int(d.get("initial", 0)), int(d.get("min", 0)), d.get("max"),
                                             bool(d.get("resource", False)), list(d.get("substitutes", []) or []),
-                                            d.get("zone"))
+                                            d.get("zone"), d.get("supply"))
         for wid, e in raw.wildcards.items():
             d = e.data
             pack.wildcards[wid] = WildcardDef(wid, str(d.get("name", wid)), list(d.get("gain", [])),
@@ -127,6 +127,7 @@ class Builder:
             line, col = e.src.key_pos(e.path[:-1]) if len(e.path) > 1 else (1, 1)
             pack.usage.ref(ctype.id, (e.src.display, line, col))
             order += 1
+        self._boards(order)
         # ---------------------------------------------------------------- pass 2: DSL
         for zid, e in raw.zones.items():
             for i, slot in enumerate(e.data.get("slots", []) or []):
@@ -155,6 +156,41 @@ class Builder:
             raise PackError(sorted(self.diagnostics, key=lambda d: (d.file, d.line, d.col)))
         return pack
 
+    def _boards(self, order: int) -> None:
+        """Board graphs from `links`, then the locations `derive` asks for (edges, corners)."""
+        pack = self.pack
+        for tid, ctype in pack.types.items():
+            if ctype.links is None:
+                continue
+            e = self.raw.component_types[tid]
+            if ctype.attrs.get(ctype.links, AttrDef("", "")).type != "list":
+                self.error(e.src, (*e.path, "links"), "TYPE003",
+                           f"links names '{ctype.links}', which must be a declared list attribute of '{tid}'")
+                continue
+            members = {c.id: [str(x) for x in c.values.get(ctype.links) or []]
+                       for c in pack.components.values() if c.ctype is ctype}
+            pack.graphs[tid] = Graph.build(tid, members)
+        for tid, ctype in pack.types.items():
+            if ctype.derive is None:
+                continue
+            kind, space_type = ctype.derive
+            graph = pack.graphs.get(space_type)
+            if graph is None:
+                e = self.raw.component_types[tid]
+                self.error(e.src, (*e.path, "derive", kind), "TYPE003",
+                           f"'{space_type}' is not a board: it needs `links: ATTR` naming its neighbour list")
+                continue
+            for ends in graph.edges() if kind == "edges" else graph.corners():
+                names = " / ".join(pack.components[c].name for c in ends)
+                cid = derived_id(ends)
+                pack.components[cid] = ComponentDef(cid, names, ctype, 1, self._defaults(ctype) | {"ends": list(ends)},
+                                                    {}, [], [], "one", [], "", order)
+                order += 1
+
+    @staticmethod
+    def _defaults(ctype: ComponentType) -> dict[str, Any]:
+        return {name: a.default for name, a in ctype.attrs.items() if a.type not in DSL_TYPES}
+
     def _ctype(self, tid: str, e: Entry) -> ComponentType:
         d = e.data
         attrs: dict[str, AttrDef] = {}
@@ -162,7 +198,12 @@ class Builder:
             kind = str(spec.get("type", "int"))
             attrs[name] = AttrDef(name, kind, spec.get("default"), spec.get("enum"),
                                   str(spec.get("description", "")))
-        return ComponentType(tid, str(d.get("name", tid)), d.get("zone"), bool(d.get("per_player", False)), attrs)
+        derive = d.get("derive") or {}
+        kind = next((k for k in DERIVED_KINDS if k in derive), None)
+        if kind is not None:
+            attrs.setdefault("ends", AttrDef("ends", "list", [], None, "ids of the spaces this location touches"))
+        return ComponentType(tid, str(d.get("name", tid)), d.get("zone"), bool(d.get("per_player", False)), attrs,
+                             d.get("links"), (kind, str(derive[kind])) if kind else None)
 
     def _check_references(self) -> None:
         """Names used by definitions (not DSL): zones, counters, attribute types."""
@@ -173,6 +214,10 @@ class Builder:
                 self._ref(sub, pack.counters, e, ("substitutes",), "counter")
             if c.zone is not None:
                 self._ref(c.zone, pack.zones, e, ("zone",), "zone")
+            if c.supply is not None:
+                self._ref(c.supply, pack.counters, e, ("supply",), "counter")
+                if pack.counters.get(c.supply) and pack.counters[c.supply].scope != "global":
+                    self.error(e.src, (*e.path, "supply"), "REF003", f"supply '{c.supply}' must be a global counter")
         for wid, w in pack.wildcards.items():
             for key in ("gain", "pay"):
                 for member in getattr(w, key):

@@ -96,9 +96,7 @@ class EffectCompiler(ExprCompiler):
         amount, n = self.expr(amount_t), str(name)
 
         def run(ctx: Ctx) -> Iterator[Decision]:
-            ctx.game.lose(ctx, n, int(amount(ctx)))
-            return
-            yield  # pragma: no cover
+            yield from ctx.game.lose(ctx, n, int(amount(ctx)))
         return run, None
 
     def _s_pay(self, t: Tree):
@@ -123,9 +121,7 @@ class EffectCompiler(ExprCompiler):
             self.usage.produce(n, self.dsl.place(tok))
 
             def run(ctx: Ctx) -> Iterator[Decision]:
-                ctx.game.set_counter(ctx, n, int(value(ctx)))
-                return
-                yield  # pragma: no cover
+                yield from ctx.game.change(ctx, n, int(value(ctx)))
             return run, None
         if isinstance(target, Tree) and target.data == "attr":
             base_t, name_tok = target.children
@@ -136,7 +132,7 @@ class EffectCompiler(ExprCompiler):
             def run_attr(ctx: Ctx) -> Iterator[Decision]:
                 target = base(ctx)
                 if isinstance(target, PlayerRef) and attr in self.pack.counters:
-                    ctx.game.set_counter(ctx.child(seat=target.seat), attr, int(value(ctx)))
+                    yield from ctx.game.change(ctx.child(seat=target.seat), attr, int(value(ctx)))
                     return
                 if not isinstance(target, Item):
                     raise RuleError(f"cannot set '.{attr}' on {describe(target)}")

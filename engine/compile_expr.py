@@ -377,6 +377,32 @@ class ExprCompiler:
         low, high = (self.expr(a) for a in args)
         return lambda ctx: list(range(int(low(ctx)), int(high(ctx)) + 1))
 
+    def _graph_args(self, tok: Token, args: list, n: int) -> list[Expr] | None:
+        return [self.expr(a) for a in args] if self._arity(tok, args, n) else None
+
+    def _fn_neighbors(self, tok: Token, args: list) -> Expr:
+        """neighbors(SPACE): the spaces linked to it on its board, in definition order."""
+        parts = self._graph_args(tok, args, 1)
+        if parts is None:
+            return _const([])
+        (space,) = parts
+        return lambda ctx: ctx.game.neighbors(space(ctx))
+
+    def _fn_adjacent(self, tok: Token, args: list) -> Expr:
+        parts = self._graph_args(tok, args, 2)
+        if parts is None:
+            return _const(False)
+        a, b = parts
+        return lambda ctx: ctx.game.graph_of(a(ctx)).adjacent(a(ctx).comp.id, b(ctx).comp.id)
+
+    def _fn_distance(self, tok: Token, args: list) -> Expr:
+        """distance(A, B): fewest links between two spaces of a board (-1: unreachable)."""
+        parts = self._graph_args(tok, args, 2)
+        if parts is None:
+            return _const(0)
+        a, b = parts
+        return lambda ctx: ctx.game.graph_of(a(ctx)).distance(a(ctx).comp.id, b(ctx).comp.id)
+
     def _fn_roll(self, tok: Token, args: list) -> Expr:
         """roll(SIDES): a die roll from the game's seeded random generator."""
         if not self._arity(tok, args, 1):

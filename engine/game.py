@@ -11,18 +11,21 @@ from collections import Counter
 from collections.abc import Callable, Generator, Iterator
 from typing import Any
 
+from engine.boards import Graph
 from engine.context import Ctx
 from engine.costs import can_pay, explain, payment_ways, way_label
 from engine.decision import Decision
 from engine.errors import RuleError
 from engine.model import Item, Player, PlayerRef, State, Zone
-from engine.pack import ActionDef, ComponentDef, Pack, TriggerDef
+from engine.pack import ActionDef, ComponentDef, CounterDef, Pack, TriggerDef
 from engine.values import describe, item_key, item_label
 
 MAX_TRIGGER_DEPTH = 16
 MAX_TRIGGER_FIRINGS = 200_000
 MAX_CALL_DEPTH = 64
 MAX_DECISIONS = 200_000
+# events the interpreter emits itself; packs add their own with `emit`
+BUILTIN_EVENTS = ("gained", "paid", "changed", "moved", "placed", "step_start", "step_end")
 
 Ask = Generator[Decision, int, Any]
 
@@ -66,6 +69,17 @@ class Game:
         ctype = self.pack.types[type_id]
         owner = seat if ctype.per_player else None
         return [i for i in self.state.items if i.comp.ctype is ctype and i.owner == owner]
+
+    def graph_of(self, space: Any) -> Graph:
+        item = _need_item(space, "a board function")
+        graph = self.pack.graphs.get(item.comp.ctype.id)
+        if graph is None:
+            raise RuleError(f"'{item.comp.name}' is not a space of a board (its type declares no `links`)")
+        return graph
+
+    def neighbors(self, space: Any) -> list[Item]:
+        graph = self.graph_of(space)
+        return [self.instance(cid, space.owner) for cid in graph.links[space.comp.id]]
 
     def counter(self, name: str, seat: int | None) -> int:
         cdef = self.pack.counters[name]
@@ -133,11 +147,34 @@ class Game:
                 src = self.state.zone(self.pack.zones[cdef.zone].draw_from, ctx.seat)
                 yield from self.draw(ctx, src, own, amount)
             else:
-                self.set_counter(ctx, name, self.counter(name, ctx.seat) + amount)
+                yield from self.change(ctx, name, self.counter(name, ctx.seat) + self._from_supply(cdef, amount))
         yield from self.emit("gained", ctx.seat, {"counter": name, "amount": amount}, apply)
 
-    def lose(self, ctx: Ctx, name: str, amount: int) -> None:
-        self.set_counter(ctx, name, self.counter(name, ctx.seat) - max(0, amount))
+    def change(self, ctx: Ctx, name: str, value: int) -> Iterator[Decision]:
+        """Set a counter and tell listeners: event `changed` with `old` and `new` (tracks, thresholds)."""
+        old = self.counter(name, ctx.seat)
+        self.set_counter(ctx, name, value)
+        new = self.counter(name, ctx.seat)
+        if new != old:
+            yield from self.emit("changed", ctx.seat, {"counter": name, "old": old, "new": new})
+
+    def _from_supply(self, cdef: CounterDef, amount: int) -> int:
+        """Take up to `amount` from a limited shared supply (all of it when the counter has none)."""
+        if cdef.supply is None:
+            return amount
+        taken = min(amount, self.state.counters[cdef.supply])
+        self.state.counters[cdef.supply] -= taken
+        return taken
+
+    def _to_supply(self, cdef: CounterDef, amount: int) -> None:
+        if cdef.supply is not None:
+            self.state.counters[cdef.supply] += amount
+
+    def lose(self, ctx: Ctx, name: str, amount: int) -> Iterator[Decision]:
+        cdef = self.pack.counters[name]
+        have = self.counter(name, ctx.seat)
+        yield from self.change(ctx, name, have - max(0, amount))
+        self._to_supply(cdef, have - self.counter(name, ctx.seat))
 
     def can_pay(self, ctx: Ctx, need: dict[str, int]) -> bool:
         return can_pay(self.pack, need, lambda c: self.counter(c, ctx.seat))
@@ -156,7 +193,8 @@ class Game:
 
         def apply() -> Iterator[Decision]:
             if cdef.zone is None:
-                self.set_counter(ctx, name, self.counter(name, ctx.seat) - amount)
+                yield from self.change(ctx, name, self.counter(name, ctx.seat) - amount)
+                self._to_supply(cdef, amount)
                 return
             own = self.state.zone(cdef.zone, ctx.seat)
             to = self.state.zone(self.pack.zones[cdef.zone].discard_to, ctx.seat)

@@ -9,6 +9,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from engine.boards import Graph
 from engine.usage import Usage
 
 if TYPE_CHECKING:
@@ -57,6 +58,7 @@ class CounterDef:
     resource: bool = False
     substitutes: list[str] = field(default_factory=list)
     zone: str | None = None
+    supply: str | None = None  # a global counter gains come from (and payments go back to): a limited supply
 
 
 @dataclass
@@ -99,6 +101,8 @@ class ComponentType:
     zone: str | None
     per_player: bool
     attrs: dict[str, AttrDef]
+    links: str | None = None                 # list attribute naming neighbours: the type is a board graph
+    derive: tuple[str, str] | None = None    # ("edges" | "corners", space type): generated locations
 
 
 @dataclass
@@ -192,3 +196,4 @@ class Pack:
     listened: set[str] = field(default_factory=set)
     usage: Usage = field(default_factory=Usage)  # cross-reference for the linter
     payers: dict[str, list[str]] = field(default_factory=dict)  # cost solver's cache: who may pay a unit of X
+    graphs: dict[str, Graph] = field(default_factory=dict)  # board graphs by space type

@@ -335,3 +335,72 @@ def test_end_game_stops_at_once_and_range_counts(tmp_path: Path) -> None:
     session = Session(pack, 2, 1)
     assert session.done
     assert [session.game.counter("hits", s) for s in range(2)] == [12, 6]
+
+
+BOARD = """\
+counters:
+  seen: {}
+  far: {}
+  roads: {}
+zones:
+  map: {scope: global}
+  ways: {scope: global}
+component_types:
+  space:
+    zone: map
+    links: next_to
+    attrs: {next_to: {type: list, default: []}}
+  road:
+    zone: ways
+    derive: {edges: space}
+  crossing:
+    zone: ways
+    derive: {corners: space}
+components:
+  space:
+    - {id: a, name: A, next_to: [b, c]}
+    - {id: b, name: B, next_to: [c]}
+    - {id: c, name: C, next_to: [d]}
+    - {id: d, name: D}
+    - {id: e, name: E}
+flow:
+  - id: turn
+    each_player:
+      - id: look
+        do: |
+          set seen = count(neighbors(c))
+          set far = distance(a, d) * 10 + distance(a, e)
+          set roads = count(all(road) where "c" in it.ends) * 10 + count(all(crossing))
+"""
+
+
+def test_board_graph_links_both_ways_and_derives_edges_and_corners(tmp_path: Path) -> None:
+    pack = make_pack(tmp_path, BOARD)
+    assert set(pack.components) >= {"a__b", "a__c", "b__c", "c__d", "a__b__c"}
+    game = Session(pack, 1, 1).game
+    assert game.counter("seen", 0) == 3          # c touches a, b (their lists) and d (its own)
+    assert game.counter("far", 0) == 2 * 10 - 1  # a-c-d is 2 links; e is unreachable
+    assert game.counter("roads", 0) == 3 * 10 + 1
+    assert [i.name for i in game.neighbors(game.instance("c", None))] == ["A", "B", "D"]
+
+
+def test_limited_supply_and_changed_events(tmp_path: Path) -> None:
+    pack = make_pack(tmp_path, textwrap.dedent("""\
+        counters:
+          pool: {scope: global, initial: 3}
+          cube: {resource: true, supply: pool}
+          alarms: {}
+        triggers:
+          - {id: alarm, on: changed, when: 'event.counter == "cube" and event.old < 2 and event.new >= 2',
+             effect: "set alarms = alarms + 1"}
+        flow:
+          - id: turn
+            each_player:
+              - {id: take, do: "gain 2 cube"}
+              - {id: give_back, do: "pay 1 cube"}
+        """))
+    game = Session(pack, 2, 1).game
+    # P1 takes 2 of 3 and returns 1 (pool 2); P2 takes the remaining 2 and returns 1 (pool 1)
+    assert [game.counter("cube", s) for s in range(2)] == [1, 1]
+    assert game.state.counters["pool"] == 2 - 2 + 1
+    assert game.counter("alarms", 0) == 1 and game.counter("alarms", 1) == 1
