@@ -74,6 +74,10 @@ class HumanAgent:
         me = view["players"][decision.seat]
         out.write(f"\n== seat {decision.seat + 1} ({decision.step}) ==\n")
         out.write("  " + ", ".join(f"{k} {v}" for k, v in me["counters"].items() if v) + "\n")
+        for other in view["players"]:  # the other players' counters are public
+            if other["seat"] != decision.seat:
+                counters = ", ".join(f"{k} {v}" for k, v in other["counters"].items() if v)
+                out.write(f"  P{other['seat'] + 1}: {counters}\n")
         for zid, zone in me["zones"].items():
             if isinstance(zone, list) and zone:
                 out.write(f"  {zid}: " + ", ".join(i["name"] for i in zone) + "\n")

@@ -15,12 +15,12 @@ from collections.abc import Sequence
 from types import ModuleType
 
 from engine import __version__
-from engine.commands import lint, play, replay, scenario, simulate
+from engine.commands import explain, fmt, lint, new, play, replay, scenario, schema, simulate
 from engine.commands.common import EXIT_BROKEN, UsageError
 from engine.diagnostics import PackError
 from engine.errors import RuleError
 
-COMMANDS: list[ModuleType] = [play, replay, scenario, simulate, lint]
+COMMANDS: list[ModuleType] = [play, replay, scenario, simulate, lint, fmt, schema, new, explain]
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -19,6 +19,7 @@ from engine.dsl import DslText
 from engine.errors import GameOver, RuleError, StopLoop
 from engine.model import Item, PlayerRef, Zone
 from engine.pack import Effect, Expr, Pack
+from engine.prompts import Prompt, compile_prompt
 from engine.usage import Usage
 from engine.values import as_items, describe, item_key, item_label
 
@@ -202,12 +203,12 @@ class EffectCompiler(ExprCompiler):
 
     def _s_may(self, t: Tree):
         body = self.block(t.children[1])
-        prompt = _prompt(t.children[0], f"do: {body.text}?")
+        prompt = compile_prompt(self, t.children[0], f"do: {body.text}?")
 
         def run(ctx: Ctx) -> Iterator[Decision]:
             if body.legal is not None and not body.legal(ctx):
                 return
-            yes = yield from ctx.game.ask(ctx, "may", prompt, [f"yes: {body.text}", "no"], [True, False],
+            yes = yield from ctx.game.ask(ctx, "may", prompt(ctx), [f"yes: {body.text}", "no"], [True, False],
                                           optional=True)
             if yes:
                 yield from body.run(ctx)
@@ -218,13 +219,14 @@ class EffectCompiler(ExprCompiler):
 
     def _s_choose_alt(self, t: Tree):
         branches = self._alternatives(t.children[1])
-        return self._alt_runner(branches, _prompt(t.children[0], "choose one"), repeat=False), _any_legal(branches)
+        prompt = compile_prompt(self, t.children[0], "choose one")
+        return self._alt_runner(branches, prompt, repeat=False), _any_legal(branches)
 
     def _s_repeat_choose_alt(self, t: Tree):
         branches = self._alternatives(t.children[1])
-        return self._alt_runner(branches, _prompt(t.children[0], "choose one"), repeat=True), None
+        return self._alt_runner(branches, compile_prompt(self, t.children[0], "choose one"), repeat=True), None
 
-    def _alt_runner(self, branches: list[Effect], prompt: str, repeat: bool):
+    def _alt_runner(self, branches: list[Effect], prompt: Prompt, repeat: bool):
 
         def run(ctx: Ctx) -> Iterator[Decision]:
             while True:
@@ -236,7 +238,7 @@ class EffectCompiler(ExprCompiler):
                 if repeat:
                     labels.append(DONE)
                     values.append(None)
-                chosen = yield from ctx.game.ask(ctx, "choose", prompt, labels, values, optional=repeat)
+                chosen = yield from ctx.game.ask(ctx, "choose", prompt(ctx), labels, values, optional=repeat)
                 if chosen is None:
                     return
                 try:
@@ -257,20 +259,34 @@ class EffectCompiler(ExprCompiler):
         saved = self.with_local(var)
         body = self.block(body_t)
         self.locals = saved
-        prompt = _prompt(prompt_tok, f"choose {var}")
+        prompt = compile_prompt(self, prompt_tok, f"choose {var}")
 
         def options(ctx: Ctx) -> list[Any]:
             out, seen = [], set()
+            unkeyed: dict[str, Item] = {}  # the only option of its component so far: its key is computed on a clash
+            keyed: set[str] = set()
             old = ctx.vars.get(var)
             for thing in as_items(coll(ctx)):
-                key = item_key(thing) if isinstance(thing, Item) else repr(thing)
-                if key in seen:
+                key: Any = None
+                if isinstance(thing, Item):
+                    cid = thing.comp.id
+                    if cid in unkeyed:
+                        seen.add(item_key(unkeyed.pop(cid)))
+                        keyed.add(cid)
+                    if cid in keyed:
+                        key = item_key(thing)
+                else:
+                    key = repr(thing)
+                if key is not None and key in seen:
                     continue
                 if body.legal is not None:
                     ctx.vars[var] = thing
                     if not body.legal(ctx):
                         continue
-                seen.add(key)
+                if key is None:
+                    unkeyed[thing.comp.id] = thing
+                else:
+                    seen.add(key)
                 out.append(thing)
             ctx.vars[var] = old
             return out
@@ -285,7 +301,7 @@ class EffectCompiler(ExprCompiler):
                 if repeat or optional:
                     labels.append(DONE)
                     values.append(None)
-                chosen = yield from ctx.game.ask(ctx, "choose", prompt, labels, values,
+                chosen = yield from ctx.game.ask(ctx, "choose", prompt(ctx), labels, values,
                                                  optional=repeat or optional)
                 if chosen is None:
                     return
@@ -315,7 +331,7 @@ class EffectCompiler(ExprCompiler):
     def _s_choose_number(self, t: Tree):
         var_tok, low_t, high_t, prompt_tok, body_t = t.children
         var = str(var_tok)
-        prompt = _prompt(prompt_tok, f"choose {var}")
+        prompt = compile_prompt(self, prompt_tok, f"choose {var}")
         low, high = self.expr(low_t), self.expr(high_t)
         saved = self.with_local(var)
         body = self.block(body_t)
@@ -331,7 +347,7 @@ class EffectCompiler(ExprCompiler):
             ctx.vars[var] = old
             if not numbers:
                 return
-            n = yield from ctx.game.ask(ctx, "number", prompt, [str(n) for n in numbers], numbers)
+            n = yield from ctx.game.ask(ctx, "number", prompt(ctx), [str(n) for n in numbers], numbers)
             old = _bind(ctx, var, n)
             try:
                 yield from body.run(ctx)
@@ -451,11 +467,6 @@ class EffectCompiler(ExprCompiler):
         return run, None
 
 
-def _prompt(token: Token | None, default: str) -> str:
-    """The statement's own prompt text (a string literal), else a generic one."""
-    return str(token)[1:-1] if token is not None else default
-
-
 def _zone(value: Any) -> Zone:
     if not isinstance(value, Zone):
         raise RuleError(f"expected a zone, got {describe(value)}")
@@ -476,4 +487,24 @@ def _labels(things: list[Any]) -> list[str]:
         if raw.count(label) > 1 and isinstance(thing, Item):
             label = f"{label} ({thing.comp.id})"
         out.append(label)
+    return out if len(set(out)) == len(out) else _unclash(things, out)
+
+
+def _unclash(things: list[Any], labels: list[str]) -> list[str]:
+    """Copies of one component that differ (they were not merged as one option) show how: `Beta (b) [power 5]`.
+
+    Labels must be unique, or a log of labels could not say which option was taken.
+    """
+    out = list(labels)
+    for label in {x for x in labels if labels.count(x) > 1}:
+        group = [i for i, x in enumerate(labels) if x == label and isinstance(things[i], Item)]
+        if len(group) < 2:
+            continue
+        keys = sorted({k for i in group for k in things[i].attrs})
+        differ = [k for k in keys if len({repr(things[i].attrs.get(k)) for i in group}) > 1]
+        for i in group:
+            out[i] = f"{label} [{', '.join(f'{k} {things[i].attrs.get(k)}' for k in differ)}]"
+    for label in {x for x in out if out.count(x) > 1}:  # still the same (e.g. plain values): number them
+        for n, i in enumerate([i for i, x in enumerate(out) if x == label], 1):
+            out[i] = f"{label} #{n}"
     return out

@@ -17,7 +17,7 @@ from engine.context import Ctx
 from engine.diagnostics import did_you_mean
 from engine.dsl import DslText
 from engine.errors import RuleError
-from engine.model import PlayerRef
+from engine.model import Item, PlayerRef, Zone
 from engine.pack import Cost, Expr, Pack
 from engine.usage import Usage
 from engine.values import as_items, get_attr, item_actions
@@ -158,6 +158,9 @@ class ExprCompiler:
     # ---------------------------------------------------------------- operators
     def _binary(self, t: Tree, fn: Callable[[Any, Any], Any]) -> Expr:
         a, b = (self.expr(c) for c in t.children)
+        literal = _literal(t.children[1])
+        if literal is not None and fn in _WITH_LITERAL:  # `x == "gather"`, `n + 1`: one call fewer
+            return _WITH_LITERAL[fn](a, literal[0])
         return lambda ctx: fn(a(ctx), b(ctx))
 
     def _x_add(self, t: Tree) -> Expr:
@@ -222,6 +225,23 @@ class ExprCompiler:
         if not _is_name(base_tree, "event") and name not in self.attr_names:
             self.unknown(name_tok, "attribute", sorted(self.attr_names))
         base = self.expr(base_tree)
+        if _plain_everywhere(self.pack, name):
+            local = str(base_tree.children[0]) if _is_name(base_tree) and str(base_tree.children[0]) in self.locals \
+                else None
+            if local is not None:
+                def plain_local(ctx: Ctx) -> Any:
+                    obj = ctx.vars[local]
+                    if obj.__class__ is Item and name in obj.attrs:  # `it.job`, `r.power`: no call for the base
+                        return obj.attrs[name]
+                    return get_attr(ctx, obj, name)
+                return plain_local
+
+            def plain(ctx: Ctx) -> Any:
+                obj = base(ctx)
+                if obj.__class__ is Item and name in obj.attrs:  # fast path: a stored int/str/bool/list value
+                    return obj.attrs[name]
+                return get_attr(ctx, obj, name)
+            return plain
         return lambda ctx: get_attr(ctx, base(ctx), name)
 
     def _x_index(self, t: Tree) -> Expr:
@@ -245,7 +265,8 @@ class ExprCompiler:
         def run(ctx: Ctx) -> list[Any]:
             old = ctx.vars.get("it")
             out = []
-            for item in as_items(source(ctx)):
+            src = source(ctx)
+            for item in src.items if src.__class__ is Zone else as_items(src):  # conditions never move items
                 ctx.vars["it"] = item
                 if cond(ctx):
                     out.append(item)
@@ -276,7 +297,11 @@ class ExprCompiler:
         if not self._arity(tok, args, 1):
             return _const(0)
         coll = self.expr(args[0])
-        return lambda ctx: len(as_items(coll(ctx)))
+
+        def run(ctx: Ctx) -> int:
+            value = coll(ctx)
+            return len(value.items) if value.__class__ is Zone else len(as_items(value))
+        return run
 
     def _fn_sum(self, tok: Token, args: list) -> Expr:
         if not self._arity(tok, args, 2):
@@ -459,6 +484,34 @@ def _counter_reader(pack: Pack, n: str) -> Expr:
     if cdef.scope == "global":
         return lambda ctx: ctx.game.state.counters[n]
     return lambda ctx: ctx.game.state.players[ctx.seat].counters[n]
+
+
+_WITH_LITERAL: dict[Callable[[Any, Any], Any], Callable[[Expr, Any], Expr]] = {
+    operator.eq: lambda a, v: lambda ctx: a(ctx) == v, operator.ne: lambda a, v: lambda ctx: a(ctx) != v,
+    operator.lt: lambda a, v: lambda ctx: a(ctx) < v, operator.le: lambda a, v: lambda ctx: a(ctx) <= v,
+    operator.gt: lambda a, v: lambda ctx: a(ctx) > v, operator.ge: lambda a, v: lambda ctx: a(ctx) >= v,
+    operator.add: lambda a, v: lambda ctx: a(ctx) + v, operator.sub: lambda a, v: lambda ctx: a(ctx) - v,
+    operator.mul: lambda a, v: lambda ctx: a(ctx) * v,
+}
+
+
+def _literal(tree: Any) -> tuple[Any] | None:
+    """(value,) for a number, string or boolean literal; None otherwise."""
+    if not isinstance(tree, Tree):
+        return None
+    if tree.data == "number":
+        return (int(tree.children[0]),)
+    if tree.data == "string":
+        return (str(tree.children[0])[1:-1],)
+    if tree.data in ("true", "false"):
+        return (tree.data == "true",)
+    return None
+
+
+def _plain_everywhere(pack: Pack, name: str) -> bool:
+    """Every component type that declares `name` stores it as a plain value (so `item.attrs` holds the answer)."""
+    kinds = [t.attrs[name].type for t in pack.types.values() if name in t.attrs]
+    return bool(kinds) and all(k in ("int", "str", "bool", "list") for k in kinds)
 
 
 def _attr_names(pack: Pack) -> set[str]:

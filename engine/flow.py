@@ -51,9 +51,12 @@ class FlowCompiler:
         def run(ctx: Ctx) -> Iterator[Decision]:
             game = ctx.game
             outer, game.step = game.step, name
-            yield from game.emit("step_start", ctx.seat, {"step": name})
+            listened = game.pack.listened  # most steps have no listener: skip building the event
+            if "step_start" in listened:
+                yield from game.emit("step_start", ctx.seat, {"step": name})
             yield from body(ctx)
-            yield from game.emit("step_end", ctx.seat, {"step": name})
+            if "step_end" in listened:
+                yield from game.emit("step_end", ctx.seat, {"step": name})
             game.step = outer
         return run
 

@@ -155,7 +155,7 @@ class Game:
         old = self.counter(name, ctx.seat)
         self.set_counter(ctx, name, value)
         new = self.counter(name, ctx.seat)
-        if new != old:
+        if new != old and "changed" in self.pack.listened:
             yield from self.emit("changed", ctx.seat, {"counter": name, "old": old, "new": new})
 
     def _from_supply(self, cdef: CounterDef, amount: int) -> int:

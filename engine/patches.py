@@ -108,7 +108,6 @@ class Patcher:
         self.ids = ids                      # the pack-wide namespace, shared with the merger
         self.ancestors = ancestors
         self.diagnostics = diagnostics
-        self.copied: set[int] = set()       # entries whose data is already a private copy
         self.changes: dict[str, list[_Change]] = {}
         self.removed: dict[str, str] = {}   # history key -> who removed it
 
@@ -119,11 +118,12 @@ class Patcher:
         if patch.op != "remove" and not patch.has_value:
             self.diagnostics.append(patch.diagnostic("PATCH003", f"'{patch.op}' needs a `value`", key="op"))
             return
-        if id(entry) not in self.copied:
-            entry.data = copy.deepcopy(entry.data)      # never change the loaded file's own data
-            self.copied.add(id(entry))
-        try:
-            changed = self._run(patch, entry)
+        if patch.op == "remove" and not patch.steps:
+            self._drop(entry, patch)
+            self._record(patch, entry, [((), False)])
+            return
+        try:        # on a copy: the loaded file's data stays as written, and a failed patch changes nothing
+            data, changed = _change(patch, copy.deepcopy(entry.data))
         except _MissError as miss:
             if not patch.optional:
                 self.diagnostics.append(patch.diagnostic("PATCH002", f"path '{patch.path}' in {patch.target}: "
@@ -132,7 +132,11 @@ class Patcher:
         except _InvalidError as exc:
             self.diagnostics.append(patch.diagnostic("PATCH003", str(exc), key="op"))
             return
-        self._record(patch, entry, changed)
+        problems = _problems(patch, entry, data)
+        self.diagnostics += problems
+        if not problems:
+            entry.data = data
+            self._record(patch, entry, changed)
 
     # ------------------------------------------------------------------ targets
     def _target(self, patch: Patch) -> Entry | None:
@@ -163,66 +167,27 @@ class Patcher:
             return "matches no definition", did_you_mean(name, pool)
         if kind and kind not in (entry.section, entry.ctype) and not (kind == "components" and entry.ctype):
             right = entry.ctype or entry.section
-            return f"names a {right}, not a {kind}", f"write target: {right}/{name}"
+            return f"is a {right}, not in {kind}", f"write target: {right}/{name}"
         if pack and pack != entry.pack:
             plain = f"{kind}/{name}" if kind else name
             return f"is defined by pack '{entry.pack}', not '{pack}'", f"write target: {plain}"
         return None, None
 
-    # ------------------------------------------------------------------ operations
-    def _run(self, patch: Patch, entry: Entry) -> list[Field]:
-        """Apply the operation; the fields it changed."""
-        value = copy.deepcopy(patch.value)
-        steps = patch.steps
-        if not steps:
-            return self._whole(patch, entry, value)
-        parent, walked = _walk(entry.data, steps[:-1])
-        last = steps[-1]
-        if patch.op == "add":
-            return [_add(parent, last, value, walked)]
-        key = _find(parent, last)
-        here = (*walked, _name(parent, key))
-        if patch.op == "merge":
-            return [((*here, *leaf), False) for leaf in _merge(parent[key], value)]
-        if patch.op == "replace":
-            parent[key] = value
-        else:
-            del parent[key]
-        return [(here, False)]
-
-    def _whole(self, patch: Patch, entry: Entry, value: Any) -> list[Field]:
-        """An operation without a path: on the definition itself."""
-        if patch.op == "merge":
-            return [(leaf, False) for leaf in _merge(entry.data, value)]
-        if patch.op == "add":
-            if not isinstance(entry.data, list):
-                raise _InvalidError(f"'add' needs a `path` naming where in {patch.target} to add; "
-                               "new definitions go in their own section")
-            entry.data.append(value)
-            return [((), True)]
-        if patch.op == "replace":
-            entry.data = value
-        else:
-            self._drop(entry, patch)
-        return [((), False)]
-
+    # ------------------------------------------------------------------ bookkeeping
     def _drop(self, entry: Entry, patch: Patch) -> None:
         """Remove a whole definition from the pack."""
         if entry.section in SINGLE_SECTIONS:
             setattr(self.raw, entry.section, None)
         elif entry.section == "triggers":
-            self.raw.triggers.remove(entry)
+            self.raw.triggers = [t for t in self.raw.triggers if t is not entry]
         else:
             del getattr(self.raw, entry.section)[entry.id]
             del self.ids[entry.id]
         self.removed[history_key(entry)] = f"'{patch.pack}' at {patch.where()}"
 
-    # ------------------------------------------------------------------ bookkeeping
     def _record(self, patch: Patch, entry: Entry, changed: list[Field]) -> None:
-        """Check the result, then log the change and report clashes with unrelated packs."""
+        """Log the change and report clashes with unrelated packs."""
         key = history_key(entry)
-        if patch.op != "remove" or patch.steps:
-            self._check_result(patch, entry)
         line = f"{_VERBS[patch.op]} {patch.path or 'the whole definition'} by {patch.pack} ({patch.where()})"
         self.raw.history.setdefault(key, [f"defined in {entry.pack} ({entry.where()})"]).append(line)
         earlier = self.changes.setdefault(key, [])
@@ -245,27 +210,6 @@ class Patcher:
         shorter = min(len(old.steps), len(new.steps))
         return old.steps[:shorter] == new.steps[:shorter]
 
-    def _check_result(self, patch: Patch, entry: Entry) -> None:
-        """The patched definition must still fit the content schema and keep its id."""
-        data = entry.data
-        if entry.section in ("components", "triggers") and isinstance(data, Mapping) and data.get(
-                "id", entry.id) != entry.id:
-            self.diagnostics.append(patch.diagnostic(
-                "PATCH003", f"a patch cannot change the id of '{entry.id}'", key="op",
-                hint="remove the definition and define a new one instead"))
-            return
-        wrapped = {entry.section: data}
-        if entry.ctype:
-            wrapped = {"components": {entry.ctype: [data]}}
-        elif entry.section == "triggers":
-            wrapped = {"triggers": [data]}
-        elif entry.section not in SINGLE_SECTIONS:
-            wrapped = {entry.section: {entry.id: data}}
-        view = SourceFile(patch.src.path, patch.src.display, patch.src.text, wrapped)
-        for found in validate(view, "content.schema.json"):
-            self.diagnostics.append(patch.diagnostic(found.code, f"after this patch, {patch.target} is invalid: "
-                                                     f"{found.message}", found.hint, key="op"))
-
 
 def history_key(entry: Entry) -> str:
     """How `RawPack.history` names a definition: its id, `triggers/ID`, `flow` or `scoring`."""
@@ -274,6 +218,53 @@ def history_key(entry: Entry) -> str:
 
 def _key_of(kind: str, name: str) -> str:
     return f"triggers/{name}" if kind == "triggers" else name
+
+
+def _change(patch: Patch, data: Any) -> tuple[Any, list[Field]]:
+    """Apply the operation to `data` (a definition); the result and the fields it changed."""
+    value = copy.deepcopy(patch.value)
+    if not patch.steps:
+        if patch.op == "replace":
+            return value, [((), False)]
+        if patch.op == "merge":
+            return data, [(leaf, False) for leaf in _merge(data, value)]
+        if not isinstance(data, list):
+            raise _InvalidError(f"'add' needs a `path` naming where in {patch.target} to add; "
+                                "new definitions go in their own section")
+        data.append(value)
+        return data, [((), True)]
+    parent, walked = _walk(data, patch.steps[:-1])
+    last = patch.steps[-1]
+    if patch.op == "add":
+        return data, [_add(parent, last, value, walked)]
+    key = _find(parent, last)
+    here = (*walked, _name(parent, key))
+    if patch.op == "merge":
+        return data, [((*here, *leaf), False) for leaf in _merge(parent[key], value)]
+    if patch.op == "replace":
+        parent[key] = value
+    else:
+        del parent[key]
+    return data, [(here, False)]
+
+
+def _problems(patch: Patch, entry: Entry, data: Any) -> list[Diagnostic]:
+    """A patched definition must keep its id and still fit the content schema."""
+    keeps_id = not isinstance(data, Mapping) or data.get("id", entry.id) == entry.id
+    if entry.section in ("components", "triggers") and not keeps_id:
+        return [patch.diagnostic("PATCH003", f"a patch cannot change the id of '{entry.id}'", key="op",
+                                 hint="remove the definition and define a new one instead")]
+    if entry.ctype:
+        wrapped: dict[str, Any] = {"components": {entry.ctype: [data]}}
+    elif entry.section == "triggers":
+        wrapped = {"triggers": [data]}
+    elif entry.section in SINGLE_SECTIONS:
+        wrapped = {entry.section: data}
+    else:
+        wrapped = {entry.section: {entry.id: data}}
+    view = SourceFile(patch.src.path, patch.src.display, patch.src.text, wrapped)
+    return [patch.diagnostic(found.code, f"after this patch, {patch.target} is invalid: {found.message}", found.hint,
+                             key="op") for found in validate(view, "content.schema.json")]
 
 
 def _add(parent: Any, last: str, value: Any, walked: Steps) -> Field:

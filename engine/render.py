@@ -8,33 +8,29 @@ inside a statement read as clauses joined by "then".
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from lark import Token, Tree
 
-from engine.dsl import DslText
 from engine.pack import Pack
-from engine.pack_files import Entry, RawPack
-from engine.typecheck import pack_sites
+from engine.pack_files import Entry
+from engine.typecheck import parse
 
 _COMPARE = {"eq": "is", "ne": "is not", "lt": "is less than", "le": "is at most", "gt": "is more than",
             "ge": "is at least", "in_": "is in"}
 _ARITHMETIC = {"add": ("+", 4), "sub": ("-", 4), "mul": ("×", 5), "div": ("/", 5), "mod": ("mod", 5)}
 _PLAYERS = {"me": "you", "next_player": "the next player", "others": "the other players",
             "everyone": "every player", "players": "the number of players", "self": "this", "event": "the event"}
-_EVENTS = {"gained": "a counter is gained", "paid": "a counter is paid", "moved": "an item moves",
-           "placed": "an item is played", "step_start": "a step starts", "step_end": "a step ends"}
+_EVENTS = {"gained": "a counter is gained", "paid": "a counter is paid", "changed": "a counter changes",
+           "moved": "an item moves", "placed": "an item is played", "step_start": "a step starts",
+           "step_end": "a step ends"}
 _UNCOUNTED = ("gy", "ness", "ity", "ware", "ice")
 _TIMING = {"before": "Before", "instead": "Instead of", "after": "On"}
 
 
-def parse(text: str, start: str) -> Tree | None:
-    """A parse tree of one DSL text, or None if it does not parse (the loader reports why)."""
-    return DslText(str(text), None, ()).parse(start)
-
-
 def words(identifier: str) -> str:
+    """An identifier as words: `draw_class` -> "draw class"."""
     return identifier.replace("_", " ")
 
 
@@ -52,23 +48,23 @@ def plural(name: str, amount: str) -> str:
     return name + ("es" if name.endswith(("ch", "sh", "x", "z")) else "s")
 
 
-def and_list(parts: list[str], last: str = "and") -> str:
-    return parts[0] if len(parts) == 1 else f"{', '.join(parts[:-1])} {last} {parts[-1]}"
+def and_list(parts: list[str]) -> str:
+    """"A", "A and B", "A, B and C"."""
+    return parts[0] if len(parts) == 1 else f"{', '.join(parts[:-1])} and {parts[-1]}"
 
 
 def sentences(clauses: list[str]) -> str:
     return " ".join(c[:1].upper() + c[1:] + "." for c in clauses if c)
 
 
-def threshold_unit(raw: RawPack, pack: Pack) -> str | None:
+def threshold_unit(trees: Iterable[Tree], pack: Pack) -> str | None:
     """The counter every `activate ITEM with COUNTER` names, if they all name the same one.
 
     Action thresholds are then amounts of that counter ("3 Coins: ...").
     """
     units: set[str | None] = set()
-    for site in pack_sites(raw):
-        tree = parse(site.text, site.start) if site.start == "effect" else None
-        for stmt in tree.find_data("activate") if tree is not None else ():
+    for tree in trees:
+        for stmt in tree.find_data("activate"):
             with_ = stmt.children[1]
             name = str(with_.children[0]) if isinstance(with_, Tree) and with_.data == "name" else None
             units.add(name if name in pack.counters else None)
@@ -90,7 +86,7 @@ class Renderer:
     # ---------------------------------------------------------------- whole texts
     def text(self, text: str, start: str) -> str:
         """A DSL text as English; the text itself when it does not parse."""
-        tree = parse(text, start)
+        tree = parse(str(text), start)
         if tree is None:
             return str(text)
         if start == "effect":
@@ -365,6 +361,15 @@ class Renderer:
 
     def _fn_roll(self, args: list, shown: list[str]) -> str:
         return f"a roll of a {shown[0]}-sided die"
+
+    def _fn_neighbors(self, args: list, shown: list[str]) -> str:
+        return f"the neighbours of {shown[0]}"
+
+    def _fn_adjacent(self, args: list, shown: list[str]) -> str:
+        return f"{shown[0]} is next to {shown[-1]}"
+
+    def _fn_distance(self, args: list, shown: list[str]) -> str:
+        return f"the distance from {shown[0]} to {shown[-1]}"
 
     def _fn_actions(self, args: list, shown: list[str]) -> str:
         return f"the actions of {shown[0]}"

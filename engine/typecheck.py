@@ -9,8 +9,9 @@ a finding is always a value that would fail when that rule runs.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from lark import Token, Tree
@@ -94,7 +95,7 @@ class Site:
     start: str                                   # "effect", "expr" or "cost"
     self_type: str | None = None                 # component type of `self`, when the text belongs to one
     bound: tuple[tuple[str, Site], ...] = ()     # flow `for` variables and the expression each ranges over
-    number: bool = False                         # the value must be a number (scores, repeat counts)
+    number: str | None = None                    # what the value is, when it must be a number ("the score")
 
 
 def pack_sites(raw: RawPack) -> Iterator[Site]:
@@ -170,7 +171,7 @@ def _flow_sites(src: SourceFile, path: DataPath, steps: Any, bound: tuple[tuple[
             for key in ("count", "until"):
                 if repeat.get(key) is not None:
                     yield Site(src, (*at, "repeat", key), str(repeat[key]), "expr", bound=bound,
-                               number=key == "count")
+                               number="the repeat count" if key == "count" else None)
         inner = bound
         loop = step.get("for")
         if isinstance(loop, Mapping):
@@ -186,12 +187,12 @@ def _scoring_sites(src: SourceFile, path: DataPath, data: Any) -> Iterator[Site]
     if not isinstance(data, Mapping):
         return
     if data.get("score") is not None:
-        yield Site(src, (*path, "score"), str(data["score"]), "expr", number=True)
+        yield Site(src, (*path, "score"), str(data["score"]), "expr", number="the score")
     for i, text in enumerate(_seq(data.get("tiebreak"))):
-        yield Site(src, (*path, "tiebreak", i), str(text), "expr", number=True)
+        yield Site(src, (*path, "tiebreak", i), str(text), "expr", number="a tiebreak")
     breakdown = data.get("breakdown")
     for key, text in (breakdown.items() if isinstance(breakdown, Mapping) else ()):
-        yield Site(src, (*path, "breakdown", key), str(text), "expr", number=True)
+        yield Site(src, (*path, "breakdown", key), str(text), "expr", number=f"the breakdown line '{key}'")
 
 
 def _seq(value: Any) -> list[Any]:
@@ -201,15 +202,28 @@ def _seq(value: Any) -> list[Any]:
 # ---------------------------------------------------------------- the pass
 
 
-def typecheck(raw: RawPack, pack: Pack) -> list[Diagnostic]:
-    """Type findings for every DSL text of the pack (texts that do not parse are skipped)."""
-    found: list[Diagnostic] = []
+@lru_cache(maxsize=16384)
+def parse(text: str, start: str) -> Tree | None:
+    """The parse tree of a DSL text, or None if it does not parse (the loader reports why).
+
+    Cached, since the linter reads each text several times: the tree is shared, never change it.
+    """
+    return DslText(text, None, ()).parse(start)
+
+
+def parsed_sites(raw: RawPack) -> Iterator[tuple[Site, DslText, Tree]]:
+    """Each site with its parse tree (and a `DslText` to report at); texts that do not parse are left out."""
     for site in pack_sites(raw):
-        dsl = DslText(site.text, site.src, site.path)
-        tree = dsl.parse(site.start)
-        if tree is None:
-            continue
-        Checker(pack, dsl, site_scope(pack, site)).check(tree, site.start, NUMBER if site.number else None)
+        tree = parse(site.text, site.start)
+        if tree is not None:
+            yield site, DslText(site.text, site.src, site.path), tree
+
+
+def typecheck(sites: Iterable[tuple[Site, DslText, Tree]], pack: Pack) -> list[Diagnostic]:
+    """Type findings for the parsed DSL texts of a pack (see `parsed_sites`)."""
+    found: list[Diagnostic] = []
+    for site, dsl, tree in sites:
+        Checker(pack, dsl, site_scope(pack, site)).check(tree, site.start, site.number)
         found.extend(dsl.diagnostics)
     return found
 
@@ -218,9 +232,9 @@ def site_scope(pack: Pack, site: Site) -> dict[str, T]:
     """The names a site's text starts with: `self`, and the flow `for` variables around it."""
     scope = {"self": T("item", site.self_type) if site.self_type else ANY}
     for var, over in site.bound:
-        dsl = DslText(over.text, over.src, over.path)
-        tree = dsl.parse("expr")
-        scope[var] = ANY if tree is None else element(Checker(pack, dsl, dict(scope)).infer(tree))
+        tree = parse(over.text, "expr")
+        silent = DslText(over.text, over.src, over.path)     # `over` is checked as a site of its own
+        scope[var] = ANY if tree is None else element(Checker(pack, silent, dict(scope)).infer(tree))
     return scope
 
 
@@ -233,13 +247,14 @@ class Checker:
         self.scope = scope
 
     # ---------------------------------------------------------------- entry points
-    def check(self, tree: Tree, start: str, expect: Expect | None = None) -> None:
+    def check(self, tree: Tree, start: str, number: str | None = None) -> None:
+        """Check one text; `number` names the value when it must be a number."""
         if start == "effect":
             self.effect(tree)
         elif start == "cost":
             self.cost(tree)
-        elif expect is not None:
-            self.want(tree, expect, "the value")
+        elif number is not None:
+            self.want(tree, NUMBER, number)
         else:
             self.infer(tree)
 
@@ -252,7 +267,7 @@ class Checker:
         t = self.infer(tree)
         if not expect.fits(t):
             self.dsl.error(tree, expect.code, f"{what} needs {expect.noun}, got {self._describe(tree, t)}",
-                           self._hint(tree, t, expect))
+                           self._hint(tree, t, expect, what))
         return t
 
     # ---------------------------------------------------------------- reporting
@@ -267,7 +282,7 @@ class Checker:
                 return f"the component '{name}' (an item)"
         return f"'{self.dsl.snippet(tree)}' ({NOUNS[t.kind]})"
 
-    def _hint(self, tree: Tree | Token, t: T, expect: Expect) -> str | None:
+    def _hint(self, tree: Tree | Token, t: T, expect: Expect, what: str) -> str | None:
         snippet = self.dsl.snippet(tree)
         counter = self.pack.counters.get(_name_of(tree) or "")
         if expect is A_ZONE and counter is not None and counter.zone is not None:
@@ -278,8 +293,10 @@ class Checker:
             return f"to count its items, write count({snippet})"
         if expect is AN_ITEM and t.kind in ("zone", "list"):
             return f"pick one of its items first: choose x in {snippet} {{ ... }}"
-        if expect.code == "TYPE013" and t.kind == "int":
+        if expect.code == "TYPE013" and t.kind == "int" and what.startswith(("'for", "'choose", "'repeat")):
             return f"to do something {snippet} times, write repeat {snippet} {{ ... }}"
+        if expect.code == "TYPE013" and t.kind == "int" and what == "count()":
+            return f"{snippet} is a number already: drop count()"
         return None
 
     # ---------------------------------------------------------------- scopes
@@ -528,6 +545,17 @@ class Checker:
         self.want(args[1], NUMBER, "the position in pick()")
         return element(table)
 
+    def _fn_neighbors(self, name: str, args: list) -> T:
+        space = self.want(args[0], AN_ITEM, "neighbors()")
+        return list_of(space if space.kind == "item" else ITEM)
+
+    def _spaces(self, name: str, args: list) -> T:
+        for arg in args:
+            self.want(arg, AN_ITEM, f"{name}()")
+        return BOOL if name == "adjacent" else INT
+
+    _fn_adjacent = _fn_distance = _spaces
+
     def _fn_actions(self, name: str, args: list) -> T:
         self.want(args[0], AN_ITEM, "actions()")
         return list_of(ACTION)
@@ -574,7 +602,8 @@ _SYMBOLS = {"lt": "<", "le": "<=", "gt": ">", "ge": ">=", "add": "+", "sub": "-"
             "mod": "%", "neg": "-"}
 _ARITY = {"count": (1, 1), "sum": (2, 2), "sorted": (2, 2), "items": (0, 99), "all": (1, 1), "max": (1, 8),
           "min": (1, 8), "abs": (1, 1), "roll": (1, 1), "range": (2, 2), "rank": (2, 2), "pick": (2, 2),
-          "actions": (1, 1), "can_play": (2, 2), "cost_uses": (2, 3)}
+          "actions": (1, 1), "can_play": (2, 2), "cost_uses": (2, 3), "neighbors": (1, 1), "adjacent": (2, 2),
+          "distance": (2, 2)}
 
 
 def _name_of(tree: Any) -> str | None:

@@ -1,0 +1,83 @@
+"""cogwork explain: components, procedures and triggers as readable rules text, to proofread and print."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Iterator
+
+from engine.build import Builder
+from engine.commands.common import EXIT_OK, UsageError
+from engine.diagnostics import did_you_mean
+from engine.pack_files import Entry, RawPack, find_pack, load_pack_files
+from engine.render import Renderer, threshold_unit, words
+from engine.typecheck import parsed_sites
+
+NAME = "explain"
+HELP = "print components and their actions as rules text"
+DESCRIPTION = ("Print the rules of a pack's components (costs, actions, triggers), procedures and triggers"
+               " in plain English, rendered from their DSL, next to any printed `text`. With IDs, only those"
+               " components, component types (all their components), procedures or triggers.")
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("pack", help="built-in pack name (see content/) or a path to a pack folder")
+    p.add_argument("ids", nargs="*", metavar="ID", help="component, component type, procedure or trigger ids")
+
+
+def run(args: argparse.Namespace) -> int:
+    raw = load_pack_files(find_pack(args.pack))
+    pack = Builder(raw).build()
+    renderer = Renderer(pack, threshold_unit((tree for _, _, tree in parsed_sites(raw)), pack))
+    print("\n".join(Explainer(raw, renderer).lines(args.ids)))
+    return EXIT_OK
+
+
+class Explainer:
+    """Chooses what to print for the ids asked for, and lays it out."""
+
+    def __init__(self, raw: RawPack, renderer: Renderer) -> None:
+        self.raw = raw
+        self.render = renderer
+        self.triggers = {e.id: e for e in raw.triggers}
+
+    def lines(self, ids: list[str]) -> Iterator[str]:
+        for ident in ids or self.everything():
+            yield from self.one(ident)
+
+    def everything(self) -> list[str]:
+        return [*self.raw.component_types, *self.raw.procedures, *self.triggers]
+
+    def one(self, ident: str) -> Iterator[str]:
+        raw = self.raw
+        if ident in raw.components:
+            yield from self.component(raw.components[ident])
+        elif ident in raw.component_types:
+            members = [e for e in raw.components.values() if e.ctype == ident]
+            yield f"== {self.render.name_of(ident)} ({len(members)}) =="
+            for entry in members:
+                yield from self.component(entry)
+        elif ident in raw.procedures:
+            yield f"Procedure {words(ident)}: {self.render.text(str(raw.procedures[ident].data), 'effect')}"
+            yield from self.history(ident)
+        elif ident in self.triggers:
+            yield f"Trigger {ident}: {self.render.trigger(self.triggers[ident].data)}"
+        else:
+            known = [*raw.components, *raw.component_types, *raw.procedures, *self.triggers]
+            hint = did_you_mean(ident, known)
+            raise UsageError(f"'{ident}' is not a component, component type, procedure or trigger of this pack"
+                             + (f"; {hint}" if hint else ""))
+
+    def component(self, entry: Entry) -> Iterator[str]:
+        data = entry.data
+        copies = data.get("copies", 1)
+        yield ""
+        yield f"{data.get('name', entry.id)} ({entry.id})" + (f" ×{copies}" if copies != 1 else "")
+        yield from (f"  {line}" for line in self.render.component(entry))
+        if data.get("text"):
+            yield f"  Printed: {' '.join(str(data['text']).split())}"
+        yield from self.history(entry.id)
+
+    def history(self, key: str) -> Iterator[str]:
+        """How patches changed a definition: "defined in A (...)", "replaced cost by B (...)"."""
+        if len(self.raw.history.get(key, ())) > 1:
+            yield f"  History: {'; '.join(self.raw.history[key])}"

@@ -1,0 +1,390 @@
+"""Semantic checks: a pack that loads and compiles, yet cannot do what its designer meant.
+
+Each check reads the compiled `Pack` (its `usage` cross-reference says what is
+used, emitted, produced and paid where) and the `RawPack` (where each
+definition is written), and reports stable codes:
+
+- EVENT001 a trigger listens to an event nothing emits;
+- COST001  a cost names a counter nothing can produce;
+- UNUSED001 a definition nothing uses;
+- TEXT001  a component's printed `text` disagrees with its rules;
+- DECK001 / RUN001 from a few seeded random games at every player count:
+  a draw that finds its zone empty, a rule that fails while playing.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from lark import Tree
+
+from engine.agents import RandomAgent
+from engine.context import Ctx
+from engine.decision import Decision
+from engine.diagnostics import Diagnostic, did_you_mean
+from engine.errors import GameOver, RuleError
+from engine.game import BUILTIN_EVENTS, Game
+from engine.model import Zone
+from engine.pack import Pack
+from engine.pack_files import Entry, RawPack
+from engine.render import Renderer, and_list, plural, threshold_unit
+from engine.typecheck import parse
+from engine.usage import Where
+
+ENGINE_COUNTERS = ("first_player",)     # read by the engine itself: the seat that goes first
+MAX_PLAYTEST_DECISIONS = 20_000         # a random game longer than this is cut short, not reported
+
+
+def semantic_checks(raw: RawPack, pack: Pack, trees: list[Tree], games: int) -> list[Diagnostic]:
+    """Every semantic finding of a pack that compiled; `trees` are the parse trees of all its DSL texts."""
+    return [*unheard_events(pack), *unproducible_costs(pack, trees), *unused_definitions(raw, pack, trees),
+            *text_mismatches(raw, pack, trees), *playtest(raw, pack, games)]
+
+
+def _at(code: str, message: str, where: Where, hint: str | None = None, severity: str = "warning") -> Diagnostic:
+    return Diagnostic(code, message, where[0], where[1], where[2], severity=severity, hint=hint)
+
+
+def _key(entry: Entry) -> Where:
+    line, col = entry.src.key_pos(entry.path)
+    return entry.src.display, line, col
+
+
+# ---------------------------------------------------------------- EVENT001
+
+
+def unheard_events(pack: Pack) -> Iterator[Diagnostic]:
+    """Triggers on an event that is neither built in nor emitted by any `emit`: they never fire."""
+    heard = [*BUILTIN_EVENTS, *pack.usage.emitted]
+    for name, places in pack.usage.listened.items():
+        if name in heard:
+            continue
+        hint = did_you_mean(name, heard) or f"emit it with `emit {name}()`, or listen to one of: {', '.join(heard)}"
+        for where in places:
+            yield _at("EVENT001", f"nothing emits '{name}': this trigger never fires", where, hint)
+
+
+# ---------------------------------------------------------------- COST001
+
+
+def unproducible_costs(pack: Pack, trees: list[Tree]) -> Iterator[Diagnostic]:
+    """Costs naming a counter (or a wildcard of counters) that no rule can ever give a player."""
+    produced = _produced(pack, trees)
+
+    def payable(name: str) -> bool:
+        wildcard = pack.wildcards.get(name)
+        if wildcard is not None:
+            return any(payable(member) for member in wildcard.pay if member in pack.counters)
+        return name in produced or any(name in pack.counters[c].substitutes for c in produced)
+
+    for name, places in pack.usage.paid.items():
+        if (name in pack.counters or name in pack.wildcards) and not payable(name):
+            wildcard = pack.wildcards.get(name)
+            members = ", ".join(wildcard.pay) if wildcard else ""
+            what = f"any counter that wildcard '{name}' is paid with ({members})" if wildcard else f"'{name}'"
+            needed = f"one of {members}" if wildcard else f"'{name}'"
+            for where in places:
+                yield _at("COST001", f"nothing can produce {what}, so this cost can never be paid", where,
+                          f"gain or set {needed} in some rule, give it an `initial` value, "
+                          "or let a counter that can be produced substitute it")
+
+
+def _produced(pack: Pack, trees: list[Tree]) -> set[str]:
+    """Counters a player can ever have more than 0 of."""
+    gained = set(pack.usage.produced)
+    for wid in [w for w in gained if w in pack.wildcards]:
+        gained.update(pack.wildcards[wid].gain)
+    holding = _zones_with_items(pack, trees)
+    out = {c for c in gained if c in pack.counters and pack.counters[c].zone is None}
+    out |= {c.id for c in pack.counters.values() if c.initial > 0}
+    for c in pack.counters.values():
+        zone = pack.zones.get(c.zone or "")
+        if zone is not None and (zone.id in holding or (c.id in gained and zone.draw_from in holding)):
+            out.add(c.id)
+    return out
+
+
+def _zones_with_items(pack: Pack, trees: list[Tree]) -> set[str]:
+    """Zones that start with items or that some rule moves, draws or plays items into (all, if unsure)."""
+    holding = {t.zone for t in pack.types.values() if t.zone is not None and _has_components(pack, t.id)}
+    for tree in trees:
+        for stmt in tree.iter_subtrees():
+            dest = {"move": 1, "play": 1, "draw": 2}.get(str(stmt.data))
+            if dest is None:
+                continue
+            target = stmt.children[dest]
+            if not (isinstance(target, Tree) and target.data == "name"):
+                return set(pack.zones)
+            holding.add(str(target.children[0]))
+    holding |= {z.id for z in pack.zones.values() if z.refill_from in holding}
+    return holding
+
+
+def _has_components(pack: Pack, type_id: str) -> bool:
+    return any(c.ctype.id == type_id and c.copies > 0 for c in pack.components.values())
+
+
+# ---------------------------------------------------------------- UNUSED001
+
+_UNUSED_KINDS = (("counters", "counter"), ("wildcards", "wildcard"), ("zones", "zone"),
+                 ("procedures", "procedure"), ("component_types", "component type"))
+
+
+def unused_definitions(raw: RawPack, pack: Pack, trees: list[Tree]) -> Iterator[Diagnostic]:
+    """Counters, wildcards, zones, procedures and component types that nothing refers to."""
+    usage = pack.usage
+    used = {*usage.refs, *usage.produced, *usage.paid, *ENGINE_COUNTERS, *_definition_refs(raw),
+            *(c.ctype.id for c in pack.components.values()),      # derived components (board edges) too
+            *(str(t.children[1]) for tree in trees for t in tree.find_data("lose"))}
+    for section, kind in _UNUSED_KINDS:
+        for name, entry in getattr(raw, section).items():
+            if name not in used:
+                yield _at("UNUSED001", f"{kind} '{name}' is never used", _key(entry),
+                          "remove it, or refer to it from a rule")
+
+
+def _definition_refs(raw: RawPack) -> Iterator[str]:
+    """Names used outside DSL texts that the compiler does not record: flow counters and
+    revealed zones, component types named as attribute types."""
+    for entry in raw.component_types.values():
+        attrs = entry.data.get("attrs") if isinstance(entry.data, Mapping) else None
+        yield from (str(spec.get("type")) for spec in (attrs or {}).values() if isinstance(spec, Mapping))
+    if raw.flow is not None:
+        yield from _flow_refs(raw.flow.data)
+
+
+def _flow_refs(steps: Any) -> Iterator[str]:
+    for step in steps if isinstance(steps, list) else ():
+        if not isinstance(step, Mapping):
+            continue
+        repeat = step.get("repeat")
+        if isinstance(repeat, Mapping) and repeat.get("counter") is not None:
+            yield str(repeat["counter"])
+        yield from (str(z) for z in step.get("reveal") or ())
+        for key in ("each_player", "simultaneous", "then", "else", "steps"):
+            yield from _flow_refs(step.get(key))
+
+
+# ---------------------------------------------------------------- TEXT001
+
+
+@dataclass
+class _Amounts:
+    """What a component's rules say about amounts: literal amounts per counter, counters with
+    computed amounts, and numbers its other attributes hold (a price kept in an attribute)."""
+
+    fixed: dict[str, set[int]]
+    variable: set[str]
+    loose: set[int]
+
+
+_PLAIN_ATTRS = ("int", "str", "list")
+_AMOUNT_NODES = ("gain", "lose", "cost_term", "set")
+
+
+def text_mismatches(raw: RawPack, pack: Pack, trees: list[Tree]) -> Iterator[Diagnostic]:
+    """Printed `text` naming amounts of a counter that the component's rules do not.
+
+    Conservative: only "N NAME" pairs are compared; a counter whose rules amount is computed
+    is skipped; a number one of the component's attributes holds may be printed; components
+    without costs, actions or triggers are left alone; text that never names a counter is
+    not a disagreement (it may use other words for it).
+    """
+    unit = threshold_unit(trees, pack)
+    renderer = Renderer(pack, unit)
+    names = _counter_names(pack)
+    for entry in raw.components.values():
+        text = entry.data.get("text") if isinstance(entry.data, Mapping) else None
+        rules = _rules_amounts(pack, entry, unit)
+        if not isinstance(text, str) or rules is None:
+            continue
+        for offset, message in _disagreements(pack, rules, text, names):
+            line, col = entry.src.dsl_pos((*entry.path, "text"), offset)
+            yield _at("TEXT001", message, (entry.src.display, line, col),
+                      "the rules read: " + " ".join(part.strip() for part in renderer.component(entry)))
+
+
+def _rules_amounts(pack: Pack, entry: Entry, unit: str | None) -> _Amounts | None:
+    """Amounts in the component's costs, actions and triggers; None when it has none of them."""
+    data = entry.data
+    texts = [(c, "cost") for c in _seq(data.get("costs"))]
+    for rule in [*_seq(data.get("actions")), *_seq(data.get("triggers"))]:
+        if isinstance(rule, Mapping):
+            texts += [(rule[k], start) for k, start in (("cost", "cost"), ("effect", "effect")) if k in rule]
+    if not texts:
+        return None
+    amounts = _Amounts({}, set(), set())
+    for text, start in texts:
+        tree = parse(str(text), start)
+        for node in tree.iter_subtrees() if tree is not None else ():
+            _note(pack, amounts, node)
+    for rule in _seq(data.get("actions")):
+        if unit is not None and isinstance(rule, Mapping) and isinstance(rule.get("threshold"), int):
+            amounts.fixed.setdefault(unit, set()).add(rule["threshold"])
+    ctype = pack.types.get(entry.ctype or "")
+    for name, attr in (ctype.attrs.items() if ctype else ()):
+        value = data.get(name)
+        if name in pack.counters and isinstance(value, int) and not isinstance(value, bool):
+            amounts.fixed.setdefault(name, set()).add(value)     # an attribute named like a counter
+        elif attr.type in _PLAIN_ATTRS:
+            amounts.loose |= set(_numbers(value))
+    return amounts
+
+
+def _note(pack: Pack, amounts: _Amounts, node: Tree) -> None:
+    """Record the amount and counter of a gain, lose, cost term or `set COUNTER = N`."""
+    if node.data not in _AMOUNT_NODES:
+        return
+    amount, target = node.children[::-1] if node.data == "set" else node.children
+    name = str(target.children[0]) if isinstance(target, Tree) and target.data == "name" else str(target)
+    if name not in pack.counters and name not in pack.wildcards:
+        return
+    if isinstance(amount, Tree) and amount.data == "number":
+        amounts.fixed.setdefault(name, set()).add(int(amount.children[0]))
+    else:
+        amounts.variable.add(name)
+
+
+def _numbers(value: Any) -> Iterator[int]:
+    """Every whole number in an attribute value: numbers, and digits inside text and lists."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        yield value
+    elif isinstance(value, str):
+        yield from (int(n) for n in re.findall(r"\d+", value))
+    elif isinstance(value, list):
+        for item in value:
+            yield from _numbers(item)
+
+
+def _counter_names(pack: Pack) -> dict[str, re.Pattern[str]]:
+    """For each counter and wildcard, a pattern of the ways text may name it (name, id, plurals)."""
+    out = {}
+    for ident, d in [*pack.counters.items(), *pack.wildcards.items()]:
+        forms = {f.lower() for base in (str(d.name), ident.replace("_", " "))
+                 for f in (base, plural(base, "2"), plural(base, "1"))}
+        alternatives = "|".join(re.escape(f) for f in sorted(forms, key=len, reverse=True))
+        out[ident] = re.compile(rf"(?<![\w.])(?:(\d+)\s+)?(?:{alternatives})\b", re.IGNORECASE)
+    return out
+
+
+def _disagreements(pack: Pack, rules: _Amounts, text: str,
+                   names: dict[str, re.Pattern[str]]) -> Iterator[tuple[int, str]]:
+    """(offset in `text`, message) for each counter the text gives amounts of that the rules do not."""
+    for ident, pattern in names.items():
+        if ident in rules.variable:
+            continue
+        printed = {int(m[1]): m.start() for m in reversed(list(pattern.finditer(text))) if m[1]}
+        wanted = rules.fixed.get(ident, set())
+        name = pack.counters[ident].name if ident in pack.counters else pack.wildcards[ident].name
+        extra, lacking = set(printed) - wanted - rules.loose, wanted - set(printed)
+        if extra:
+            rules_say = f"only use {_count(wanted, name)}" if wanted else f"never use {plural(name, '2')}"
+            yield printed[min(extra)], f"the printed text says {_count(extra, name)} but the rules {rules_say}"
+        elif printed and lacking:
+            yield min(printed.values()), (f"the rules use {_count(lacking, name)} but the printed text only "
+                                          f"says {_count(set(printed), name)}")
+
+
+def _count(values: Iterable[int], name: str) -> str:
+    """"2 Coins", "1 and 3 Coins"."""
+    shown = [str(v) for v in sorted(values)]
+    return f"{and_list(shown)} {plural(name, shown[-1] if len(shown) == 1 else '2')}"
+
+
+def _seq(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
+# ---------------------------------------------------------------- DECK001 and RUN001
+
+
+@dataclass(frozen=True)
+class _Short:
+    """A draw that asked for more items than its zone (and the zone refilling it) held."""
+
+    zone: str
+    wanted: int
+    had: int
+    step: str
+
+
+class _WatchedGame(Game):
+    """A game that notes every draw its zone cannot satisfy (the engine then just draws fewer)."""
+
+    def __init__(self, pack: Pack, players: int, seed: int) -> None:
+        super().__init__(pack, players, seed)
+        self.short: list[_Short] = []
+
+    def draw(self, ctx: Ctx, src: Zone, dst: Zone, amount: int) -> Iterator[Decision]:
+        had = len(src.items) + self._refill_size(src)
+        if amount > had:
+            self.short.append(_Short(src.id, amount, had, self.step))
+        yield from super().draw(ctx, src, dst, amount)
+
+    def _refill_size(self, zone: Zone) -> int:
+        if zone.zdef.refill_from is None:
+            return 0
+        try:
+            return len(self.state.zone(zone.zdef.refill_from, zone.owner).items)
+        except KeyError:
+            return 0
+
+
+def _random_game(pack: Pack, players: int, seed: int) -> tuple[_WatchedGame, RuleError | None]:
+    """Play one game with seeded random bots; the game and the rule error that stopped it, if any."""
+    game = _WatchedGame(pack, players, seed)
+    agents = [RandomAgent(seed, seat) for seat in range(players)]
+    if pack.flow is None:
+        return game, None
+    flow = pack.flow(Ctx(game, None))
+    try:
+        decision = next(flow)
+        for _ in range(MAX_PLAYTEST_DECISIONS):
+            decision = flow.send(agents[decision.seat].choose({}, decision))
+    except (StopIteration, GameOver):
+        pass
+    except RuleError as exc:
+        return game, exc
+    return game, None
+
+
+def playtest(raw: RawPack, pack: Pack, games: int) -> Iterator[Diagnostic]:
+    """`games` random games at every player count: zones that run dry, rules that fail."""
+    short: dict[str, dict[int, tuple[_Short, int]]] = {}
+    errors: dict[str, Diagnostic] = {}
+    for players in range(pack.min_players, pack.max_players + 1):
+        for seed in range(1, games + 1):
+            game, error = _random_game(pack, players, seed)
+            for s in game.short:
+                short.setdefault(s.zone, {}).setdefault(players, (s, seed))
+            if error is not None:
+                diag = _run_error(raw, error, players, seed)
+                errors.setdefault(f"{diag.file}:{diag.line}:{diag.col}", diag)
+    for zone, by_players in short.items():
+        yield _dry_zone(raw, zone, by_players)
+    yield from errors.values()
+
+
+def _dry_zone(raw: RawPack, zone: str, by_players: dict[int, tuple[_Short, int]]) -> Diagnostic:
+    counts = sorted(by_players)
+    first, seed = by_players[counts[0]]
+    items = f"{first.had} item{'s' if first.had != 1 else ''}"
+    message = (f"zone '{zone}' runs out with {and_list([str(n) for n in counts])} player"
+               f"{'s' if counts != [1] else ''}: at {counts[0]} (seed {seed}) step '{first.step}' draws "
+               f"{first.wanted} and finds {items}, with nothing to refill it")
+    return _at("DECK001", message, _key(raw.zones[zone]),
+               "add items to it or to its `refill_from` zone, or draw fewer at these player counts")
+
+
+def _run_error(raw: RawPack, error: RuleError, players: int, seed: int) -> Diagnostic:
+    """RUN001 where the failing DSL text is (the manifest when unknown)."""
+    where: Where = (raw.manifest_src.display, 1, 1)
+    located = re.fullmatch(r"(.+):(\d+):(\d+)", error.where or "")
+    if located:
+        where = (located[1], int(located[2]), int(located[3]))
+    who = f"{players} player{'s' if players != 1 else ''}"
+    return _at("RUN001", f"{error.message} (a random game with {who}, seed {seed})", where,
+               f"watch it happen: cogwork play {raw.root} --players {players} --seed {seed}", severity="error")

@@ -1,0 +1,55 @@
+"""Prompt templates: `{EXPR}` inside a choosing statement's prompt is evaluated when the player is asked.
+
+`choose a in jobs "assign the {u.speed}/{u.size} unit" { ... }` shows the
+current values; names are resolved at load time like any expression, and a
+typo inside the braces is reported at its own line and column.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from lark import Token
+
+from engine.dsl import DslText
+from engine.model import Item
+
+if TYPE_CHECKING:
+    from engine.compile_expr import ExprCompiler
+    from engine.context import Ctx
+
+Prompt = Callable[["Ctx"], str]
+_FIELD = re.compile(r"\{([^{}]*)\}")
+
+
+def compile_prompt(compiler: ExprCompiler, token: Token | None, default: str) -> Prompt:
+    """The statement's own prompt (a string literal, maybe with `{EXPR}` fields), else `default`."""
+    text = str(token)[1:-1] if token is not None else default
+    if token is None or "{" not in text:
+        return lambda ctx: text
+    parts: list[str | Callable[[Ctx], Any]] = []
+    start = (token.start_pos or 0) + 1  # offset of the text inside the DSL string (after the quote)
+    pos = 0
+    for m in _FIELD.finditer(text):
+        parts.append(text[pos:m.start()])
+        # Pad with spaces so every offset in the field equals its offset in the whole DSL string:
+        # positions in diagnostics and snippets stay exact.
+        field = DslText(" " * (start + m.start(1)) + m.group(1), compiler.dsl.src, compiler.dsl.path)
+        tree = field.parse("expr")
+        compiler.dsl.diagnostics.extend(field.diagnostics)
+        if tree is not None:
+            parts.append(compiler.expr(tree))
+        pos = m.end()
+    parts.append(text[pos:])
+
+    def render(ctx: Ctx) -> str:
+        return "".join(p if isinstance(p, str) else _show(p(ctx)) for p in parts)
+    return render
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, Item):
+        return value.comp.name
+    return str(value)

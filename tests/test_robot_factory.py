@@ -1,0 +1,125 @@
+"""Robot Factory from content alone: rulebook scenarios, random games that replay, and the differential test.
+
+The differential test plays seeded games in the interpreter and replays every
+game, decision for decision (by label), in the hand-written baseline
+(tools/baselines/robot_factory.py); both must reach the same final state.
+Uniform random bots rarely keep modules, so half the seeds use a "builder"
+bot that keeps, builds and pays more often, and the advanced software option.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engine.agents import Agent, RandomAgent
+from engine.decision import Decision
+from engine.loading import load_pack
+from engine.pack import Pack
+from engine.scenario import run_scenario
+from engine.session import Session
+from engine.simulate import play_one
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tools"))
+
+from baselines import robot_factory as baseline  # noqa: E402
+from bench.robot_factory import engine_state  # noqa: E402
+
+SCENARIOS = sorted((ROOT / "content" / "robot-factory" / "scenarios").glob("*.yaml"))
+DIFFERENTIAL_SEEDS = range(1, 501)
+
+
+class BuilderAgent:
+    """A seeded bot that keeps modules, fills the build zone, pays selectors and rarely discards."""
+
+    def __init__(self, seed: int, seat: int) -> None:
+        self.rng = random.Random(f"builder/{seed}/{seat}")
+
+    def choose(self, view: Mapping[str, Any], decision: Decision) -> int:
+        labels, rng = decision.labels, self.rng
+        if labels == ["keep", "demolish"]:
+            return int(rng.random() < 0.1)
+        if "done" in labels:
+            building = decision.prompt.startswith("add to the build zone")
+            if building and len(labels) > 1 and rng.random() < 0.7:
+                return rng.randrange(len(labels) - 1)
+            return len(labels) - 1 if building or rng.random() < 0.85 else rng.randrange(len(labels) - 1)
+        if labels[0] == "don't pay":
+            return rng.randrange(1, len(labels)) if rng.random() < 0.7 else 0
+        return rng.randrange(len(labels))
+
+    def observe(self, decision: Decision, index: int) -> None:
+        return None
+
+
+@pytest.fixture(scope="module")
+def pack() -> Pack:
+    return load_pack("robot-factory")
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=[p.stem for p in SCENARIOS])
+def test_scenario(path: Path, pack: Pack) -> None:
+    result = run_scenario(path, {"robot-factory": pack})
+    assert result.passed, "\n".join(f"{f.where}: {f.message}" for f in result.failures)
+
+
+def test_every_rulebook_example_has_a_scenario() -> None:
+    names = {p.stem for p in SCENARIOS}
+    assert {"fight-example-1", "fight-example-2", "produce-two-robots", "production-stat-cap",
+            "workshop-then-gamma-cannon", "forge-then-gamma-cannon", "forcefield-and-explosives-depot",
+            "extractor-with-crystal", "salvage-bay-doubled", "security-center-once-per-turn"} <= names
+
+
+@pytest.mark.parametrize("advanced", [False, True], ids=["basic", "advanced"])
+def test_random_games_finish_and_replay(pack: Pack, advanced: bool) -> None:
+    for seed in range(1, 26):
+        record = play_one(pack, 2, seed, {"advanced": advanced}, check_replay=True)
+        assert record.error is None, f"seed {seed}: {record.error}"
+        assert record.replayed, f"seed {seed} did not replay to the same state"
+        assert 0 in record.scores or record.scores[0] == record.scores[1]  # a factory fell, or a stalemate
+
+
+def _play(pack: Pack, seed: int, agents: list[Agent], advanced: bool) -> Session:
+    session = Session(pack, 2, seed, {"advanced": advanced})
+    session.run(agents)
+    return session
+
+
+def _differential(pack: Pack, seed: int, builder: bool) -> None:
+    advanced = builder and seed % 2 == 0
+    bots: list[Agent] = [BuilderAgent(seed, s) if builder else RandomAgent(seed, s) for s in range(2)]
+    session = _play(pack, seed, bots, advanced)
+    labels = [d["label"] for d in session.log]
+    try:
+        theirs = baseline.replay(labels, seed, advanced)
+    except baseline.ReplayError as exc:
+        pytest.fail(f"seed {seed} ({'builder' if builder else 'random'}): {exc}")
+    assert engine_state(session) == theirs, f"seed {seed}: the final states differ"
+
+
+def test_differential_random_bots(pack: Pack) -> None:
+    for seed in DIFFERENTIAL_SEEDS:
+        _differential(pack, seed, builder=False)
+
+
+def test_differential_builder_bots(pack: Pack) -> None:
+    for seed in DIFFERENTIAL_SEEDS:
+        _differential(pack, seed, builder=True)
+
+
+def test_baseline_plays_the_same_random_games(pack: Pack) -> None:
+    """Without a log: the baseline's chooser draws like RandomAgent, so it plays the very same games."""
+    for seed in range(1, 21):
+        session = _play(pack, seed, [RandomAgent(seed, s) for s in range(2)], False)
+        assert engine_state(session) == baseline.play(seed, baseline.random_chooser(seed))
+
+
+def test_baseline_rejects_a_label_it_does_not_offer() -> None:
+    with pytest.raises(baseline.ReplayError, match="not among the baseline's options"):
+        baseline.replay(["Teleport"], 1)
