@@ -343,8 +343,9 @@ class Builder:
         breakdown = {str(k): self.expr(e.src, (*e.path, "breakdown", k), v)
                      for k, v in (d.get("breakdown", {}) or {}).items()}
         ranks = [RankTable([int(n) for n in r.get("players", []) or []],
-                           sorted((int(b["min"]), str(b["label"])) for b in r.get("bands", []) or []))
-                 for r in d.get("ranks", []) or []]
+                           sorted((int(b["min"]), str(b["label"])) for b in r.get("bands", []) or []),
+                           self.expr(e.src, (*e.path, "ranks", i, "when"), r["when"]) if "when" in r else None)
+                 for i, r in enumerate(d.get("ranks", []) or [])]
         return Scoring(score, tiebreak, breakdown, ranks)
 
 

@@ -151,6 +151,7 @@ class RankTable:
 
     players: list[int]
     bands: list[tuple[int, str]]  # (minimum score, label), ascending
+    when: Expr | None = None      # the table applies only while this holds (e.g. an option is on)
 
     def label(self, score: int) -> str | None:
         found = None
@@ -167,9 +168,10 @@ class Scoring:
     breakdown: dict[str, Expr]
     ranks: list[RankTable] = field(default_factory=list)
 
-    def rank(self, players: int, score: int) -> str | None:
+    def rank(self, ctx: Ctx, players: int, score: int) -> str | None:
+        """The first table whose player counts and `when` match decides."""
         for table in self.ranks:
-            if not table.players or players in table.players:
+            if (not table.players or players in table.players) and (table.when is None or table.when(ctx)):
                 return table.label(score)
         return None
 

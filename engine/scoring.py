@@ -31,7 +31,7 @@ def final_scores(game: Game) -> list[PlayerResult]:
         score = int(scoring.score(ctx))
         results.append(PlayerResult(seat, score, [int(t(ctx)) for t in scoring.tiebreak],
                                     {k: int(v(ctx)) for k, v in scoring.breakdown.items()},
-                                    scoring.rank(len(game.state.players), score)))
+                                    scoring.rank(ctx, len(game.state.players), score)))
     return results
 
 

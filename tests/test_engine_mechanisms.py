@@ -17,7 +17,7 @@ HEADER = "# yaml-language-server: $schema=../schemas/content.schema.json\n"
 
 def make_pack(tmp_path: Path, body: str, players: int = 2) -> Pack:
     root = tmp_path / "toy"
-    root.mkdir()
+    root.mkdir(parents=True)
     (root / "pack.yaml").write_text(textwrap.dedent(f"""\
         id: toy
         name: Toy
@@ -404,3 +404,26 @@ def test_limited_supply_and_changed_events(tmp_path: Path) -> None:
     assert [game.counter("cube", s) for s in range(2)] == [1, 1]
     assert game.state.counters["pool"] == 2 - 2 + 1
     assert game.counter("alarms", 0) == 1 and game.counter("alarms", 1) == 1
+
+
+def test_rank_tables_chosen_by_players_and_condition(tmp_path: Path) -> None:
+    from engine.scoring import final_scores
+
+    body = textwrap.dedent("""\
+        counters:
+          points: {initial: 150}
+          long: {initial: LONG}
+        flow:
+          - id: turn
+            each_player:
+              - {id: nothing, do: "set points = points"}
+        scoring:
+          score: "points"
+          ranks:
+            - {players: [1], when: "long == 1", bands: [{min: 0, label: Low}, {min: 200, label: High}]}
+            - {players: [1], bands: [{min: 0, label: Low}, {min: 100, label: High}]}
+        """)
+    short = make_pack(tmp_path / "a", body.replace("LONG", "0"))
+    long = make_pack(tmp_path / "b", body.replace("LONG", "1"))
+    assert final_scores(Session(short, 1, 1).game)[0].rank == "High"
+    assert final_scores(Session(long, 1, 1).game)[0].rank == "Low"
