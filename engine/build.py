@@ -16,7 +16,7 @@ from engine.context import Ctx
 from engine.decision import Decision
 from engine.diagnostics import Diagnostic, PackError, did_you_mean
 from engine.dsl import DslText
-from engine.errors import RuleError
+from engine.errors import CONTENT_FAULTS, RuleError, locate_error
 from engine.flow import FlowCompiler
 from engine.pack import (
     ActionDef,
@@ -359,12 +359,8 @@ def _located_run(run: Any, where: str) -> Any:
     def located(ctx: Ctx) -> Iterator[Decision]:
         try:
             return (yield from run(ctx))
-        except RuleError as exc:
-            if exc.where is None:
-                exc.where = where
-            raise
-        except (ArithmeticError, LookupError, TypeError, ValueError, AttributeError) as exc:
-            raise RuleError(f"{type(exc).__name__}: {exc}", where) from exc
+        except (RuleError, *CONTENT_FAULTS) as exc:
+            raise locate_error(exc, where) from None
     return located
 
 
@@ -372,12 +368,8 @@ def _located_expr(fn: Expr, where: str) -> Expr:
     def located(ctx: Ctx) -> Any:
         try:
             return fn(ctx)
-        except RuleError as exc:
-            if exc.where is None:
-                exc.where = where
-            raise
-        except (ArithmeticError, LookupError, TypeError, ValueError, AttributeError) as exc:
-            raise RuleError(f"{type(exc).__name__}: {exc}", where) from exc
+        except (RuleError, *CONTENT_FAULTS) as exc:
+            raise locate_error(exc, where) from None
     return located
 
 

@@ -16,7 +16,7 @@ from engine.compile_expr import ExprCompiler
 from engine.context import Ctx
 from engine.decision import Decision
 from engine.dsl import DslText
-from engine.errors import GameOver, RuleError, StopLoop
+from engine.errors import CONTENT_FAULTS, GameOver, RuleError, StopLoop, locate_error
 from engine.model import Item, PlayerRef, Zone
 from engine.pack import Effect, Expr, Pack
 from engine.prompts import Prompt, compile_prompt
@@ -60,12 +60,8 @@ class EffectCompiler(ExprCompiler):
             for r, where in steps:
                 try:
                     yield from r(ctx)
-                except RuleError as exc:  # name the failing statement, not just the text it is in
-                    if exc.where is None:
-                        exc.where = where
-                    raise
-                except (ArithmeticError, LookupError, TypeError, ValueError, AttributeError) as exc:
-                    raise RuleError(f"{type(exc).__name__}: {exc}", where) from exc
+                except (RuleError, *CONTENT_FAULTS) as exc:  # name the failing statement, not only its text
+                    raise locate_error(exc, where) from None
         return Effect(run, stmts[0].legal, text)
 
     def stmt(self, t: Tree) -> Effect:

@@ -15,6 +15,21 @@ class RuleError(Exception):
         return f"{self.where}: error: {self.message} [RUN001]" if self.where else self.message
 
 
+# Python errors a content mistake can cause inside a closure (bad arithmetic, a missing key, a wrong type)
+CONTENT_FAULTS = (ArithmeticError, LookupError, TypeError, ValueError, AttributeError)
+
+
+def locate_error(exc: Exception, where: str) -> RuleError:
+    """The error to raise for `exc` at `where`: a RuleError keeps the innermost position it already has."""
+    if isinstance(exc, RuleError):
+        if exc.where is None:
+            exc.where = where
+        return exc
+    error = RuleError(f"{type(exc).__name__}: {exc}", where)
+    error.__cause__ = exc
+    return error
+
+
 class StopLoop(BaseException):
     """Raised by the `stop` statement; caught by the innermost repeat."""
 
