@@ -25,9 +25,7 @@ def locate_error(exc: Exception, where: str) -> RuleError:
         if exc.where is None:
             exc.where = where
         return exc
-    error = RuleError(f"{type(exc).__name__}: {exc}", where)
-    error.__cause__ = exc
-    return error
+    return RuleError(f"{type(exc).__name__}: {exc}", where)
 
 
 class StopLoop(BaseException):
