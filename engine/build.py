@@ -7,13 +7,11 @@ raised together as one `PackError`.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 from engine.boards import DERIVED_KINDS, Graph, derived_id
 from engine.compile_effect import EffectCompiler
 from engine.context import Ctx
-from engine.decision import Decision
 from engine.diagnostics import Diagnostic, PackError, did_you_mean
 from engine.dsl import DslText
 from engine.errors import CONTENT_FAULTS, RuleError, locate_error
@@ -349,16 +347,15 @@ class Builder:
         return Scoring(score, tiebreak, breakdown, ranks)
 
 
-def _nothing(ctx: Ctx) -> Iterator[Decision]:
+def _nothing(ctx: Ctx) -> None:
     return
-    yield  # pragma: no cover
 
 
 def _located_run(run: Any, where: str) -> Any:
     """Attach the DSL text's position to run-time errors raised inside it."""
-    def located(ctx: Ctx) -> Iterator[Decision]:
+    def located(ctx: Ctx) -> None:
         try:
-            return (yield from run(ctx))
+            return run(ctx)
         except (RuleError, *CONTENT_FAULTS) as exc:
             raise locate_error(exc, where) from None
     return located

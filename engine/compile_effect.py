@@ -1,20 +1,18 @@
 """Compiling DSL statements into generator closures.
 
-A compiled statement is `run(ctx)`, a generator that yields a `Decision`
-whenever a player must choose and receives the chosen index back, so the
-interpreter can pause anywhere inside an effect and resume with the answer.
+A compiled statement is `run(ctx)`, a plain call. Where a player must choose
+it calls `Game.ask`, which pauses the game (see engine/session.py) and
+returns the answer, so an effect can stop anywhere and resume there.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 from lark import Token, Tree
 
 from engine.compile_expr import ExprCompiler
 from engine.context import Ctx
-from engine.decision import Decision
 from engine.dsl import DslText
 from engine.errors import CONTENT_FAULTS, GameOver, RuleError, StopLoop, locate_error
 from engine.model import Item, PlayerRef, Zone
@@ -26,9 +24,8 @@ from engine.values import as_items, describe, item_key, item_label
 DONE = "done"
 
 
-def _nothing(ctx: Ctx) -> Iterator[Decision]:
+def _nothing(ctx: Ctx) -> None:
     return
-    yield  # pragma: no cover - makes this a generator
 
 
 def _bind(ctx: Ctx, name: str, value: Any) -> Any:
@@ -56,10 +53,10 @@ class EffectCompiler(ExprCompiler):
             return Effect(stmts[0].run, stmts[0].legal, text)
         steps = [(s.run, self.dsl.where(t)) for s, t in zip(stmts, trees, strict=True)]
 
-        def run(ctx: Ctx) -> Iterator[Decision]:
+        def run(ctx: Ctx) -> None:
             for r, where in steps:
                 try:
-                    yield from r(ctx)
+                    r(ctx)
                 except (RuleError, *CONTENT_FAULTS) as exc:  # name the failing statement, not only its text
                     raise locate_error(exc, where) from None
         return Effect(run, stmts[0].legal, text)
@@ -82,8 +79,8 @@ class EffectCompiler(ExprCompiler):
         self.usage.produce(str(name), self.dsl.place(name))
         amount, n = self.expr(amount_t), str(name)
 
-        def run(ctx: Ctx) -> Iterator[Decision]:
-            yield from ctx.game.gain(ctx, n, int(amount(ctx)))
+        def run(ctx: Ctx) -> None:
+            ctx.game.gain(ctx, n, int(amount(ctx)))
         return run, None
 
     def _s_lose(self, t: Tree):
@@ -92,15 +89,15 @@ class EffectCompiler(ExprCompiler):
             self.unknown(name, "counter", list(self.pack.counters))
         amount, n = self.expr(amount_t), str(name)
 
-        def run(ctx: Ctx) -> Iterator[Decision]:
-            yield from ctx.game.lose(ctx, n, int(amount(ctx)))
+        def run(ctx: Ctx) -> None:
+            ctx.game.lose(ctx, n, int(amount(ctx)))
         return run, None
 
     def _s_pay(self, t: Tree):
         cost = self.cost(t.children[0])
 
-        def run(ctx: Ctx) -> Iterator[Decision]:
-            yield from ctx.game.pay(ctx, cost.amounts(ctx), cost.text)
+        def run(ctx: Ctx) -> None:
+            ctx.game.pay(ctx, cost.amounts(ctx), cost.text)
         return run, lambda ctx: ctx.game.can_pay(ctx, cost.amounts(ctx))
 
     def _s_set(self, t: Tree):
@@ -117,8 +114,8 @@ class EffectCompiler(ExprCompiler):
 
             self.usage.produce(n, self.dsl.place(tok))
 
-            def run(ctx: Ctx) -> Iterator[Decision]:
-                yield from ctx.game.change(ctx, n, int(value(ctx)))
+            def run(ctx: Ctx) -> None:
+                ctx.game.change(ctx, n, int(value(ctx)))
             return run, None
         if isinstance(target, Tree) and target.data == "attr":
             base_t, name_tok = target.children
@@ -126,16 +123,15 @@ class EffectCompiler(ExprCompiler):
             if attr not in self.attr_names:
                 self.unknown(name_tok, "attribute", sorted(self.attr_names))
 
-            def run_attr(ctx: Ctx) -> Iterator[Decision]:
+            def run_attr(ctx: Ctx) -> None:
                 target = base(ctx)
                 if isinstance(target, PlayerRef) and attr in self.pack.counters:
-                    yield from ctx.game.change(ctx.child(seat=target.seat), attr, int(value(ctx)))
+                    ctx.game.change(ctx.child(seat=target.seat), attr, int(value(ctx)))
                     return
                 if not isinstance(target, Item):
                     raise RuleError(f"cannot set '.{attr}' on {describe(target)}")
                 ctx.game.set_attr(target, attr, value(ctx))
                 return
-                yield  # pragma: no cover
             return run_attr, None
         self.dsl.error(target, "DSL013", "only a counter or an item attribute can be set")
         return _nothing, None
@@ -144,8 +140,8 @@ class EffectCompiler(ExprCompiler):
     def _s_draw(self, t: Tree):
         amount, src, dst = (self.expr(c) for c in t.children)
 
-        def run(ctx: Ctx) -> Iterator[Decision]:
-            yield from ctx.game.draw(ctx, _zone(src(ctx)), _zone(dst(ctx)), int(amount(ctx)))
+        def run(ctx: Ctx) -> None:
+            ctx.game.draw(ctx, _zone(src(ctx)), _zone(dst(ctx)), int(amount(ctx)))
         return run, None
 
     def _s_move(self, t: Tree):
@@ -153,20 +149,19 @@ class EffectCompiler(ExprCompiler):
         item, zone = self.expr(item_t), self.expr(zone_t)
         at_top = top is not None
 
-        def run(ctx: Ctx) -> Iterator[Decision]:
+        def run(ctx: Ctx) -> None:
             thing = item(ctx)
             if not isinstance(thing, Item):
                 raise RuleError(f"move needs an item, got {describe(thing)}")
-            yield from ctx.game.move(ctx, thing, _zone(zone(ctx)), top=at_top)
+            ctx.game.move(ctx, thing, _zone(zone(ctx)), top=at_top)
         return run, None
 
     def _zone_op(self, t: Tree, op: str):
         zone = self.expr(t.children[0])
 
-        def run(ctx: Ctx) -> Iterator[Decision]:
+        def run(ctx: Ctx) -> None:
             getattr(ctx.game, op)(_zone(zone(ctx)))
             return
-            yield  # pragma: no cover
         return run, None
 
     def _s_shuffle(self, t: Tree):
@@ -190,24 +185,24 @@ class EffectCompiler(ExprCompiler):
         else:
             other = self.stmt(other_t)
 
-        def run(ctx: Ctx) -> Iterator[Decision]:
+        def run(ctx: Ctx) -> None:
             if cond(ctx):
-                yield from then.run(ctx)
+                then.run(ctx)
             elif other is not None:
-                yield from other.run(ctx)
+                other.run(ctx)
         return run, None
 
     def _s_may(self, t: Tree):
         body = self.block(t.children[1])
         prompt = compile_prompt(self, t.children[0], f"do: {body.text}?")
 
-        def run(ctx: Ctx) -> Iterator[Decision]:
+        def run(ctx: Ctx) -> None:
             if body.legal is not None and not body.legal(ctx):
                 return
-            yes = yield from ctx.game.ask(ctx, "may", prompt(ctx), [f"yes: {body.text}", "no"], [True, False],
+            yes = ctx.game.ask(ctx, "may", prompt(ctx), [f"yes: {body.text}", "no"], [True, False],
                                           optional=True)
             if yes:
-                yield from body.run(ctx)
+                body.run(ctx)
         return run, None
 
     def _alternatives(self, t: Tree) -> list[Effect]:
@@ -224,7 +219,7 @@ class EffectCompiler(ExprCompiler):
 
     def _alt_runner(self, branches: list[Effect], prompt: Prompt, repeat: bool):
 
-        def run(ctx: Ctx) -> Iterator[Decision]:
+        def run(ctx: Ctx) -> None:
             while True:
                 legal = [b for b in branches if b.legal is None or b.legal(ctx)]
                 if not legal:
@@ -234,11 +229,11 @@ class EffectCompiler(ExprCompiler):
                 if repeat:
                     labels.append(DONE)
                     values.append(None)
-                chosen = yield from ctx.game.ask(ctx, "choose", prompt(ctx), labels, values, optional=repeat)
+                chosen = ctx.game.ask(ctx, "choose", prompt(ctx), labels, values, optional=repeat)
                 if chosen is None:
                     return
                 try:
-                    yield from chosen.run(ctx)
+                    chosen.run(ctx)
                 except StopLoop:
                     if repeat:
                         return
@@ -287,7 +282,7 @@ class EffectCompiler(ExprCompiler):
             ctx.vars[var] = old
             return out
 
-        def run(ctx: Ctx) -> Iterator[Decision]:
+        def run(ctx: Ctx) -> None:
             while True:
                 things = options(ctx)
                 if not things:
@@ -297,13 +292,13 @@ class EffectCompiler(ExprCompiler):
                 if repeat or optional:
                     labels.append(DONE)
                     values.append(None)
-                chosen = yield from ctx.game.ask(ctx, "choose", prompt(ctx), labels, values,
+                chosen = ctx.game.ask(ctx, "choose", prompt(ctx), labels, values,
                                                  optional=repeat or optional)
                 if chosen is None:
                     return
                 old = _bind(ctx, var, chosen)
                 try:
-                    yield from body.run(ctx)
+                    body.run(ctx)
                 except StopLoop:
                     if repeat:
                         return
@@ -333,7 +328,7 @@ class EffectCompiler(ExprCompiler):
         body = self.block(body_t)
         self.locals = saved
 
-        def run(ctx: Ctx) -> Iterator[Decision]:
+        def run(ctx: Ctx) -> None:
             numbers = []
             old = ctx.vars.get(var)
             for n in range(int(low(ctx)), int(high(ctx)) + 1):
@@ -343,10 +338,10 @@ class EffectCompiler(ExprCompiler):
             ctx.vars[var] = old
             if not numbers:
                 return
-            n = yield from ctx.game.ask(ctx, "number", prompt(ctx), [str(n) for n in numbers], numbers)
+            n = ctx.game.ask(ctx, "number", prompt(ctx), [str(n) for n in numbers], numbers)
             old = _bind(ctx, var, n)
             try:
-                yield from body.run(ctx)
+                body.run(ctx)
             finally:
                 ctx.vars[var] = old
         return run, None
@@ -359,12 +354,12 @@ class EffectCompiler(ExprCompiler):
         body = self.block(body_t)
         self.locals = saved
 
-        def run(ctx: Ctx) -> Iterator[Decision]:
+        def run(ctx: Ctx) -> None:
             old = ctx.vars.get(var)
             try:
                 for thing in as_items(coll(ctx)):
                     ctx.vars[var] = thing
-                    yield from body.run(ctx)
+                    body.run(ctx)
             finally:
                 ctx.vars[var] = old
         return run, None
@@ -373,39 +368,37 @@ class EffectCompiler(ExprCompiler):
         count = self.expr(t.children[0])
         body = self.block(t.children[1])
 
-        def run(ctx: Ctx) -> Iterator[Decision]:
+        def run(ctx: Ctx) -> None:
             try:
                 for _ in range(int(count(ctx))):
-                    yield from body.run(ctx)
+                    body.run(ctx)
             except StopLoop:
                 return
         return run, None
 
     def _s_end_game(self, t: Tree):
-        def run(ctx: Ctx) -> Iterator[Decision]:
+        def run(ctx: Ctx) -> None:
             raise GameOver
-            yield  # pragma: no cover
         return run, None
 
     def _s_stop(self, t: Tree):
-        def run(ctx: Ctx) -> Iterator[Decision]:
+        def run(ctx: Ctx) -> None:
             raise StopLoop
-            yield  # pragma: no cover
         return run, None
 
     # ---------------------------------------------------------------- actions
     def _s_do_stmt(self, t: Tree):
         target = self.expr(t.children[0])
 
-        def run(ctx: Ctx) -> Iterator[Decision]:
-            yield from ctx.game.do(ctx, target(ctx))
+        def run(ctx: Ctx) -> None:
+            ctx.game.do(ctx, target(ctx))
         return run, lambda ctx: ctx.game.can_do(ctx, target(ctx))
 
     def _s_activate(self, t: Tree):
         item, limit = (self.expr(c) for c in t.children)
 
-        def run(ctx: Ctx) -> Iterator[Decision]:
-            yield from ctx.game.activate(ctx, item(ctx), int(limit(ctx)))
+        def run(ctx: Ctx) -> None:
+            ctx.game.activate(ctx, item(ctx), int(limit(ctx)))
         return run, None
 
     def _s_play(self, t: Tree):
@@ -413,8 +406,8 @@ class EffectCompiler(ExprCompiler):
         item, zone = self.expr(item_t), self.expr(zone_t)
         is_free = free is not None
 
-        def run(ctx: Ctx) -> Iterator[Decision]:
-            yield from ctx.game.play(ctx, item(ctx), _zone(zone(ctx)), free=is_free)
+        def run(ctx: Ctx) -> None:
+            ctx.game.play(ctx, item(ctx), _zone(zone(ctx)), free=is_free)
         return run, lambda ctx: ctx.game.can_play(ctx, item(ctx), zone(ctx), free=is_free)
 
     def _s_call(self, t: Tree):
@@ -425,8 +418,8 @@ class EffectCompiler(ExprCompiler):
             return _nothing, None
         self.usage.ref(name, self.dsl.place(name_tok))
 
-        def run(ctx: Ctx) -> Iterator[Decision]:
-            yield from ctx.game.call(ctx, name)
+        def run(ctx: Ctx) -> None:
+            ctx.game.call(ctx, name)
         return run, lambda ctx: ctx.game.can_call(ctx, name)
 
     def _s_as_stmt(self, t: Tree):
@@ -434,14 +427,14 @@ class EffectCompiler(ExprCompiler):
         who = self.expr(t.children[0])
         body = self.block(t.children[1])
 
-        def run(ctx: Ctx) -> Iterator[Decision]:
+        def run(ctx: Ctx) -> None:
             player = who(ctx)
             if not isinstance(player, PlayerRef):
                 raise RuleError(f"as needs a player, got {describe(player)}")
             outer = ctx.seat
             ctx.seat = player.seat
             try:
-                yield from body.run(ctx)
+                body.run(ctx)
             finally:
                 ctx.seat = outer
         return run, None
@@ -457,9 +450,9 @@ class EffectCompiler(ExprCompiler):
             key, value_t = arg.children
             fields.append((str(key), self.expr(value_t)))
 
-        def run(ctx: Ctx) -> Iterator[Decision]:
+        def run(ctx: Ctx) -> None:
             payload = {k: v(ctx) for k, v in fields}
-            yield from ctx.game.emit(name, ctx.seat, payload)
+            ctx.game.emit(name, ctx.seat, payload)
         return run, None
 
 

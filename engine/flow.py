@@ -8,11 +8,9 @@ place for hidden commitments that are revealed together afterwards, `if`,
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from engine.context import Ctx
-from engine.decision import Decision
 from engine.errors import StopLoop
 from engine.pack import Runner
 from engine.source import SourceFile
@@ -33,9 +31,9 @@ class FlowCompiler:
     def steps(self, src: SourceFile, path: tuple, data: Any, prefix: str = "") -> Runner:
         runners = [self.step(src, (*path, i), d, prefix) for i, d in enumerate(data or [])]
 
-        def run(ctx: Ctx) -> Iterator[Decision]:
+        def run(ctx: Ctx) -> None:
             for r in runners:
-                yield from r(ctx)
+                r(ctx)
         return run
 
     def step(self, src: SourceFile, path: tuple, d: Any, prefix: str) -> Runner:
@@ -48,15 +46,15 @@ class FlowCompiler:
         body = getattr(self, f"_{kinds[0]}")(src, path, d, sid + "/")
         name = sid
 
-        def run(ctx: Ctx) -> Iterator[Decision]:
+        def run(ctx: Ctx) -> None:
             game = ctx.game
             outer, game.step = game.step, name
             listened = game.pack.listened  # most steps have no listener: skip building the event
             if "step_start" in listened:
-                yield from game.emit("step_start", ctx.seat, {"step": name})
-            yield from body(ctx)
+                game.emit("step_start", ctx.seat, {"step": name})
+            body(ctx)
             if "step_end" in listened:
-                yield from game.emit("step_end", ctx.seat, {"step": name})
+                game.emit("step_end", ctx.seat, {"step": name})
             game.step = outer
         return run
 
@@ -80,12 +78,12 @@ class FlowCompiler:
         seats = self._seats(src, path, d)
         body = self.steps(src, (*path, key), d[key], prefix)
 
-        def run(ctx: Ctx) -> Iterator[Decision]:
+        def run(ctx: Ctx) -> None:
             outer = ctx.seat
             for seat in seats(ctx):
                 ctx.game.epochs["turn"] += 1
                 ctx.seat = seat
-                yield from body(ctx)
+                body(ctx)
             ctx.seat = outer
         return run
 
@@ -99,8 +97,8 @@ class FlowCompiler:
             if zid not in self.b.pack.zones:
                 self.b.error(src, (*path, "reveal", i), "REF001", f"unknown zone '{zid}'")
 
-        def run(ctx: Ctx) -> Iterator[Decision]:
-            yield from commit(ctx)
+        def run(ctx: Ctx) -> None:
+            commit(ctx)
             state = ctx.game.state
             for zid, _ in reveal:
                 zones = [state.zones[zid]] if zid in state.zones else [p.zones[zid] for p in state.players]
@@ -113,8 +111,8 @@ class FlowCompiler:
         then = self.steps(src, (*path, "then"), d.get("then"), prefix)
         other = self.steps(src, (*path, "else"), d.get("else"), prefix)
 
-        def run(ctx: Ctx) -> Iterator[Decision]:
-            yield from (then if cond(ctx) else other)(ctx)
+        def run(ctx: Ctx) -> None:
+            (then if cond(ctx) else other)(ctx)
         return run
 
     def _repeat(self, src: SourceFile, path: tuple, d: Any, prefix: str) -> Runner:
@@ -127,7 +125,7 @@ class FlowCompiler:
             counter = None
         body = self.steps(src, (*path, "steps"), d.get("steps"), prefix)
 
-        def run(ctx: Ctx) -> Iterator[Decision]:
+        def run(ctx: Ctx) -> None:
             n = 0
             limit = MAX_ROUNDS if count is None else int(count(ctx))
             while n < limit:
@@ -138,7 +136,7 @@ class FlowCompiler:
                 if counter is not None:
                     ctx.game.set_counter(ctx, counter, n)
                 try:
-                    yield from body(ctx)
+                    body(ctx)
                 except StopLoop:
                     return
                 if until is not None and until(ctx):
@@ -154,15 +152,14 @@ class FlowCompiler:
         body = self.steps(src, (*path, "steps"), d.get("steps"), prefix)
         self.locals = saved
 
-        def run(ctx: Ctx) -> Iterator[Decision]:
+        def run(ctx: Ctx) -> None:
             old = ctx.vars.get(var)
             for value in as_items(coll(ctx)):
                 ctx.vars[var] = value
-                yield from body(ctx)
+                body(ctx)
             ctx.vars[var] = old
         return run
 
 
-def _nothing(ctx: Ctx) -> Iterator[Decision]:
+def _nothing(ctx: Ctx) -> None:
     return
-    yield  # pragma: no cover

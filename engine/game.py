@@ -1,14 +1,16 @@
 """The interpreter: applies compiled effects to the state of one game.
 
-Compiled DSL closures call the methods here; every method that may need a
-player's choice is a generator that yields `Decision`s (see `ask`).
+Compiled DSL closures call the methods here. A method that needs a player's
+choice calls `ask`, which hands a `Decision` to whoever drives the game (the
+`Session`, through `pause`) and returns the answer: effects are plain calls
+that can stop anywhere and resume where they stopped.
 """
 
 from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable, Generator, Iterator
+from collections.abc import Callable
 from typing import Any
 
 from engine.boards import Graph
@@ -26,8 +28,6 @@ MAX_CALL_DEPTH = 64
 MAX_DECISIONS = 200_000
 # events the interpreter emits itself; packs add their own with `emit`
 BUILTIN_EVENTS = ("gained", "paid", "changed", "moved", "placed", "step_start", "step_end")
-
-Ask = Generator[Decision, int, Any]
 
 
 class Game:
@@ -49,6 +49,8 @@ class Game:
         self._call_depth = 0
         self._reserved: set[Item] = set()  # items being played: they cannot pay for themselves
         self.round_listener: Callable[[int], None] | None = None  # told when a flow `repeat` starts a pass
+        self.draw_listener: Callable[[Zone, int], None] | None = None  # told of every draw (zone, amount asked)
+        self.pause: Callable[[Decision], int] = _no_driver  # the session sets this: it returns the answer
         # (component id, "drawn" | "played" | "activated") -> times: the designer's coverage report
         self.coverage: Counter[tuple[str, str]] = Counter()
         self._instances: dict[tuple[str, int | None], Item] = {}
@@ -108,14 +110,14 @@ class Game:
 
     # ---------------------------------------------------------------- decisions
     def ask(self, ctx: Ctx, kind: str, prompt: str, labels: list[str], values: list[Any],
-            optional: bool = False) -> Ask:
+            optional: bool = False) -> Any:
         """Pause for the acting player's choice; a forced single option is taken at once."""
         if len(values) == 1 and not optional:
             return values[0]
         self.decisions += 1
         if self.decisions > MAX_DECISIONS:
             raise RuleError(f"more than {MAX_DECISIONS} decisions in one game: does a loop never end?")
-        index = yield Decision(self._seat(ctx.seat), kind, prompt, labels, values, self.step)
+        index = self.pause(Decision(self._seat(ctx.seat), kind, prompt, labels, values, self.step))
         return values[index]
 
     # ---------------------------------------------------------------- counters
@@ -129,34 +131,34 @@ class Game:
         else:
             self.state.players[self._seat(ctx.seat)].counters[name] = value
 
-    def gain(self, ctx: Ctx, name: str, amount: int) -> Iterator[Decision]:
+    def gain(self, ctx: Ctx, name: str, amount: int) -> None:
         if amount <= 0:
             return
         wildcard = self.pack.wildcards.get(name)
         if wildcard is not None:
             for _ in range(amount):  # one unit at a time: a drawn card may inform the next choice
-                member = yield from self.ask(ctx, "gain", f"gain 1 {wildcard.name} as", list(wildcard.gain),
+                member = self.ask(ctx, "gain", f"gain 1 {wildcard.name} as", list(wildcard.gain),
                                              list(wildcard.gain))
-                yield from self.gain(ctx, member, 1)
+                self.gain(ctx, member, 1)
             return
         cdef = self.pack.counters[name]
 
-        def apply() -> Iterator[Decision]:
+        def apply() -> None:
             if cdef.zone is not None:
                 own = self.state.zone(cdef.zone, ctx.seat)
                 src = self.state.zone(self.pack.zones[cdef.zone].draw_from, ctx.seat)
-                yield from self.draw(ctx, src, own, amount)
+                self.draw(ctx, src, own, amount)
             else:
-                yield from self.change(ctx, name, self.counter(name, ctx.seat) + self._from_supply(cdef, amount))
-        yield from self.emit("gained", ctx.seat, {"counter": name, "amount": amount}, apply)
+                self.change(ctx, name, self.counter(name, ctx.seat) + self._from_supply(cdef, amount))
+        self.emit("gained", ctx.seat, {"counter": name, "amount": amount}, apply)
 
-    def change(self, ctx: Ctx, name: str, value: int) -> Iterator[Decision]:
+    def change(self, ctx: Ctx, name: str, value: int) -> None:
         """Set a counter and tell listeners: event `changed` with `old` and `new` (tracks, thresholds)."""
         old = self.counter(name, ctx.seat)
         self.set_counter(ctx, name, value)
         new = self.counter(name, ctx.seat)
         if new != old and "changed" in self.pack.listened:
-            yield from self.emit("changed", ctx.seat, {"counter": name, "old": old, "new": new})
+            self.emit("changed", ctx.seat, {"counter": name, "old": old, "new": new})
 
     def _from_supply(self, cdef: CounterDef, amount: int) -> int:
         """Take up to `amount` from a limited shared supply (all of it when the counter has none)."""
@@ -170,46 +172,46 @@ class Game:
         if cdef.supply is not None:
             self.state.counters[cdef.supply] += amount
 
-    def lose(self, ctx: Ctx, name: str, amount: int) -> Iterator[Decision]:
+    def lose(self, ctx: Ctx, name: str, amount: int) -> None:
         cdef = self.pack.counters[name]
         have = self.counter(name, ctx.seat)
-        yield from self.change(ctx, name, have - max(0, amount))
+        self.change(ctx, name, have - max(0, amount))
         self._to_supply(cdef, have - self.counter(name, ctx.seat))
 
     def can_pay(self, ctx: Ctx, need: dict[str, int]) -> bool:
         return can_pay(self.pack, need, lambda c: self.counter(c, ctx.seat))
 
-    def pay(self, ctx: Ctx, need: dict[str, int], text: str) -> Iterator[Decision]:
+    def pay(self, ctx: Ctx, need: dict[str, int], text: str) -> None:
         ways = payment_ways(self.pack, need, lambda c: self.counter(c, ctx.seat))
         if not ways:
             why = explain(self.pack, need, lambda c: self.counter(c, ctx.seat))
             raise RuleError(f"cannot pay '{text}': {why}")
-        way = yield from self.ask(ctx, "pay", f"pay {text}", [way_label(w) for w in ways], ways)
+        way = self.ask(ctx, "pay", f"pay {text}", [way_label(w) for w in ways], ways)
         for name, amount in sorted(way.items()):
-            yield from self._spend(ctx, name, amount)
+            self._spend(ctx, name, amount)
 
-    def _spend(self, ctx: Ctx, name: str, amount: int) -> Iterator[Decision]:
+    def _spend(self, ctx: Ctx, name: str, amount: int) -> None:
         cdef = self.pack.counters[name]
 
-        def apply() -> Iterator[Decision]:
+        def apply() -> None:
             if cdef.zone is None:
-                yield from self.change(ctx, name, self.counter(name, ctx.seat) - amount)
+                self.change(ctx, name, self.counter(name, ctx.seat) - amount)
                 self._to_supply(cdef, amount)
                 return
             own = self.state.zone(cdef.zone, ctx.seat)
             to = self.state.zone(self.pack.zones[cdef.zone].discard_to, ctx.seat)
             for _ in range(amount):
                 spendable = [i for i in own.items if i not in self._reserved]
-                item = yield from self.choose_item(ctx, f"spend 1 {cdef.name}", spendable)
-                yield from self.move(ctx, item, to)
-        yield from self.emit("paid", ctx.seat, {"counter": name, "amount": amount}, apply)
+                item = self.choose_item(ctx, f"spend 1 {cdef.name}", spendable)
+                self.move(ctx, item, to)
+        self.emit("paid", ctx.seat, {"counter": name, "amount": amount}, apply)
 
-    def choose_item(self, ctx: Ctx, prompt: str, items: list[Item]) -> Ask:
+    def choose_item(self, ctx: Ctx, prompt: str, items: list[Item]) -> Item:
         distinct: dict[tuple, Item] = {}
         for item in items:
             distinct.setdefault(item_key(item), item)
         options = list(distinct.values())
-        return (yield from self.ask(ctx, "choose", prompt, [item_label(i) for i in options], options))
+        return (self.ask(ctx, "choose", prompt, [item_label(i) for i in options], options))
 
     # ---------------------------------------------------------------- zones
     def set_attr(self, item: Item, attr: str, value: Any) -> None:
@@ -219,13 +221,13 @@ class Game:
             value = value.id
         item.attrs[attr] = value
 
-    def move(self, ctx: Ctx, item: Item, zone: Zone, top: bool = False) -> Iterator[Decision]:
+    def move(self, ctx: Ctx, item: Item, zone: Zone, top: bool = False) -> None:
         cap = zone.zdef.capacity
         if cap is not None and len(zone.items) >= cap and item.zone is not zone:
             raise RuleError(f"zone '{zone.id}' is full ({cap} items)")
         origin = item.zone
 
-        def apply() -> Iterator[Decision]:
+        def apply() -> None:
             if origin is not None:
                 origin.items.remove(item)
                 if origin.zdef.visibility == "hidden":
@@ -235,17 +237,19 @@ class Game:
             if zone.zdef.active and (origin is None or not origin.zdef.active):
                 self.coverage[(item.comp.id, "played")] += 1
             if origin is not None and origin.zdef.keep_filled:
-                yield from self.refill(ctx, origin)
-        yield from self.emit("moved", ctx.seat, {"item": item, "from": origin, "to": zone}, apply)
+                self.refill(ctx, origin)
+        self.emit("moved", ctx.seat, {"item": item, "from": origin, "to": zone}, apply)
 
-    def refill(self, ctx: Ctx, zone: Zone) -> Iterator[Decision]:
+    def refill(self, ctx: Ctx, zone: Zone) -> None:
         """A market row tops itself up from its `draw_from` zone whenever an item leaves it."""
         source = self.state.zone(zone.zdef.draw_from, zone.owner)
         missing = zone.zdef.keep_filled - len(zone.items)
         if missing > 0:
-            yield from self.draw(ctx, source, zone, missing)
+            self.draw(ctx, source, zone, missing)
 
-    def draw(self, ctx: Ctx, src: Zone, dst: Zone, amount: int) -> Iterator[Decision]:
+    def draw(self, ctx: Ctx, src: Zone, dst: Zone, amount: int) -> None:
+        if self.draw_listener is not None:
+            self.draw_listener(src, amount)
         for _ in range(amount):
             if not src.items and src.zdef.refill_from:
                 refill = self.state.zone(src.zdef.refill_from, src.owner)
@@ -257,7 +261,7 @@ class Game:
             if not src.items:
                 return
             pick = self.state.rng.randrange(len(src.items)) if src.zdef.random_draw else 0
-            yield from self.move(ctx, src.items[pick], dst)
+            self.move(ctx, src.items[pick], dst)
 
     def shuffle(self, zone: Zone) -> None:
         self.state.rng.shuffle(zone.items)
@@ -297,7 +301,7 @@ class Game:
         finally:
             self._reserved.discard(item)
 
-    def play(self, ctx: Ctx, item: Item, zone: Zone, free: bool) -> Iterator[Decision]:
+    def play(self, ctx: Ctx, item: Item, zone: Zone, free: bool) -> None:
         if not self.can_play(ctx, item, zone, free):
             raise RuleError(f"'{item.comp.name}' cannot be played to '{zone.id}' now")
         self._reserved.add(item)
@@ -305,11 +309,11 @@ class Game:
             options = [(text, need) for text, need in self._play_needs(ctx, item, zone, free)
                        if self.can_pay(ctx, need)]
             labels = [text for text, _ in options]
-            text, need = yield from self.ask(ctx, "cost", f"cost for {item.comp.name}", labels, options)
-            yield from self.pay(ctx, need, text)
+            text, need = self.ask(ctx, "cost", f"cost for {item.comp.name}", labels, options)
+            self.pay(ctx, need, text)
         finally:
             self._reserved.discard(item)
-        yield from self.emit("placed", ctx.seat, {"item": item, "zone": zone},
+        self.emit("placed", ctx.seat, {"item": item, "zone": zone},
                              lambda: self.move(ctx, item, zone))
 
     # ---------------------------------------------------------------- actions
@@ -325,28 +329,28 @@ class Game:
             return False
         return action.effect.legal is None or bool(action.effect.legal(ctx))
 
-    def perform(self, ctx: Ctx, action: ActionDef) -> Iterator[Decision]:
+    def perform(self, ctx: Ctx, action: ActionDef) -> None:
         if ctx.self_item is not None:
             self.coverage[(ctx.self_item.comp.id, "activated")] += 1
         if action.cost is not None:
-            yield from self.pay(ctx, action.cost.amounts(ctx), action.cost.text)
-        yield from action.effect.run(ctx)
+            self.pay(ctx, action.cost.amounts(ctx), action.cost.text)
+        action.effect.run(ctx)
 
     def can_do(self, ctx: Ctx, target: Any) -> bool:
         item = _need_item(target, "do")
         inner = self._action_ctx(ctx, item)
         return any(self._legal_action(inner, a) for a in item.comp.actions)
 
-    def do(self, ctx: Ctx, target: Any) -> Iterator[Decision]:
+    def do(self, ctx: Ctx, target: Any) -> None:
         item = _need_item(target, "do")
         inner = self._action_ctx(ctx, item)
         legal = [a for a in item.comp.actions if self._legal_action(inner, a)]
         if not legal:
             raise RuleError(f"'{item.comp.name}' has no action that can be done now")
-        action = yield from self.ask(ctx, "action", f"action of {item.comp.name}", [a.label for a in legal], legal)
-        yield from self.perform(inner, action)
+        action = self.ask(ctx, "action", f"action of {item.comp.name}", [a.label for a in legal], legal)
+        self.perform(inner, action)
 
-    def activate(self, ctx: Ctx, target: Any, limit: int) -> Iterator[Decision]:
+    def activate(self, ctx: Ctx, target: Any, limit: int) -> None:
         """Mode `one`: do one action with threshold <= limit, or none. Mode `each`: each in order."""
         item = _need_item(target, "activate")
         inner = self._action_ctx(ctx, item)
@@ -358,29 +362,29 @@ class Game:
             legal = [a for a in item.comp.actions if usable(a)]
             if not legal:
                 return
-            action = yield from self.ask(ctx, "action", f"activate {item.comp.name}",
+            action = self.ask(ctx, "action", f"activate {item.comp.name}",
                                          [a.label for a in legal] + ["skip"], [*legal, None], optional=True)
             if action is not None:
-                yield from self.perform(inner, action)
+                self.perform(inner, action)
             return
         used_groups: set[str] = set()
         for action in item.comp.actions:
             if (action.or_group is not None and action.or_group in used_groups) or not usable(action):
                 continue
-            yes = yield from self.ask(ctx, "may", f"{item.comp.name}: {action.label}?",
+            yes = self.ask(ctx, "may", f"{item.comp.name}: {action.label}?",
                                       [f"yes: {action.label}", "no"], [True, False], optional=True)
             if yes:
                 if action.or_group is not None:
                     used_groups.add(action.or_group)
-                yield from self.perform(inner, action)
+                self.perform(inner, action)
 
     # ---------------------------------------------------------------- procedures and events
-    def call(self, ctx: Ctx, name: str) -> Iterator[Decision]:
+    def call(self, ctx: Ctx, name: str) -> None:
         self._call_depth += 1
         try:
             if self._call_depth > MAX_CALL_DEPTH:
                 raise RuleError(f"procedure calls nested deeper than {MAX_CALL_DEPTH} (at '{name}'): recursion?")
-            yield from self.pack.procedures[name].run(ctx)
+            self.pack.procedures[name].run(ctx)
         finally:
             self._call_depth -= 1
 
@@ -406,14 +410,14 @@ class Game:
         return found
 
     def emit(self, name: str, seat: int | None, payload: dict[str, Any],
-             action: Callable[[], Iterator[Decision]] | None = None) -> Iterator[Decision]:
+             action: Callable[[], None] | None = None) -> None:
         """An event: `before` triggers, then `action` (unless an `instead` trigger replaces it), then `after`.
 
         Nesting depth and the number of firings per game are bounded, so a trigger loop is an error.
         """
         if name not in self.pack.listened:
             if action is not None:
-                yield from action()
+                action()
             return
         if self._trigger_depth >= MAX_TRIGGER_DEPTH:
             raise RuleError(f"triggers nested deeper than {MAX_TRIGGER_DEPTH} on event '{name}': a trigger loop?")
@@ -423,21 +427,21 @@ class Game:
             event = dict(payload, name=name)
             for trigger, item in listeners:
                 if trigger.timing == "before":
-                    yield from self._fire(trigger, item, seat, event)
+                    self._fire(trigger, item, seat, event)
             replaced = False
             for trigger, item in listeners:
                 if trigger.timing == "instead" and not replaced:
-                    replaced = yield from self._fire(trigger, item, seat, event)
+                    replaced = self._fire(trigger, item, seat, event)
             if action is not None and not replaced:
-                yield from action()
+                action()
             for trigger, item in listeners:
                 if trigger.timing == "after":
-                    yield from self._fire(trigger, item, seat, event)
+                    self._fire(trigger, item, seat, event)
         finally:
             self._trigger_depth -= 1
 
     def _fire(self, trigger: TriggerDef, item: Item | None, seat: int | None,
-              payload: dict[str, Any]) -> Generator[Decision, int, bool]:
+              payload: dict[str, Any]) -> bool:
         """Run one trigger if its condition, limit and leading cost allow; True if it ran."""
         ctx = Ctx(self, seat, item, payload)
         if trigger.when is not None and not trigger.when(ctx):
@@ -448,7 +452,7 @@ class Game:
         if trigger.effect.legal is not None and not trigger.effect.legal(ctx):
             return False
         if trigger.optional and seat is not None:
-            yes = yield from self.ask(ctx, "may", f"use {trigger.label}?", [f"yes: {trigger.label}", "no"],
+            yes = self.ask(ctx, "may", f"use {trigger.label}?", [f"yes: {trigger.label}", "no"],
                                       [True, False], optional=True)
             if not yes:
                 return False
@@ -457,11 +461,15 @@ class Game:
             raise RuleError(f"more than {MAX_TRIGGER_FIRINGS} trigger firings in one game")
         if trigger.limit is not None:
             self.state.trigger_uses[key] = self.state.trigger_uses.get(key, 0) + 1
-        yield from trigger.effect.run(ctx)
+        trigger.effect.run(ctx)
         return True
 
     def _epoch(self, limit: str) -> int:
         return 0 if limit == "game" else self.epochs[limit]
+
+
+def _no_driver(decision: Decision) -> int:
+    raise RuleError(f"'{decision.prompt}' needs a player's answer, but no session is running this game")
 
 
 def _need_item(value: Any, what: str) -> Item:

@@ -22,15 +22,14 @@ from typing import Any
 from lark import Tree
 
 from engine.agents import RandomAgent
-from engine.context import Ctx
-from engine.decision import Decision
 from engine.diagnostics import Diagnostic, did_you_mean
-from engine.errors import GameOver, RuleError
+from engine.errors import RuleError
 from engine.game import BUILTIN_EVENTS, Game
 from engine.model import Zone
 from engine.pack import Pack
 from engine.pack_files import Entry, RawPack
 from engine.render import Renderer, and_list, plural, threshold_unit
+from engine.session import Session
 from engine.typecheck import parse
 from engine.usage import Where
 
@@ -311,44 +310,40 @@ class _Short:
     step: str
 
 
-class _WatchedGame(Game):
-    """A game that notes every draw its zone cannot satisfy (the engine then just draws fewer)."""
+class _DrawWatch:
+    """Notes every draw its zone (and the zone refilling it) cannot satisfy; the engine then just draws fewer."""
 
-    def __init__(self, pack: Pack, players: int, seed: int) -> None:
-        super().__init__(pack, players, seed)
+    def __init__(self, game: Game) -> None:
+        self.game = game
         self.short: list[_Short] = []
 
-    def draw(self, ctx: Ctx, src: Zone, dst: Zone, amount: int) -> Iterator[Decision]:
+    def __call__(self, src: Zone, amount: int) -> None:
         had = len(src.items) + self._refill_size(src)
         if amount > had:
-            self.short.append(_Short(src.id, amount, had, self.step))
-        yield from super().draw(ctx, src, dst, amount)
+            self.short.append(_Short(src.id, amount, had, self.game.step))
 
     def _refill_size(self, zone: Zone) -> int:
         if zone.zdef.refill_from is None:
             return 0
         try:
-            return len(self.state.zone(zone.zdef.refill_from, zone.owner).items)
+            return len(self.game.state.zone(zone.zdef.refill_from, zone.owner).items)
         except KeyError:
             return 0
 
 
-def _random_game(pack: Pack, players: int, seed: int) -> tuple[_WatchedGame, RuleError | None]:
-    """Play one game with seeded random bots; the game and the rule error that stopped it, if any."""
-    game = _WatchedGame(pack, players, seed)
-    agents = [RandomAgent(seed, seat) for seat in range(players)]
+def _random_game(pack: Pack, players: int, seed: int) -> tuple[list[_Short], RuleError | None]:
+    """Play one game with seeded random bots; the short draws and the rule error that stopped it, if any."""
+    game = Game(pack, players, seed)
+    watch = _DrawWatch(game)
+    game.draw_listener = watch
     if pack.flow is None:
-        return game, None
-    flow = pack.flow(Ctx(game, None))
+        return watch.short, None
     try:
-        decision = next(flow)
-        for _ in range(MAX_PLAYTEST_DECISIONS):
-            decision = flow.send(agents[decision.seat].choose({}, decision))
-    except (StopIteration, GameOver):
-        pass
+        Session(pack, players, seed, game=game).run([RandomAgent(seed, seat) for seat in range(players)],
+                                                    stop_after=MAX_PLAYTEST_DECISIONS)
     except RuleError as exc:
-        return game, exc
-    return game, None
+        return watch.short, exc
+    return watch.short, None
 
 
 def playtest(raw: RawPack, pack: Pack, games: int) -> Iterator[Diagnostic]:
@@ -357,8 +352,8 @@ def playtest(raw: RawPack, pack: Pack, games: int) -> Iterator[Diagnostic]:
     errors: dict[str, Diagnostic] = {}
     for players in range(pack.min_players, pack.max_players + 1):
         for seed in range(1, games + 1):
-            game, error = _random_game(pack, players, seed)
-            for s in game.short:
+            shorts, error = _random_game(pack, players, seed)
+            for s in shorts:
                 short.setdefault(s.zone, {}).setdefault(players, (s, seed))
             if error is not None:
                 diag = _run_error(raw, error, players, seed)

@@ -5,7 +5,7 @@ Nothing here changes during a game; the `State` (engine.model) does.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -14,15 +14,14 @@ from engine.usage import Usage
 
 if TYPE_CHECKING:
     from engine.context import Ctx
-    from engine.decision import Decision
 
 Expr = Callable[["Ctx"], Any]
-Runner = Callable[["Ctx"], Iterator["Decision"]]
+Runner = Callable[["Ctx"], None]
 
 
 @dataclass(slots=True)
 class Effect:
-    """A compiled effect: `run` is a generator that yields decisions.
+    """A compiled effect: `run` carries it out (asking players through `Game.ask`).
 
     `legal` tells, without running, whether the effect can start (its leading
     cost can be paid); None means always.

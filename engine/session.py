@@ -1,10 +1,19 @@
-"""Driving a game: feeding decisions to agents, logging them, replaying a log."""
+"""Driving a game: feeding decisions to agents, logging them, replaying a log.
+
+The pack's flow runs in its own greenlet. When an effect needs a choice,
+`Game.ask` switches back here with the `Decision`; `answer` switches into the
+flow again with the chosen index. So effects are plain function calls (no
+generator frame per statement), yet a game can stop at any decision, be
+saved as its log and resumed.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
+
+from greenlet import getcurrent, greenlet
 
 from engine.agents import Agent
 from engine.context import Ctx
@@ -29,22 +38,34 @@ class Outcome:
 class Session:
     """One game paused at its next decision (or finished)."""
 
-    def __init__(self, pack: Pack, players: int, seed: int, options: dict[str, bool] | None = None) -> None:
+    def __init__(self, pack: Pack, players: int, seed: int, options: dict[str, bool] | None = None,
+                 game: Game | None = None) -> None:
         self.pack = pack
-        self.game = Game(pack, players, seed, options)
+        self.game = game if game is not None else Game(pack, players, seed, options)
         self.log: list[dict[str, Any]] = []
-        if pack.flow is None:
+        flow = pack.flow
+        if flow is None:
             raise RuleError("the pack has no flow")
-        self._flow: Iterator[Decision] = pack.flow(Ctx(self.game, None))
+        self._flow = greenlet(lambda: flow(Ctx(self.game, None)))
+        self.game.pause = self._pause
         self.pending: Decision | None = None
         self._advance(None)
 
+    def _pause(self, decision: Decision) -> int:
+        """Runs inside the flow: hand the decision to whoever advanced it, wait for the answer."""
+        return self._flow.parent.switch(decision)
+
     def _advance(self, answer: int | None) -> None:
+        self._flow.parent = getcurrent()
         try:
-            self.pending = next(self._flow) if answer is None else self._flow.send(answer)
-        except (StopIteration, GameOver):
+            pending = self._flow.switch() if answer is None else self._flow.switch(answer)
+        except GameOver:
+            pending = None
+        if self._flow.dead:
             self.pending = None
             self.game.state.finished = True
+        else:
+            self.pending = pending
 
     @property
     def done(self) -> bool:
