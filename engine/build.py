@@ -14,7 +14,6 @@ from engine.compile_effect import EffectCompiler
 from engine.context import Ctx
 from engine.diagnostics import Diagnostic, PackError, did_you_mean
 from engine.dsl import DslText
-from engine.errors import CONTENT_FAULTS, RuleError, locate_error
 from engine.flow import FlowCompiler
 from engine.pack import (
     ActionDef,
@@ -68,21 +67,23 @@ class Builder:
     def expr(self, src: SourceFile, path: tuple, text: Any, locals_: set[str] | None = None) -> Expr:
         dsl = self._dsl(src, path, text)
         tree = dsl.parse("expr")
-        fn: Expr = (lambda ctx: 0) if tree is None else self._compiler(dsl, locals_).expr(tree)
+        fn: Expr = _zero if tree is None else self._compiler(dsl, locals_).expr_function(tree)
         self.diagnostics.extend(dsl.diagnostics)
-        return _located_expr(fn, dsl.where(0))
+        return fn
 
     def effect(self, src: SourceFile, path: tuple, text: Any, locals_: set[str] | None = None) -> Effect:
         dsl = self._dsl(src, path, text)
         tree = dsl.parse("effect")
-        eff = Effect(_nothing, None, str(text)) if tree is None else self._compiler(dsl, locals_).effect(tree)
+        shown = " ".join(str(text).split())
+        eff = Effect(_nothing, None, shown) if tree is None else self._compiler(dsl, locals_).effect_function(
+            tree, shown)
         self.diagnostics.extend(dsl.diagnostics)
-        return Effect(_located_run(eff.run, dsl.where(0)), eff.legal, " ".join(str(text).split()))
+        return eff
 
     def cost(self, src: SourceFile, path: tuple, text: Any) -> Cost:
         dsl = self._dsl(src, path, text)
         tree = dsl.parse("cost")
-        cost = Cost([], str(text)) if tree is None else self._compiler(dsl).cost(tree)
+        cost = Cost(_no_cost, str(text)) if tree is None else self._compiler(dsl).cost(tree)
         self.diagnostics.extend(dsl.diagnostics)
         return cost
 
@@ -348,26 +349,15 @@ class Builder:
 
 
 def _nothing(ctx: Ctx) -> None:
-    return
+    return None
 
 
-def _located_run(run: Any, where: str) -> Any:
-    """Attach the DSL text's position to run-time errors raised inside it."""
-    def located(ctx: Ctx) -> None:
-        try:
-            return run(ctx)
-        except (RuleError, *CONTENT_FAULTS) as exc:
-            raise locate_error(exc, where) from None
-    return located
+def _zero(ctx: Ctx) -> int:
+    return 0
 
 
-def _located_expr(fn: Expr, where: str) -> Expr:
-    def located(ctx: Ctx) -> Any:
-        try:
-            return fn(ctx)
-        except (RuleError, *CONTENT_FAULTS) as exc:
-            raise locate_error(exc, where) from None
-    return located
+def _no_cost(ctx: Ctx) -> dict[str, int]:
+    return {}
 
 
 def build_pack(raw: RawPack) -> Pack:

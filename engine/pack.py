@@ -34,16 +34,10 @@ class Effect:
 
 @dataclass(slots=True)
 class Cost:
-    """Amount closures per counter or wildcard name."""
+    """`amounts(ctx)`: how many of each counter or wildcard the cost asks for now; `text` as written."""
 
-    terms: list[tuple[Expr, str]]
+    amounts: Callable[[Ctx], dict[str, int]]
     text: str
-
-    def amounts(self, ctx: Ctx) -> dict[str, int]:
-        out: dict[str, int] = {}
-        for amount, name in self.terms:
-            out[name] = out.get(name, 0) + int(amount(ctx))
-        return out
 
 
 @dataclass

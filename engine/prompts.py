@@ -7,49 +7,38 @@ typo inside the braces is reported at its own line and column.
 
 from __future__ import annotations
 
+import ast
 import re
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from lark import Token
 
 from engine.dsl import DslText
-from engine.model import Item
+from engine.pyast import const, expr
 
 if TYPE_CHECKING:
     from engine.compile_expr import ExprCompiler
-    from engine.context import Ctx
 
-Prompt = Callable[["Ctx"], str]
 _FIELD = re.compile(r"\{([^{}]*)\}")
 
 
-def compile_prompt(compiler: ExprCompiler, token: Token | None, default: str) -> Prompt:
+def compile_prompt(compiler: ExprCompiler, token: Token | None, default: str) -> ast.expr:
     """The statement's own prompt (a string literal, maybe with `{EXPR}` fields), else `default`."""
     text = str(token)[1:-1] if token is not None else default
     if token is None or "{" not in text:
-        return lambda ctx: text
-    parts: list[str | Callable[[Ctx], Any]] = []
+        return const(text)
+    parts: list[ast.expr] = []
     start = (token.start_pos or 0) + 1  # offset of the text inside the DSL string (after the quote)
     pos = 0
     for m in _FIELD.finditer(text):
-        parts.append(text[pos:m.start()])
+        parts.append(const(text[pos:m.start()]))
         # Pad with spaces so every offset in the field equals its offset in the whole DSL string:
         # positions in diagnostics and snippets stay exact.
         field = DslText(" " * (start + m.start(1)) + m.group(1), compiler.dsl.src, compiler.dsl.path)
         tree = field.parse("expr")
         compiler.dsl.diagnostics.extend(field.diagnostics)
         if tree is not None:
-            parts.append(compiler.expr(tree))
+            parts.append(ast.FormattedValue(expr("show(X)", X=compiler.expr(tree)), -1, None))
         pos = m.end()
-    parts.append(text[pos:])
-
-    def render(ctx: Ctx) -> str:
-        return "".join(p if isinstance(p, str) else _show(p(ctx)) for p in parts)
-    return render
-
-
-def _show(value: Any) -> str:
-    if isinstance(value, Item):
-        return value.comp.name
-    return str(value)
+    parts.append(const(text[pos:]))
+    return ast.JoinedStr([p for p in parts if not (isinstance(p, ast.Constant) and p.value == "")])

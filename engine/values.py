@@ -46,6 +46,13 @@ def get_attr(ctx: Ctx, obj: Any, name: str) -> Any:
     raise RuleError(f"cannot read '.{name}' of {describe(obj)}")
 
 
+def plain_attr(ctx: Ctx, obj: Any, name: str) -> Any:
+    """`obj.name` for an attribute every type stores as a plain value: straight from the item when it has it."""
+    if obj.__class__ is Item and name in obj.attrs:
+        return obj.attrs[name]
+    return get_attr(ctx, obj, name)
+
+
 def _item_attr(ctx: Ctx, item: Item, name: str) -> Any:
     attrs = item.attrs
     if name in attrs:
@@ -102,3 +109,155 @@ def item_label(item: Item) -> str:
 def item_key(item: Item) -> tuple:
     """Two items with the same key are the same option to a player."""
     return (item.comp.id, tuple(sorted((k, repr(v)) for k, v in item.attrs.items())))
+
+
+# ---------------------------------------------------------------- helpers the generated code calls
+def iterate(value: Any) -> list[Any]:
+    """A collection to read (no snapshot: conditions and counts never move items)."""
+    return value.items if value.__class__ is Zone else as_items(value)
+
+
+def count(value: Any) -> int:
+    return len(value.items) if value.__class__ is Zone else len(as_items(value))
+
+
+def contains(a: Any, b: Any) -> bool:
+    if isinstance(b, (list, tuple, str)):
+        return a in b
+    return a in as_items(b)
+
+
+def div(a: Any, b: Any) -> int:
+    if b == 0:
+        raise RuleError("division by zero")
+    return a // b
+
+
+def mod(a: Any, b: Any) -> int:
+    if b == 0:
+        raise RuleError("modulo by zero")
+    return a % b
+
+
+def index(value: Any, i: Any) -> Any:
+    """`coll[i]`, 1-based."""
+    seq = as_items(value)
+    i = int(i)
+    if not 1 <= i <= len(seq):
+        raise RuleError(f"index {i} is outside 1..{len(seq)}")
+    return seq[i - 1]
+
+
+def pick(seq: list[Any], i: Any) -> Any:
+    """pick(list, i): the i-th element (1-based); 0 for i <= 0."""
+    i = int(i)
+    if i <= 0:
+        return 0
+    if i > len(seq):
+        raise RuleError(f"pick: index {i} is outside 1..{len(seq)}")
+    return seq[i - 1]
+
+
+def rank(value: Any, minimums: list[Any]) -> int:
+    """rank(value, minimums): how many of the ascending minimums value reaches."""
+    return sum(1 for m in minimums if value >= m)
+
+
+def cost_uses(ctx: Ctx, item: Any, counter: str, want: int | None) -> bool:
+    """Some alternative cost of `item` names `counter` (exactly `want` of it, when given)."""
+    for cost in item.comp.costs:
+        need = cost.amounts(ctx).get(counter, 0)
+        if need and (want is None or need == want):
+            return True
+    return False
+
+
+def need_zone(value: Any) -> Zone:
+    if not isinstance(value, Zone):
+        raise RuleError(f"expected a zone, got {describe(value)}")
+    return value
+
+
+def need_item(value: Any, what: str) -> Item:
+    if not isinstance(value, Item):
+        raise RuleError(f"{what} needs an item, got {describe(value)}")
+    return value
+
+
+def set_item_attr(target: Any, attr: str, value: Any) -> None:
+    """`set x.attr = value` on an item; items and zones are stored by id."""
+    if target.__class__ is not Item:
+        raise RuleError(f"cannot set '.{attr}' on {describe(target)}")
+    if isinstance(value, Item):
+        value = value.comp.id
+    elif isinstance(value, Zone):
+        value = value.id
+    target.attrs[attr] = value
+
+
+def show(value: Any) -> str:
+    """A value inside a prompt: items by name."""
+    if isinstance(value, Item):
+        return value.comp.name
+    return str(value)
+
+
+def distinct(things: list[Any]) -> list[Any]:
+    """The options a player tells apart: items equal in component and attributes are one option.
+
+    An item's key is only computed when another copy of its component is among the options.
+    """
+    out: list[Any] = []
+    seen: set[Any] = set()
+    unkeyed: dict[str, Item] = {}
+    keyed: set[str] = set()
+    for thing in things:
+        key: Any = None
+        if isinstance(thing, Item):
+            cid = thing.comp.id
+            if cid in unkeyed:
+                seen.add(item_key(unkeyed.pop(cid)))
+                keyed.add(cid)
+            if cid in keyed:
+                key = item_key(thing)
+        else:
+            key = repr(thing)
+        if key is not None:
+            if key in seen:
+                continue
+            seen.add(key)
+        else:
+            unkeyed[thing.comp.id] = thing
+        out.append(thing)
+    return out
+
+
+def option_labels(things: list[Any]) -> list[str]:
+    """Readable, unique labels: names, with the component id added where names clash."""
+    raw = [item_label(x) if isinstance(x, Item) else str(x) for x in things]
+    out = []
+    for thing, label in zip(things, raw, strict=True):
+        if raw.count(label) > 1 and isinstance(thing, Item):
+            label = f"{label} ({thing.comp.id})"
+        out.append(label)
+    return out if len(set(out)) == len(out) else _unclash(things, out)
+
+
+def _unclash(things: list[Any], labels: list[str]) -> list[str]:
+    """Copies of one component that differ (they were not merged as one option) show how: `Beta (b) [power 5]`.
+
+    Labels must be unique, or a log of labels could not say which option was taken.
+    """
+    out = list(labels)
+    for label in {x for x in labels if labels.count(x) > 1}:
+        group = [i for i, x in enumerate(labels) if x == label and isinstance(things[i], Item)]
+        if len(group) < 2:
+            continue
+        keys = sorted({k for i in group for k in things[i].attrs})
+        differ = [k for k in keys if len({repr(things[i].attrs.get(k)) for i in group}) > 1]
+        for i in group:
+            out[i] = f"{label} [{', '.join(f'{k} {things[i].attrs.get(k)}' for k in differ)}]"
+    for label in {x for x in out if out.count(x) > 1}:  # still the same (e.g. plain values): number them
+        for n, i in enumerate([i for i, x in enumerate(out) if x == label], 1):
+            out[i] = f"{label} #{n}"
+    return out
