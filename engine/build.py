@@ -142,15 +142,18 @@ class Builder:
             pack.procedures[name] = self.effect(e.src, e.path, e.data)
         for e in raw.triggers:
             pack.triggers.append(self._trigger(e.data, e.src, e.path, e.id))
+        pack.triggers_on = _by_event(pack.triggers)
+        for comp in pack.components.values():
+            comp.triggers_on = _by_event(comp.triggers)
+            pack.item_listened.update(comp.triggers_on)
+        pack.listened = set(pack.triggers_on) | pack.item_listened
         if raw.flow is not None:
-            pack.flow = FlowCompiler(self).steps(raw.flow.src, raw.flow.path, raw.flow.data)
+            pack.flow = FlowCompiler(self, raw.flow.src, raw.flow.path).compile(raw.flow.data)
         else:
             self.diagnostics.append(Diagnostic("PACK003", "the pack has no `flow` section",
                                                raw.manifest_src.display, 1, 1))
         if raw.scoring is not None:
             pack.scoring = self._scoring(raw.scoring)
-        pack.listened = {t.on for t in pack.triggers}
-        pack.listened |= {t.on for c in pack.components.values() for t in c.triggers}
         if any(d.severity == "error" for d in self.diagnostics):
             raise PackError(sorted(self.diagnostics, key=lambda d: (d.file, d.line, d.col)))
         return pack
@@ -346,6 +349,13 @@ class Builder:
                            self.expr(e.src, (*e.path, "ranks", i, "when"), r["when"]) if "when" in r else None)
                  for i, r in enumerate(d.get("ranks", []) or [])]
         return Scoring(score, tiebreak, breakdown, ranks)
+
+
+def _by_event(triggers: list[TriggerDef]) -> dict[str, list[TriggerDef]]:
+    out: dict[str, list[TriggerDef]] = {}
+    for t in triggers:
+        out.setdefault(t.on, []).append(t)
+    return out
 
 
 def _nothing(ctx: Ctx) -> None:

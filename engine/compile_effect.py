@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from lark import Token, Tree
 
-from engine.compile_expr import ExprCompiler
+from engine.compile_expr import ExprCompiler, kind_of
 from engine.dsl import DslText
 from engine.pack import Effect, Pack
 from engine.prompts import compile_prompt
@@ -66,9 +66,9 @@ class EffectCompiler(ExprCompiler):
     def prompt(self, token: Token | None, default: str) -> ast.expr:
         return compile_prompt(self, token, default)
 
-    def scoped(self, var: str, tree: Tree) -> tuple[str, Code]:
-        """A block compiled with DSL local `var` bound: (its Python name, the block)."""
-        py, saved = self.bind(var)
+    def scoped(self, var: str, tree: Tree, over: ast.expr | None = None) -> tuple[str, Code]:
+        """A block compiled with DSL local `var` bound (to each of `over`): (its Python name, the block)."""
+        py, saved = self.bind(var, "player" if over is not None and kind_of(over) == "players" else None)
         code = self.block(tree)
         self.scope = saved
         return py, code
@@ -191,14 +191,14 @@ class EffectCompiler(ExprCompiler):
         prompt_tok, body_t = t.children[-2], t.children[-1]
         var = str(var_tok)
         coll = self.expr(coll_t)
-        py, body = self.scoped(var, body_t)
+        py, body = self.scoped(var, body_t, coll)
         prompt = self.prompt(prompt_tok, f"choose {var}")
         if body.legal is None:
-            options = expr("as_items(C)", C=coll)
-            legal = expr("len(as_items(C)) > 0", C=coll)
+            options = self.read(coll)
+            legal = expr("len(C) > 0", C=self.read(coll))
         else:
-            options = expr("[V for V in as_items(C) if L]", V=py, C=coll, L=body.legal)
-            legal = expr("any(L for V in as_items(C))", V=py, C=coll, L=body.legal)
+            options = expr("[V for V in C if L]", V=py, C=self.read(coll), L=body.legal)
+            legal = expr("any(L for V in C)", V=py, C=self.read(coll), L=body.legal)
         things, labels = self.unit.temp(), self.unit.temp()
         may_stop = repeat or optional
         done = stmts("L.append(DONE)\nT.append(None)", L=labels, T=things, DONE=const(DONE)) if may_stop else []
@@ -234,8 +234,8 @@ class EffectCompiler(ExprCompiler):
     def _s_for_stmt(self, t: Tree):
         var_tok, coll_t, body_t = t.children
         coll = self.expr(coll_t)
-        py, body = self.scoped(str(var_tok), body_t)
-        return stmts("for V in as_items(C):\n    BODY", V=py, C=coll, BODY=body.body or [ast.Pass()]), None
+        py, body = self.scoped(str(var_tok), body_t, coll)
+        return stmts("for V in C:\n    BODY", V=py, C=self.snapshot(coll), BODY=body.body or [ast.Pass()]), None
 
     def _s_repeat_n(self, t: Tree):
         count = self.expr(t.children[0])

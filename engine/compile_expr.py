@@ -53,6 +53,7 @@ class ExprCompiler:
         self.unit = Unit(dsl.where(0), HELPERS)
         self.outer = sorted(locals_ or ())  # bound outside this text (a flow `for`): read from ctx.vars
         self.scope: dict[str, str] = {n: f"v_{n}" for n in self.outer}  # DSL local -> Python local
+        self.kinds: dict[str, str] = {}  # Python local -> what it is known to hold (see `kinded`)
         self._used = set(self.scope.values())
         self.attr_names = _attr_names(pack)
 
@@ -93,7 +94,7 @@ class ExprCompiler:
     def cost(self, tree: Tree) -> Cost:
         return Cost(self.function(stmts("return X", X=self.cost_amounts(tree))), self.dsl.snippet(tree))
 
-    def bind(self, name: str) -> tuple[str, dict[str, str]]:
+    def bind(self, name: str, kind: str | None = None) -> tuple[str, dict[str, str]]:
         """A Python local for DSL local `name` (fresh when it shadows another); returns the scope to restore."""
         saved = self.scope
         py = f"v_{name}"
@@ -102,8 +103,24 @@ class ExprCompiler:
             n += 1
             py = f"v_{name}_{n}"
         self._used.add(py)
+        if kind is not None:
+            self.kinds[py] = kind
         self.scope = {**saved, name: py}
         return py, saved
+
+    def read(self, node: ast.expr) -> ast.expr:
+        """A collection to read without changing it (conditions, counts, sums, sorting): no copy."""
+        kind = kind_of(node)
+        if kind == "zone":
+            return expr("X.items", X=node)
+        return node if kind in ("list", "players") else expr("iterate(X)", X=node)
+
+    def snapshot(self, node: ast.expr) -> ast.expr:
+        """A collection to loop over while the loop may move its items: zones are copied."""
+        kind = kind_of(node)
+        if kind == "zone":
+            return expr("X.items[:]", X=node)
+        return node if kind in ("list", "players") else expr("as_items(X)", X=node)
 
     def check_cost_name(self, name: Token) -> None:
         n = str(name)
@@ -116,9 +133,9 @@ class ExprCompiler:
         word = str(tok) if isinstance(tok, Token) else self.dsl.snippet(tok)
         self.dsl.error(tok, "REF001", f"unknown {kind} '{word}'", did_you_mean(word, candidates))
 
-    def with_it(self, tree: Tree) -> tuple[str, ast.expr]:
-        """(Python name of `it`, the expression compiled with `it` bound): `where`, sum, sorted."""
-        py, saved = self.bind("it")
+    def with_it(self, tree: Tree, over: ast.expr) -> tuple[str, ast.expr]:
+        """(Python name of `it`, the expression compiled with `it` bound to each of `over`): where, sum, sorted."""
+        py, saved = self.bind("it", "player" if kind_of(over) == "players" else None)
         body = self.expr(tree)
         self.scope = saved
         return py, body
@@ -137,7 +154,7 @@ class ExprCompiler:
         return const(False)
 
     def _x_list(self, t: Tree) -> ast.expr:
-        return ast.List([self.expr(c) for c in t.children if c is not None], ast.Load())
+        return kinded(ast.List([self.expr(c) for c in t.children if c is not None], ast.Load()), "list")
 
     def _x_name(self, t: Tree) -> ast.expr:
         return self.name(t.children[0])
@@ -146,18 +163,19 @@ class ExprCompiler:
         n = str(tok)
         pack = self.pack
         if n in self.scope:
-            return ast.Name(self.scope[n], ast.Load())
+            py = self.scope[n]
+            return kinded(ast.Name(py, ast.Load()), self.kinds.get(py))
         builtin = _BUILTIN_EXPR.get(n)
         if builtin is not None:
-            return expr(builtin)
+            return kinded(expr(builtin[0]), builtin[1])
         if n in pack.counters or n in pack.zones or n in pack.components:
             self.usage.ref(n, self.dsl.place(tok))
         if n in pack.counters:
             return self._counter(n)
         if n in pack.zones:
             if pack.zones[n].scope == "global":
-                return expr("game.state.zones[N]", N=const(n))
-            return expr("game.state.players[ctx.seat].zones[N]", N=const(n))
+                return kinded(expr("game.state.zones[N]", N=const(n)), "zone")
+            return kinded(expr("game.state.players[ctx.seat].zones[N]", N=const(n)), "zone")
         if n in pack.components:
             return expr("game.instance(N, ctx.seat)", N=const(n))
         self.unknown(tok, "name", [*self.scope, *pack.counters, *pack.zones, *pack.components, *BUILTIN_NAMES])
@@ -220,6 +238,8 @@ class ExprCompiler:
         if not _is_name(base_tree, "event") and name not in self.attr_names:
             self.unknown(name_tok, "attribute", sorted(self.attr_names))
         base = self.expr(base_tree)
+        if kind_of(base) == "player":
+            return self._player_attr(base, name)
         if not _plain_everywhere(self.pack, name):
             return expr("get_attr(ctx, B, N)", B=base, N=const(name))
         # a stored int/str/bool/list: read it straight from the item when the base is one
@@ -228,14 +248,28 @@ class ExprCompiler:
                         B=base, N=const(name))
         return expr("plain_attr(ctx, B, N)", B=base, N=const(name))
 
+    def _player_attr(self, player: ast.expr, name: str) -> ast.expr:
+        """`p.NAME` for a known player: the seat (1-based), one of their counters or zones."""
+        if name == "seat":
+            return expr("P.seat + 1", P=player)
+        cdef = self.pack.counters.get(name)
+        if cdef is not None:
+            if cdef.zone is None and cdef.scope == "player":
+                return expr("game.state.players[P.seat].counters[N]", P=player, N=const(name))
+            return expr("game.counter(N, P.seat)", P=player, N=const(name))
+        if name in self.pack.zones:
+            return kinded(expr("game.state.zone(N, P.seat)", P=player, N=const(name)), "zone")
+        return expr("get_attr(ctx, P, N)", P=player, N=const(name))
+
     def _x_index(self, t: Tree) -> ast.expr:
-        return expr("index(A, I)", A=self.expr(t.children[0]), I=self.expr(t.children[1]))
+        return expr("index(A, I)", A=self.read(self.expr(t.children[0])), I=self.expr(t.children[1]))
 
     def _x_collection(self, t: Tree) -> ast.expr:
         """`COLL where COND`: the items for which COND holds, with `it` bound."""
         source = self.expr(t.children[0])
-        it, cond = self.with_it(t.children[1])
-        return expr("[IT for IT in iterate(S) if C]", IT=it, S=source, C=cond)
+        it, cond = self.with_it(t.children[1], source)
+        kind = "players" if kind_of(source) == "players" else "list"
+        return kinded(expr("[IT for IT in S if C]", IT=it, S=self.read(source), C=cond), kind)
 
     # ---------------------------------------------------------------- functions
     def _x_call_fn(self, t: Tree) -> ast.expr:
@@ -262,20 +296,19 @@ class ExprCompiler:
     def _fn_count(self, tok: Token, args: list) -> ast.expr:
         if not self._arity(tok, args, 1):
             return const(0)
-        if isinstance(args[0], Tree) and args[0].data == "collection":
-            return expr("len(X)", X=self.expr(args[0]))
-        return expr("count(X)", X=self.expr(args[0]))
+        coll = self.expr(args[0])
+        return expr("count(X)", X=coll) if kind_of(coll) is None else expr("len(X)", X=self.read(coll))
 
     def _fn_sum(self, tok: Token, args: list) -> ast.expr:
         if not self._arity(tok, args, 2):
             return const(0)
         coll = self.expr(args[0])
-        it, value = self.with_it(args[1])
-        return expr("sum([int(V) for IT in iterate(C)])", V=value, IT=it, C=coll)
+        it, value = self.with_it(args[1], coll)
+        return expr("sum([int(V) for IT in C])", V=value, IT=it, C=self.read(coll))
 
     def _fn_items(self, tok: Token, args: list) -> ast.expr:
-        parts = [ast.Starred(expr("as_items(P)", P=self.expr(a)), ast.Load()) for a in args]
-        return ast.List(parts, ast.Load())
+        parts = [ast.Starred(self.read(self.expr(a)), ast.Load()) for a in args]
+        return kinded(ast.List(parts, ast.Load()), "list")
 
     def _fn_all(self, tok: Token, args: list) -> ast.expr:
         if not self._arity(tok, args, 1):
@@ -286,7 +319,7 @@ class ExprCompiler:
             self.unknown(arg, "component type", list(self.pack.types))
             return ast.List([], ast.Load())
         self.usage.ref(tname, self.dsl.place(arg))
-        return expr("game.all_of(T, ctx.seat)", T=const(tname))
+        return kinded(expr("game.all_of(T, ctx.seat)", T=const(tname)), "list")
 
     def _fn_max(self, tok: Token, args: list) -> ast.expr:
         parts = self._args(tok, args, 1, 8)
@@ -315,14 +348,14 @@ class ExprCompiler:
         if not self._arity(tok, args, 2):
             return ast.List([], ast.Load())
         coll = self.expr(args[0])
-        it, key = self.with_it(args[1])
-        return expr("sorted(as_items(C), key=lambda IT: K)", C=coll, IT=it, K=key)
+        it, key = self.with_it(args[1], coll)
+        return kinded(expr("sorted(C, key=lambda IT: K)", C=self.read(coll), IT=it, K=key), "list")
 
     def _fn_range(self, tok: Token, args: list) -> ast.expr:
         """range(A, B): the numbers A..B inclusive (empty when B < A)."""
         parts = self._args(tok, args, 2)
-        return ast.List([], ast.Load()) if parts is None else expr("list(range(int(A), int(B) + 1))", A=parts[0],
-                                                                    B=parts[1])
+        return ast.List([], ast.Load()) if parts is None else kinded(
+            expr("list(range(int(A), int(B) + 1))", A=parts[0], B=parts[1]), "list")
 
     def _fn_neighbors(self, tok: Token, args: list) -> ast.expr:
         """neighbors(SPACE): the spaces linked to it on its board, in definition order."""
@@ -368,16 +401,31 @@ class ExprCompiler:
         return expr("cost_uses(ctx, I, N, A)", I=item, N=const(counter), A=amount)
 
 
-_BUILTIN_EXPR = {
-    "self": "ctx.self_item",
-    "event": "ctx.event or {}",
-    "players": "len(game.state.players)",
-    "option": "game.options",
-    "me": "PlayerRef(game.acting(ctx.seat))",
-    "next_player": "PlayerRef((game.acting(ctx.seat) + 1) % len(game.state.players))",
-    "others": "game.players_from(game.acting(ctx.seat))[1:]",
-    "everyone": "game.players_from(game.state.counters.get('first_player', 0))",
+# built-in names: (code, kind)
+_BUILTIN_EXPR: dict[str, tuple[str, str | None]] = {
+    "self": ("ctx.self_item", None),
+    "event": ("ctx.event or {}", None),
+    "players": ("len(game.state.players)", None),
+    "option": ("game.options", None),
+    "me": ("PlayerRef(game.acting(ctx.seat))", "player"),
+    "next_player": ("PlayerRef((game.acting(ctx.seat) + 1) % len(game.state.players))", "player"),
+    "others": ("game.players_from(game.acting(ctx.seat))[1:]", "players"),
+    "everyone": ("game.players_from(game.state.counters.get('first_player', 0))", "players"),
 }
+
+
+def kinded(node: ast.expr, kind: str | None) -> ast.expr:
+    """Note what an expression is known to hold at compile time: a `zone`, a `list`, a `player`, `players`.
+
+    Code reading a known zone takes `.items` directly; a known player's counter is one dict read.
+    """
+    if kind is not None:
+        node.cog_kind = kind  # type: ignore[attr-defined]
+    return node
+
+
+def kind_of(node: ast.expr) -> str | None:
+    return getattr(node, "cog_kind", None)
 
 
 def _is_name(tree: Any, name: str | None = None) -> bool:

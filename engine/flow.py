@@ -1,20 +1,24 @@
-"""Compiling the `flow` section (rounds, phases, steps) into one generator.
+"""Compiling the `flow` section (rounds, phases, steps) into one generated function.
 
 Each step kind is a small policy: `do` runs an effect, `each_player` runs
 sub-steps per seat in turn order, `simultaneous` does the same but is the
 place for hidden commitments that are revealed together afterwards, `if`,
-`repeat` and `for` are the usual control structures.
+`repeat` and `for` are the usual control structures. Every DSL text in the
+flow is compiled into the same function (engine/pyast.py), so a flow `for`
+variable is a Python local the steps inside it read directly.
 """
 
 from __future__ import annotations
 
+import ast
 from typing import TYPE_CHECKING, Any
 
+from engine.compile_effect import EffectCompiler
 from engine.context import Ctx
-from engine.errors import StopLoop
+from engine.dsl import DslText
 from engine.pack import Runner
+from engine.pyast import const, expr, stamp, stmts
 from engine.source import SourceFile
-from engine.values import as_items
 
 if TYPE_CHECKING:
     from engine.build import Builder
@@ -24,142 +28,126 @@ STEP_KINDS = ("do", "each_player", "simultaneous", "if", "repeat", "for")
 
 
 class FlowCompiler:
-    def __init__(self, builder: Builder) -> None:
+    def __init__(self, builder: Builder, src: SourceFile, path: tuple) -> None:
         self.b = builder
-        self.locals: set[str] = set()
+        self.c = EffectCompiler(builder.pack, DslText("", src, path), set(builder.raw.procedures),
+                                usage=builder.pack.usage)
+        self.c.unit.globals.update(seats=_seats, reveal_all=_reveal_all)
 
-    def steps(self, src: SourceFile, path: tuple, data: Any, prefix: str = "") -> Runner:
-        runners = [self.step(src, (*path, i), d, prefix) for i, d in enumerate(data or [])]
+    def compile(self, data: Any) -> Runner:
+        src, path = self.c.dsl.src, self.c.dsl.path
+        assert src is not None
+        return self.c.function(self.steps(src, path, data))
 
-        def run(ctx: Ctx) -> None:
-            for r in runners:
-                r(ctx)
-        return run
+    def steps(self, src: SourceFile, path: tuple, data: Any, prefix: str = "") -> list[ast.stmt]:
+        return [node for i, d in enumerate(data or []) for node in self.step(src, (*path, i), d, prefix)]
 
-    def step(self, src: SourceFile, path: tuple, d: Any, prefix: str) -> Runner:
+    # ---------------------------------------------------------------- DSL inside the flow
+    def _dsl(self, src: SourceFile, path: tuple, text: Any, start: str) -> Any:
+        """Parse one DSL text of the flow with the shared compiler pointed at it; None if it does not parse."""
+        dsl = DslText(str(text), src, path)
+        tree = dsl.parse(start)
+        self.b.diagnostics.extend(dsl.diagnostics)
+        dsl.diagnostics = self.b.diagnostics  # what compiling it finds goes straight to the builder
+        self.c.dsl = dsl
+        return tree
+
+    def _expr(self, src: SourceFile, path: tuple, text: Any) -> ast.expr:
+        tree = self._dsl(src, path, text, "expr")
+        return const(0) if tree is None else self.c.expr(tree)
+
+    def _where(self, src: SourceFile, path: tuple) -> int:
+        line, col = src.pos(path)
+        return self.c.unit.line(f"{src.display}:{line}:{col}")
+
+    # ---------------------------------------------------------------- steps
+    def step(self, src: SourceFile, path: tuple, d: Any, prefix: str) -> list[ast.stmt]:
         sid = f"{prefix}{d.get('id', path[-1])}"
         kinds = [k for k in STEP_KINDS if k in d]
         if len(kinds) != 1:
             self.b.error(src, path, "FLOW001", f"step '{sid}' needs exactly one of {', '.join(STEP_KINDS)}"
                          f" (has {', '.join(kinds) or 'none'})")
-            return _nothing
+            return []
         body = getattr(self, f"_{kinds[0]}")(src, path, d, sid + "/")
-        name = sid
+        listened = self.b.pack.listened  # most steps have no listener: no event is built
+        start = stmts("game.emit('step_start', ctx.seat, {'step': N})", N=const(sid)) \
+            if "step_start" in listened else []
+        end = stmts("game.emit('step_end', ctx.seat, {'step': N})", N=const(sid)) if "step_end" in listened else []
+        outer = self.c.unit.temp()
+        return stamp(stmts("O = game.step\ngame.step = N\nSTART\nBODY\nEND\ngame.step = O", O=outer, N=const(sid),
+                           START=start or [ast.Pass()], BODY=body or [ast.Pass()], END=end or [ast.Pass()]),
+                     self._where(src, path))
 
-        def run(ctx: Ctx) -> None:
-            game = ctx.game
-            outer, game.step = game.step, name
-            listened = game.pack.listened  # most steps have no listener: skip building the event
-            if "step_start" in listened:
-                game.emit("step_start", ctx.seat, {"step": name})
-            body(ctx)
-            if "step_end" in listened:
-                game.emit("step_end", ctx.seat, {"step": name})
-            game.step = outer
-        return run
+    def _do(self, src: SourceFile, path: tuple, d: Any, prefix: str) -> list[ast.stmt]:
+        tree = self._dsl(src, (*path, "do"), d["do"], "effect")
+        return [] if tree is None else self.c.effect(tree).body
 
-    def _do(self, src: SourceFile, path: tuple, d: Any, prefix: str) -> Runner:
-        effect = self.b.effect(src, (*path, "do"), d["do"], self.locals)
-        return effect.run
-
-    def _seats(self, src: SourceFile, path: tuple, d: Any) -> Any:
-        order = self.b.expr(src, (*path, "order"), d["order"], self.locals) if "order" in d else None
-
-        def seats(ctx: Ctx) -> list[int]:
-            n = len(ctx.game.state.players)
-            first = ctx.game.state.counters.get("first_player", 0) % n
-            base = [(first + k) % n for k in range(n)]
-            if order is None:
-                return base
-            return sorted(base, key=lambda s: order(Ctx(ctx.game, s)))
-        return seats
-
-    def _per_player(self, src: SourceFile, path: tuple, d: Any, key: str, prefix: str) -> Runner:
-        seats = self._seats(src, path, d)
+    def _per_player(self, src: SourceFile, path: tuple, d: Any, key: str, prefix: str) -> list[ast.stmt]:
+        # `order` is read for each seat in turn: a lambda over a context acting for that seat
+        order = expr("lambda ctx: X", X=self._expr(src, (*path, "order"), d["order"])) if "order" in d \
+            else const(None)
         body = self.steps(src, (*path, key), d[key], prefix)
+        outer, seat = self.c.unit.temp(), self.c.unit.temp()
+        return stmts("O = ctx.seat\nfor S in seats(ctx, ORDER):\n    game.epochs['turn'] += 1\n    ctx.seat = S\n"
+                     "    BODY\nctx.seat = O", O=outer, S=seat, ORDER=order, BODY=body or [ast.Pass()])
 
-        def run(ctx: Ctx) -> None:
-            outer = ctx.seat
-            for seat in seats(ctx):
-                ctx.game.epochs["turn"] += 1
-                ctx.seat = seat
-                body(ctx)
-            ctx.seat = outer
-        return run
-
-    def _each_player(self, src: SourceFile, path: tuple, d: Any, prefix: str) -> Runner:
+    def _each_player(self, src: SourceFile, path: tuple, d: Any, prefix: str) -> list[ast.stmt]:
         return self._per_player(src, path, d, "each_player", prefix)
 
-    def _simultaneous(self, src: SourceFile, path: tuple, d: Any, prefix: str) -> Runner:
+    def _simultaneous(self, src: SourceFile, path: tuple, d: Any, prefix: str) -> list[ast.stmt]:
         commit = self._per_player(src, path, d, "simultaneous", prefix)
-        reveal = [(zid, i) for i, zid in enumerate(d.get("reveal", []) or [])]
-        for zid, i in reveal:
+        reveal = [str(z) for z in d.get("reveal", []) or []]
+        for i, zid in enumerate(reveal):
             if zid not in self.b.pack.zones:
                 self.b.error(src, (*path, "reveal", i), "REF001", f"unknown zone '{zid}'")
+        return commit + stmts("reveal_all(game, Z)", Z=self.c.unit.ref(reveal)) if reveal else commit
 
-        def run(ctx: Ctx) -> None:
-            commit(ctx)
-            state = ctx.game.state
-            for zid, _ in reveal:
-                zones = [state.zones[zid]] if zid in state.zones else [p.zones[zid] for p in state.players]
-                for zone in zones:
-                    ctx.game.reveal(zone)
-        return run
-
-    def _if(self, src: SourceFile, path: tuple, d: Any, prefix: str) -> Runner:
-        cond = self.b.expr(src, (*path, "if"), d["if"], self.locals)
+    def _if(self, src: SourceFile, path: tuple, d: Any, prefix: str) -> list[ast.stmt]:
+        cond = self._expr(src, (*path, "if"), d["if"])
         then = self.steps(src, (*path, "then"), d.get("then"), prefix)
         other = self.steps(src, (*path, "else"), d.get("else"), prefix)
+        return [ast.If(cond, then or [ast.Pass()], other)]
 
-        def run(ctx: Ctx) -> None:
-            (then if cond(ctx) else other)(ctx)
-        return run
-
-    def _repeat(self, src: SourceFile, path: tuple, d: Any, prefix: str) -> Runner:
+    def _repeat(self, src: SourceFile, path: tuple, d: Any, prefix: str) -> list[ast.stmt]:
         spec = d["repeat"] or {}
-        count = self.b.expr(src, (*path, "repeat", "count"), spec["count"], self.locals) if "count" in spec else None
-        until = self.b.expr(src, (*path, "repeat", "until"), spec["until"], self.locals) if "until" in spec else None
+        count = expr("int(C)", C=self._expr(src, (*path, "repeat", "count"), spec["count"])) if "count" in spec \
+            else const(MAX_ROUNDS)
+        until = self._expr(src, (*path, "repeat", "until"), spec["until"]) if "until" in spec else None
         counter = spec.get("counter")
         if counter is not None and counter not in self.b.pack.counters:
             self.b.error(src, (*path, "repeat", "counter"), "REF001", f"unknown counter '{counter}'")
             counter = None
         body = self.steps(src, (*path, "steps"), d.get("steps"), prefix)
+        n, limit = self.c.unit.temp(), self.c.unit.temp()
+        mark = stmts("game.set_counter(ctx, C, N)", C=const(counter), N=n) if counter is not None else []
+        stop = [ast.If(until, [ast.Break()], [])] if until is not None else []
+        return stmts("N = 0\nLIMIT = COUNT\ntry:\n    while N < LIMIT:\n        N += 1\n"
+                     "        game.epochs['round'] += 1\n        if game.round_listener is not None:\n"
+                     "            game.round_listener(N)\n        MARK\n        BODY\n        STOP\n"
+                     "except StopLoop:\n    pass", N=n, LIMIT=limit, COUNT=count, MARK=mark or [ast.Pass()],
+                     BODY=body or [ast.Pass()], STOP=stop or [ast.Pass()])
 
-        def run(ctx: Ctx) -> None:
-            n = 0
-            limit = MAX_ROUNDS if count is None else int(count(ctx))
-            while n < limit:
-                n += 1
-                ctx.game.epochs["round"] += 1
-                if ctx.game.round_listener is not None:
-                    ctx.game.round_listener(n)
-                if counter is not None:
-                    ctx.game.set_counter(ctx, counter, n)
-                try:
-                    body(ctx)
-                except StopLoop:
-                    return
-                if until is not None and until(ctx):
-                    return
-        return run
-
-    def _for(self, src: SourceFile, path: tuple, d: Any, prefix: str) -> Runner:
+    def _for(self, src: SourceFile, path: tuple, d: Any, prefix: str) -> list[ast.stmt]:
         spec = d["for"] or {}
-        var = str(spec.get("var", "x"))
-        coll = self.b.expr(src, (*path, "for", "in"), spec.get("in", "[]"), self.locals)
-        saved = self.locals
-        self.locals = saved | {var}
+        coll = self._expr(src, (*path, "for", "in"), spec.get("in", "[]"))
+        py, saved = self.c.bind(str(spec.get("var", "x")))
         body = self.steps(src, (*path, "steps"), d.get("steps"), prefix)
-        self.locals = saved
-
-        def run(ctx: Ctx) -> None:
-            old = ctx.vars.get(var)
-            for value in as_items(coll(ctx)):
-                ctx.vars[var] = value
-                body(ctx)
-            ctx.vars[var] = old
-        return run
+        self.c.scope = saved
+        return stmts("for V in C:\n    BODY", V=py, C=self.c.snapshot(coll), BODY=body or [ast.Pass()])
 
 
-def _nothing(ctx: Ctx) -> None:
-    return
+def _seats(ctx: Ctx, order: Any) -> list[int]:
+    """Every seat in turn order from the first player, or sorted by the step's `order` expression."""
+    n = len(ctx.game.state.players)
+    first = ctx.game.state.counters.get("first_player", 0) % n
+    base = [(first + k) % n for k in range(n)]
+    if order is None:
+        return base
+    return sorted(base, key=lambda s: order(Ctx(ctx.game, s)))
+
+
+def _reveal_all(game: Any, zone_ids: list[str]) -> None:
+    state = game.state
+    for zid in zone_ids:
+        for zone in [state.zones[zid]] if zid in state.zones else [p.zones[zid] for p in state.players]:
+            game.reveal(zone)

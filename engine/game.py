@@ -53,6 +53,7 @@ class Game:
         self.pause: Callable[[Decision], int] = _no_driver  # the session sets this: it returns the answer
         # (component id, "drawn" | "played" | "activated") -> times: the designer's coverage report
         self.coverage: Counter[tuple[str, str]] = Counter()
+        self._active_zones = [[z for z in p.zones.values() if z.zdef.active] for p in self.state.players]
         self._instances: dict[tuple[str, int | None], Item] = {}
         for item in self.state.items:
             self._instances.setdefault((item.comp.id, item.owner), item)
@@ -123,13 +124,13 @@ class Game:
     # ---------------------------------------------------------------- counters
     def set_counter(self, ctx: Ctx, name: str, value: int) -> None:
         cdef = self.pack.counters[name]
-        value = max(cdef.min, value)
-        if cdef.max is not None:
-            value = min(cdef.max, value)
+        self._store(cdef, ctx.seat)[name] = cdef.clamp(value)
+
+    def _store(self, cdef: CounterDef, seat: int | None) -> dict[str, int]:
+        """The dict holding a counter's value: the game's for global counters, else the seat's."""
         if cdef.scope == "global":
-            self.state.counters[name] = value
-        else:
-            self.state.players[self._seat(ctx.seat)].counters[name] = value
+            return self.state.counters
+        return self.state.players[self._seat(seat)].counters
 
     def gain(self, ctx: Ctx, name: str, amount: int) -> None:
         if amount <= 0:
@@ -154,9 +155,15 @@ class Game:
 
     def change(self, ctx: Ctx, name: str, value: int) -> None:
         """Set a counter and tell listeners: event `changed` with `old` and `new` (tracks, thresholds)."""
-        old = self.counter(name, ctx.seat)
-        self.set_counter(ctx, name, value)
-        new = self.counter(name, ctx.seat)
+        cdef = self.pack.counters[name]
+        if cdef.zone is None:
+            store = self._store(cdef, ctx.seat)
+            old = store[name]
+            new = store[name] = cdef.clamp(value)
+        else:
+            old = self.counter(name, ctx.seat)
+            self.set_counter(ctx, name, value)
+            new = self.counter(name, ctx.seat)
         if new != old and "changed" in self.pack.listened:
             self.emit("changed", ctx.seat, {"counter": name, "old": old, "new": new})
 
@@ -401,12 +408,13 @@ class Game:
             self._call_depth -= 1
 
     def _listeners(self, name: str, seat: int | None) -> list[tuple[TriggerDef, Item | None]]:
-        found: list[tuple[TriggerDef, Item | None]] = [(t, None) for t in self.pack.triggers if t.on == name]
-        owners = [seat] if seat is not None else []
-        for owner in owners:
-            for zone in self.state.players[owner].zones.values():
-                if zone.zdef.active:
-                    found.extend((t, item) for item in zone.items for t in item.comp.triggers if t.on == name)
+        found: list[tuple[TriggerDef, Item | None]] = [(t, None) for t in self.pack.triggers_on.get(name, ())]
+        if seat is not None and name in self.pack.item_listened:
+            for zone in self._active_zones[seat]:
+                for item in zone.items:
+                    on = item.comp.triggers_on.get(name)
+                    if on:
+                        found.extend((t, item) for t in on)
         return found
 
     def emit(self, name: str, seat: int | None, payload: dict[str, Any],

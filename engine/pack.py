@@ -53,6 +53,10 @@ class CounterDef:
     zone: str | None = None
     supply: str | None = None  # a global counter gains come from (and payments go back to): a limited supply
 
+    def clamp(self, value: int) -> int:
+        value = max(self.min, value)
+        return value if self.max is None else min(self.max, value)
+
 
 @dataclass
 class WildcardDef:
@@ -136,6 +140,7 @@ class ComponentDef:
     triggers: list[TriggerDef]
     text: str
     order: int
+    triggers_on: dict[str, list[TriggerDef]] = field(default_factory=dict)  # `triggers` by event
 
 
 @dataclass
@@ -189,6 +194,8 @@ class Pack:
     scoring: Scoring | None = None
     # every event name some trigger listens to: emitting others is a no-op
     listened: set[str] = field(default_factory=set)
+    triggers_on: dict[str, list[TriggerDef]] = field(default_factory=dict)  # `triggers` by event
+    item_listened: set[str] = field(default_factory=set)  # events some component's trigger listens to
     usage: Usage = field(default_factory=Usage)  # cross-reference for the linter
     payers: dict[str, list[str]] = field(default_factory=dict)  # cost solver's cache: who may pay a unit of X
     graphs: dict[str, Graph] = field(default_factory=dict)  # board graphs by space type

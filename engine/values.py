@@ -203,31 +203,26 @@ def show(value: Any) -> str:
 
 
 def distinct(things: list[Any]) -> list[Any]:
-    """The options a player tells apart: items equal in component and attributes are one option.
-
-    An item's key is only computed when another copy of its component is among the options.
-    """
+    """The options a player tells apart: items of one component with equal attributes are one option."""
+    if len(things) < 2:
+        return list(things)
     out: list[Any] = []
-    seen: set[Any] = set()
-    unkeyed: dict[str, Item] = {}
-    keyed: set[str] = set()
+    seen: set[str] = set()
+    kept: dict[str, list[dict[str, Any]]] = {}  # component id -> attributes of the items kept
     for thing in things:
-        key: Any = None
-        if isinstance(thing, Item):
-            cid = thing.comp.id
-            if cid in unkeyed:
-                seen.add(item_key(unkeyed.pop(cid)))
-                keyed.add(cid)
-            if cid in keyed:
-                key = item_key(thing)
+        if thing.__class__ is Item:
+            same = kept.get(thing.comp.id)
+            if same is None:
+                kept[thing.comp.id] = [thing.attrs]
+            elif thing.attrs in same:
+                continue
+            else:
+                same.append(thing.attrs)
         else:
             key = repr(thing)
-        if key is not None:
             if key in seen:
                 continue
             seen.add(key)
-        else:
-            unkeyed[thing.comp.id] = thing
         out.append(thing)
     return out
 
@@ -235,6 +230,8 @@ def distinct(things: list[Any]) -> list[Any]:
 def option_labels(things: list[Any]) -> list[str]:
     """Readable, unique labels: names, with the component id added where names clash."""
     raw = [item_label(x) if isinstance(x, Item) else str(x) for x in things]
+    if len(set(raw)) == len(raw):
+        return raw
     out = []
     for thing, label in zip(things, raw, strict=True):
         if raw.count(label) > 1 and isinstance(thing, Item):
