@@ -110,7 +110,11 @@ class EffectCompiler(ExprCompiler):
             if attr not in self.attr_names:
                 self.unknown(name_tok, "attribute", sorted(self.attr_names))
             if attr not in self.pack.counters:
-                return stmts("set_item_attr(B, N, V)", B=base, N=const(attr), V=value), None
+                if not _plain(value):  # an item or zone is stored by id: the helper converts it
+                    return stmts("set_item_attr(B, N, V)", B=base, N=const(attr), V=value), None
+                tmp = self.unit.temp()
+                return stmts("T = B\nif T.__class__ is Item:\n    T.attrs[N] = V\nelse:\n    set_item_attr(T, N, V)",
+                             T=tmp, B=base, N=const(attr), V=value), None
             tmp = self.unit.temp()  # `set p.score = 3` for a player p
             return stmts("T = B\nif isinstance(T, PlayerRef):\n    game.change(ctx.child(seat=T.seat), N, int(V))\n"
                          "else:\n    set_item_attr(T, N, V)", T=tmp, B=base, N=const(attr), V=value), None
@@ -294,3 +298,12 @@ class EffectCompiler(ExprCompiler):
             keys.append(const(str(key)))
             vals.append(self.expr(value_t))
         return stmts("game.emit(N, ctx.seat, P)", N=const(name), P=ast.Dict(keys, vals)), None
+
+
+def _plain(node: ast.expr) -> bool:
+    """The value is certainly a number, string or bool (never an item or zone to store by id)."""
+    if isinstance(node, (ast.Constant, ast.Compare, ast.BoolOp, ast.BinOp, ast.JoinedStr)):
+        return True
+    if isinstance(node, ast.UnaryOp):
+        return isinstance(node.op, (ast.Not, ast.USub))
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("int", "len", "sum")

@@ -454,8 +454,8 @@ class Game:
         ctx = Ctx(self, seat, item, payload)
         if trigger.when is not None and not trigger.when(ctx):
             return False
-        key = (trigger.id, seat, "" if trigger.limit is None else f"{trigger.limit}:{self._epoch(trigger.limit)}")
-        if trigger.limit is not None and self.state.trigger_uses.get(key, 0) >= 1:
+        key = None if trigger.limit is None else (trigger.id, seat, f"{trigger.limit}:{self._epoch(trigger.limit)}")
+        if key is not None and self.state.trigger_uses.get(key, 0) >= 1:
             return False
         if trigger.effect.legal is not None and not trigger.effect.legal(ctx):
             return False
@@ -467,7 +467,7 @@ class Game:
         self._trigger_firings += 1
         if self._trigger_firings > MAX_TRIGGER_FIRINGS:
             raise RuleError(f"more than {MAX_TRIGGER_FIRINGS} trigger firings in one game")
-        if trigger.limit is not None:
+        if key is not None:
             self.state.trigger_uses[key] = self.state.trigger_uses.get(key, 0) + 1
         trigger.effect.run(ctx)
         return True

@@ -56,7 +56,9 @@ class Session:
         return self._flow.parent.switch(decision)
 
     def _advance(self, answer: int | None) -> None:
-        self._flow.parent = getcurrent()
+        caller = getcurrent()
+        if self._flow.parent is not caller:
+            self._flow.parent = caller
         try:
             pending = self._flow.switch() if answer is None else self._flow.switch(answer)
         except GameOver:
