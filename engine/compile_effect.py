@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass
+from functools import partial
 
 from lark import Token, Tree
 
@@ -58,7 +59,7 @@ class EffectCompiler(ExprCompiler):
             self.dsl.error(t, "DSL010", f"unsupported statement {t.data}")
             return Code([], None, "")
         body, legal = method(t)
-        return Code(stamp(body, self.unit.line(self.dsl.where(t))), legal, self.dsl.snippet(t))
+        return Code(stamp(body, self.unit.line(partial(self.dsl.where, t))), legal, self.dsl.snippet(t))
 
     def block(self, t: Tree) -> Code:
         return self.effect(t.children[0])

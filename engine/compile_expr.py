@@ -9,6 +9,7 @@ Each method returns the Python expression (an `ast` node) for one DSL node;
 from __future__ import annotations
 
 import ast
+from functools import partial
 from typing import Any
 
 from lark import Token, Tree
@@ -50,7 +51,7 @@ class ExprCompiler:
         self.pack = pack
         self.dsl = dsl
         self.usage = usage if usage is not None else Usage()
-        self.unit = Unit(dsl.where(0), HELPERS)
+        self.unit = Unit(partial(dsl.where, 0), HELPERS)
         self.outer = sorted(locals_ or ())  # bound outside this text (a flow `for`): read from ctx.vars
         self.scope: dict[str, str] = {n: f"v_{n}" for n in self.outer}  # DSL local -> Python local
         self.kinds: dict[str, str] = {}  # Python local -> what it is known to hold (see `kinded`)

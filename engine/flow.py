@@ -57,8 +57,10 @@ class FlowCompiler:
         return const(0) if tree is None else self.c.expr(tree)
 
     def _where(self, src: SourceFile, path: tuple) -> int:
-        line, col = src.pos(path)
-        return self.c.unit.line(f"{src.display}:{line}:{col}")
+        def where() -> str:
+            line, col = src.pos(path)
+            return f"{src.display}:{line}:{col}"
+        return self.c.unit.line(where)
 
     # ---------------------------------------------------------------- steps
     def step(self, src: SourceFile, path: tuple, d: Any, prefix: str) -> list[ast.stmt]:

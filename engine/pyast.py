@@ -30,8 +30,8 @@ from typing import Any
 
 from engine.errors import CONTENT_FAULTS, RuleError, locate_error
 
-Node = ast.AST
 _BUILTINS = ("len", "int", "bool", "str", "list", "range", "sum", "min", "max", "abs", "sorted", "any", "isinstance")
+Where = Callable[[], str]  # a DSL position, `file:line:col`, worked out only when an error needs it
 _SAFE_BUILTINS = {name: getattr(builtins, name) for name in _BUILTINS}
 _DUNDERS = ("__class__", "__traceback__")  # type tests and the error locator
 _LOCALS = ("ctx", "exc", "game")  # the locals templates use; DSL locals are v_NAME, temporaries t_N
@@ -42,30 +42,39 @@ def _template(src: str) -> list[ast.stmt]:
     return ast.parse(src).body
 
 
+_SHARED = (ast.expr_context, ast.boolop, ast.operator, ast.unaryop, ast.cmpop)  # stateless: shared, not copied
+
+
 def _fill(node: Any, parts: dict[str, Any]) -> Any:
     """A fresh copy of a template node with its placeholder names replaced (no location attributes)."""
-    if isinstance(node, list):
+    if node.__class__ is list:
         out = []
         for child in node:
-            if (isinstance(child, ast.Expr) and isinstance(child.value, ast.Name)
+            if (child.__class__ is ast.Expr and child.value.__class__ is ast.Name
                     and isinstance(parts.get(child.value.id), list)):
                 out.extend(parts[child.value.id])  # a statement placeholder: splice the statements in
             else:
                 out.append(_fill(child, parts))
         return out
-    if isinstance(node, ast.Name) and node.id in parts:
-        part = parts[node.id]
+    cls = node.__class__
+    if cls is ast.Name:
+        part = parts.get(node.id)
+        if part is None:
+            return ast.Name(node.id, node.ctx)
         if isinstance(part, str):  # a name placeholder: a local chosen by the compiler
-            return ast.Name(part, ast.Store() if isinstance(node.ctx, ast.Store) else ast.Load())
+            return ast.Name(part, node.ctx)
         return part
-    if isinstance(node, ast.arg) and isinstance(parts.get(node.arg), str):  # a lambda's parameter
+    if cls is ast.arg and isinstance(parts.get(node.arg), str):  # a lambda's parameter
         return ast.arg(parts[node.arg])
-    if isinstance(node, ast.AST):
-        new = node.__class__.__new__(node.__class__)
-        for field in node._fields:
-            setattr(new, field, _fill(getattr(node, field, None), parts))
-        return new
-    return node
+    if isinstance(node, _SHARED):
+        return node
+    new = cls.__new__(cls)
+    for field in node._fields:
+        value = getattr(node, field, None)
+        if value.__class__ is list or isinstance(value, ast.AST):
+            value = _fill(value, parts)
+        setattr(new, field, value)
+    return new
 
 
 def expr(src: str, **parts: Any) -> ast.expr:
@@ -83,27 +92,26 @@ def const(value: Any) -> ast.expr:
 
 
 def stamp(nodes: list[ast.stmt], line: int) -> list[ast.stmt]:
-    """Give every node not yet located this line (nested statements were stamped with their own)."""
-    todo: list[Any] = list(nodes)
-    while todo:
-        node = todo.pop()
-        if getattr(node, "lineno", None) is not None:
-            continue
-        if "lineno" in node._attributes:
+    """Give these statements this line; nodes inside them without one inherit it when compiled.
+
+    Nested DSL statements were stamped with their own line first, so an error points at the innermost one.
+    """
+    for node in nodes:
+        if getattr(node, "lineno", None) is None:
             node.lineno = node.end_lineno = line
             node.col_offset = node.end_col_offset = 0
-        todo.extend(child for child in ast.iter_child_nodes(node))
     return nodes
 
 
 class Unit:
     """One generated function in the making: its globals, its locals and the DSL positions of its lines."""
 
-    def __init__(self, where: str, helpers: dict[str, Any]) -> None:
+    def __init__(self, where: Where, helpers: dict[str, Any]) -> None:
         self.globals: dict[str, Any] = {"__builtins__": _SAFE_BUILTINS, **helpers}
         self.wheres = [where, where]  # line 1 is the function itself (the whole DSL text)
         self._ids: dict[int, str] = {}
         self.temps = 0
+        self.functions = 0
 
     def ref(self, value: Any, hint: str = "K") -> ast.Name:
         """A global name for an object the code needs (a helper, a compiled effect, a table)."""
@@ -118,27 +126,46 @@ class Unit:
         self.temps += 1
         return f"{base}_{self.temps}"
 
-    def line(self, where: str) -> int:
+    def line(self, where: Where) -> int:
+        """A new line number standing for the DSL position `where()` names (computed only for an error)."""
         self.wheres.append(where)
         return len(self.wheres) - 1
 
     def function(self, name: str, body: list[ast.stmt], prologue: list[ast.stmt]) -> FunctionType:
-        """`def name(ctx): prologue; body`, any content fault re-raised at its DSL statement."""
+        """`def name(ctx): prologue; body`, any content fault re-raised at its DSL statement.
+
+        It is checked and compiled on its first call (the function object then swaps in the real
+        code): the linter builds every DSL text of a pack for its diagnostics but runs none of them.
+        """
         locate = self.ref(_locator(self.wheres), "L")
         catch = ast.Tuple([self.ref(e, "E") for e in (RuleError, *CONTENT_FAULTS)], ast.Load())
         guarded = stmts("try:\n    BODY\nexcept CATCH as exc:\n    raise LOCATE(exc, exc.__traceback__) from None",
                         BODY=body or [ast.Pass()], CATCH=catch, LOCATE=locate)
-        module = ast.Module(stamp(stmts("def dsl(ctx):\n    BODY", BODY=prologue + guarded), 1), [])
-        check(module, self.globals)
-        code = compile(module, "<dsl>", "exec")
-        inner = next(c for c in code.co_consts if isinstance(c, CodeType))
-        return FunctionType(inner, self.globals, name)
+        module = ast.Module(stamp(stmts("def dsl(ctx):\n    BODY", BODY=stamp(prologue + guarded, 1)), 1), [])
+        self.functions += 1
+        finish = f"F{self.functions}"
+        fn = FunctionType(_stub(finish), self.globals, name)
+
+        def compile_now(ctx: Any) -> Any:
+            check(module, self.globals)
+            code = compile(ast.fix_missing_locations(module), "<dsl>", "exec")
+            fn.__code__ = next(c for c in code.co_consts if isinstance(c, CodeType))
+            return fn(ctx)
+        self.globals[finish] = compile_now
+        return fn
 
 
-def _locator(wheres: list[str]) -> Callable[[Exception, TracebackType | None], RuleError]:
+@cache
+def _stub(finish: str) -> CodeType:
+    """`def dsl(ctx): return FINISH(ctx)`: the code of a generated function until its first call."""
+    code = compile(ast.parse(f"def dsl(ctx):\n    return {finish}(ctx)"), "<dsl>", "exec")
+    return next(c for c in code.co_consts if isinstance(c, CodeType))
+
+
+def _locator(wheres: list[Where]) -> Callable[[Exception, TracebackType | None], RuleError]:
     def locate(exc: Exception, tb: TracebackType | None) -> RuleError:
         line = tb.tb_lineno if tb is not None else 1
-        return locate_error(exc, wheres[line] if 0 < line < len(wheres) else wheres[1])
+        return locate_error(exc, (wheres[line] if 0 < line < len(wheres) else wheres[1])())
     return locate
 
 
