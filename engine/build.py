@@ -128,6 +128,7 @@ class Builder:
             order += 1
         self._boards(order)
         # ---------------------------------------------------------------- pass 2: DSL
+        pack.listened = _listened(raw)  # known before any DSL compiles: code for unheard events is simpler
         for zid, e in raw.zones.items():
             for i, slot in enumerate(e.data.get("slots", []) or []):
                 cost_text = slot.get("cost") if hasattr(slot, "get") else None
@@ -349,6 +350,14 @@ class Builder:
                            self.expr(e.src, (*e.path, "ranks", i, "when"), r["when"]) if "when" in r else None)
                  for i, r in enumerate(d.get("ranks", []) or [])]
         return Scoring(score, tiebreak, breakdown, ranks)
+
+
+def _listened(raw: RawPack) -> set[str]:
+    """Every event name some trigger (of the pack or of a component) listens to."""
+    names = {str(e.data.get("on", "")) for e in raw.triggers}
+    for e in raw.components.values():
+        names.update(str(t.get("on", "")) for t in e.data.get("triggers", []) or [] if hasattr(t, "get"))
+    return names
 
 
 def _by_event(triggers: list[TriggerDef]) -> dict[str, list[TriggerDef]]:

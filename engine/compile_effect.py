@@ -79,13 +79,17 @@ class EffectCompiler(ExprCompiler):
         amount_t, name = t.children
         self.check_cost_name(name)
         self.usage.produce(str(name), self.dsl.place(name))
-        return stmts("game.gain(ctx, N, int(A))", N=const(str(name)), A=self.expr(amount_t)), None
+        amount = self.expr(amount_t)
+        quick = self._quick_counter(str(name), "gain", amount)
+        return quick or stmts("game.gain(ctx, N, int(A))", N=const(str(name)), A=amount), None
 
     def _s_lose(self, t: Tree):
         amount_t, name = t.children
         if str(name) not in self.pack.counters:
             self.unknown(name, "counter", list(self.pack.counters))
-        return stmts("game.lose(ctx, N, int(A))", N=const(str(name)), A=self.expr(amount_t)), None
+        amount = self.expr(amount_t)
+        quick = self._quick_counter(str(name), "lose", amount)
+        return quick or stmts("game.lose(ctx, N, int(A))", N=const(str(name)), A=amount), None
 
     def _s_pay(self, t: Tree):
         amounts = self.cost_amounts(t.children[0])
@@ -104,7 +108,8 @@ class EffectCompiler(ExprCompiler):
                                None)
                 return [], None
             self.usage.produce(n, self.dsl.place(tok))
-            return stmts("game.change(ctx, N, int(V))", N=const(n), V=value), None
+            quick = self._quick_counter(n, "set", value)
+            return quick or stmts("game.change(ctx, N, int(V))", N=const(n), V=value), None
         if isinstance(target, Tree) and target.data == "attr":
             base_t, name_tok = target.children
             base, attr = self.expr(base_t), str(name_tok)
@@ -121,6 +126,28 @@ class EffectCompiler(ExprCompiler):
                          "else:\n    set_item_attr(T, N, V)", T=tmp, B=base, N=const(attr), V=value), None
         self.dsl.error(target, "DSL013", "only a counter or an item attribute can be set")
         return [], None
+
+    def _quick_counter(self, name: str, op: str, amount: ast.expr) -> list[ast.stmt] | None:
+        """`gain`/`lose`/`set` of a plain counter nobody listens to, as a few dict operations.
+
+        Same result as Game.gain / lose / change: the value is clamped to the counter's bounds. Counters
+        backed by a zone or a shared supply, wildcards, and events someone listens to take the general path.
+        """
+        cdef = self.pack.counters.get(name)
+        listened = self.pack.listened
+        if cdef is None or cdef.zone is not None or cdef.supply is not None or "changed" in listened \
+                or (op == "gain" and "gained" in listened):
+            return None
+        store = (expr("game.state.counters") if cdef.scope == "global"
+                 else expr("game.state.players[game.acting(ctx.seat)].counters"))
+        new = {"set": "A", "gain": "S[N] + A", "lose": "S[N] - (A if A > 0 else 0)"}[op]
+        clamp = "S[N] = V if V >= LOW else LOW" if cdef.max is None else \
+            "S[N] = HIGH if V > HIGH else V if V >= LOW else LOW"
+        code = f"A = int(X)\nS = STORE\nV = {new}\n{clamp}"
+        if op == "gain":
+            code = f"A = int(X)\nif A > 0:\n    S = STORE\n    V = {new}\n    {clamp}"
+        return stmts(code, A=self.unit.temp(), X=amount, S=self.unit.temp(), V=self.unit.temp(), N=const(name),
+                     STORE=store, LOW=const(int(cdef.min)), HIGH=const(None if cdef.max is None else int(cdef.max)))
 
     # ---------------------------------------------------------------- zones
     def _s_draw(self, t: Tree):
