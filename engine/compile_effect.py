@@ -14,7 +14,7 @@ from functools import partial
 
 from lark import Token, Tree
 
-from engine.compile_expr import ExprCompiler, kind_of
+from engine.compile_expr import ExprCompiler, as_int, kind_of
 from engine.dsl import DslText
 from engine.pack import Effect, Pack
 from engine.prompts import compile_prompt
@@ -143,10 +143,10 @@ class EffectCompiler(ExprCompiler):
         new = {"set": "A", "gain": "S[N] + A", "lose": "S[N] - (A if A > 0 else 0)"}[op]
         clamp = "S[N] = V if V >= LOW else LOW" if cdef.max is None else \
             "S[N] = HIGH if V > HIGH else V if V >= LOW else LOW"
-        code = f"A = int(X)\nS = STORE\nV = {new}\n{clamp}"
+        code = f"A = X\nS = STORE\nV = {new}\n{clamp}"
         if op == "gain":
-            code = f"A = int(X)\nif A > 0:\n    S = STORE\n    V = {new}\n    {clamp}"
-        return stmts(code, A=self.unit.temp(), X=amount, S=self.unit.temp(), V=self.unit.temp(), N=const(name),
+            code = f"A = X\nif A > 0:\n    S = STORE\n    V = {new}\n    {clamp}"
+        return stmts(code, A=self.unit.temp(), X=as_int(amount), S=self.unit.temp(), V=self.unit.temp(), N=const(name),
                      STORE=store, LOW=const(int(cdef.min)), HIGH=const(None if cdef.max is None else int(cdef.max)))
 
     # ---------------------------------------------------------------- zones

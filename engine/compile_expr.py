@@ -68,7 +68,7 @@ class ExprCompiler:
 
     def function(self, body: list[ast.stmt]) -> Any:
         """The generated function `def dsl(ctx): ...` running `body` with this text's locals."""
-        prologue = stmts("game = ctx.game")
+        prologue = stmts("game = ctx.game\nt_self = ctx.self_item")
         for name in self.outer:
             prologue += stmts("V = ctx.vars.get(NAME)", V=self.scope[name], NAME=const(name))
         return self.unit.function("dsl", body, prologue)
@@ -83,7 +83,7 @@ class ExprCompiler:
             amount, name = term.children
             self.check_cost_name(name)
             self.usage.pay(str(name), self.dsl.place(name))
-            terms.append((expr("int(A)", A=self.expr(amount)), str(name)))
+            terms.append((as_int(self.expr(amount)), str(name)))
         names = [n for _, n in terms]
         if len(set(names)) == len(names):
             return ast.Dict([const(n) for n in names], [a for a, _ in terms])
@@ -241,6 +241,9 @@ class ExprCompiler:
         base = self.expr(base_tree)
         if kind_of(base) == "player":
             return self._player_attr(base, name)
+        if name in ("id", "name") and isinstance(base, ast.Name) and not self._declared(name):
+            return expr(f"B.comp.{name} if B.__class__ is Item and N not in B.attrs else get_attr(ctx, B, N)",
+                        B=base, N=const(name))
         if not _plain_everywhere(self.pack, name):
             return expr("get_attr(ctx, B, N)", B=base, N=const(name))
         # a stored int/str/bool/list: read it straight from the item when the base is one
@@ -248,6 +251,9 @@ class ExprCompiler:
             return expr("B.attrs[N] if B.__class__ is Item and N in B.attrs else get_attr(ctx, B, N)",
                         B=base, N=const(name))
         return expr("plain_attr(ctx, B, N)", B=base, N=const(name))
+
+    def _declared(self, name: str) -> bool:
+        return any(name in t.attrs for t in self.pack.types.values())
 
     def _player_attr(self, player: ast.expr, name: str) -> ast.expr:
         """`p.NAME` for a known player: the seat (1-based), one of their counters or zones."""
@@ -324,11 +330,11 @@ class ExprCompiler:
 
     def _fn_max(self, tok: Token, args: list) -> ast.expr:
         parts = self._args(tok, args, 1, 8)
-        return const(0) if parts is None else expr("max(P)", P=ast.List(parts, ast.Load()))
+        return const(0) if parts is None else _builtin("max", parts)
 
     def _fn_min(self, tok: Token, args: list) -> ast.expr:
         parts = self._args(tok, args, 1, 8)
-        return const(0) if parts is None else expr("min(P)", P=ast.List(parts, ast.Load()))
+        return const(0) if parts is None else _builtin("min", parts)
 
     def _fn_abs(self, tok: Token, args: list) -> ast.expr:
         parts = self._args(tok, args, 1)
@@ -404,7 +410,7 @@ class ExprCompiler:
 
 # built-in names: (code, kind)
 _BUILTIN_EXPR: dict[str, tuple[str, str | None]] = {
-    "self": ("ctx.self_item", None),
+    "self": ("t_self", None),  # read once, in the prologue: a local, so `self.x` reads the item directly
     "event": ("ctx.event or {}", None),
     "players": ("len(game.state.players)", None),
     "option": ("game.options", None),
@@ -427,6 +433,19 @@ def kinded(node: ast.expr, kind: str | None) -> ast.expr:
 
 def kind_of(node: ast.expr) -> str | None:
     return getattr(node, "cog_kind", None)
+
+
+def _builtin(fn: str, parts: list[ast.expr]) -> ast.expr:
+    """max/min of the parts; of one part, max/min over it (as `max([x])` would)."""
+    args = parts if len(parts) > 1 else [ast.List(parts, ast.Load())]
+    return ast.Call(ast.Name(fn, ast.Load()), args, [])
+
+
+def as_int(node: ast.expr) -> ast.expr:
+    """`int(node)`, folded for a number written in the text."""
+    if isinstance(node, ast.Constant) and type(node.value) is int:
+        return node
+    return expr("int(X)", X=node)
 
 
 def _is_name(tree: Any, name: str | None = None) -> bool:
