@@ -1,22 +1,22 @@
 """Robot Factory: random games per second, interpreter (content/robot-factory) vs hand-written baseline.
 
-    python tools/bench/robot_factory.py [--games 300] [--seed 1] [--option advanced] [--profile | --breakdown]
+    python tools/bench/robot_factory.py [--games 300] [--seed 1] [--option advanced] [--repeat 3] [--breakdown]
 
 Both sides play the same seeded random games (the baseline's chooser draws
 like the interpreter's RandomAgent, so every game is the same game) and the
 final states are compared. Prints games per second for each and ends with
 `interpreter/baseline: X.XXx` (how many times slower the interpreter is).
-`--profile` runs the interpreter's games under pyinstrument instead;
-`--breakdown` under cProfile, summed into where the time goes: legal-move
-enumeration, event dispatch, copying, flow and session plumbing, and the
-rest (effect and expression execution).
+`--breakdown` runs the interpreter's games under a sampling profiler that
+sees inside the flow's greenlet (bench/sampling.py) and sums the samples
+into where the time goes: generated code, event dispatch, decisions
+(options, labels, asking, agents), game operations, value helpers, flow
+helpers and setting up each game. Each side is timed `--repeat` times
+(best run counts), interleaved, so a busy machine skews both alike.
 """
 
 from __future__ import annotations
 
 import argparse
-import cProfile
-import pstats
 import sys
 import time
 from pathlib import Path
@@ -26,6 +26,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT), str(ROOT / "tools")]
 
 from baselines import robot_factory as baseline  # noqa: E402
+from bench.sampling import sample  # noqa: E402
 
 from engine.agents import RandomAgent  # noqa: E402
 from engine.loading import load_pack  # noqa: E402
@@ -60,41 +61,42 @@ def play_engine(pack: Pack, seed: int, advanced: bool = False) -> Session:
     return session
 
 
-# (file suffix, function) -> category; "cum" = the function and everything it calls, "self" = its own time
-CATEGORIES: list[tuple[str, str, str, str]] = [
-    ("legal-move enumeration", "engine/compile_effect.py", "options", "cum"),
-    ("legal-move enumeration", "engine/compile_effect.py", "_labels", "cum"),
-    ("legal-move enumeration", "engine/prompts.py", "render", "cum"),
-    ("legal-move enumeration", "engine/game.py", "ask", "self"),
-    ("event dispatch", "engine/game.py", "emit", "self"),
-    ("event dispatch", "engine/game.py", "_listeners", "cum"),
-    ("event dispatch", "engine/game.py", "_fire", "self"),
-    ("copying", "engine/values.py", "as_items", "self"),
-    ("flow and session plumbing", "engine/flow.py", "*", "self"),
-    ("flow and session plumbing", "engine/session.py", "*", "self"),
-    ("flow and session plumbing", "engine/build.py", "located", "self"),
-    ("flow and session plumbing", "engine/game.py", "call", "self"),
+# where a sample's innermost frame is -> category: (file suffix or "<dsl>", qualified function prefix or "*")
+CATEGORIES: list[tuple[str, str, str]] = [
+    ("generated code (effects, conditions, flow)", "<dsl>", "*"),
+    ("event dispatch", "engine/game.py", "Game.emit"),
+    ("event dispatch", "engine/game.py", "Game._listeners"),
+    ("event dispatch", "engine/game.py", "Game._fire"),
+    ("decisions: options, labels, asking, agents", "engine/values.py", "distinct"),
+    ("decisions: options, labels, asking, agents", "engine/values.py", "option_labels"),
+    ("decisions: options, labels, asking, agents", "engine/values.py", "show"),
+    ("decisions: options, labels, asking, agents", "engine/game.py", "Game.ask"),
+    ("decisions: options, labels, asking, agents", "engine/session.py", "*"),
+    ("decisions: options, labels, asking, agents", "engine/agents.py", "*"),
+    ("decisions: options, labels, asking, agents", "engine/decision.py", "*"),
+    ("setting up each game", "engine/game.py", "_new_state"),
+    ("setting up each game", "engine/game.py", "Game.__init__"),
+    ("setting up each game", "engine/model.py", "*"),
+    ("setting up each game", "<string>", "*"),
+    ("setting up each game", "random.py", "*"),
+    ("flow helpers", "engine/flow.py", "*"),
+    ("game operations (move, counters, calls)", "engine/game.py", "*"),
+    ("value helpers (attributes, collections)", "engine/values.py", "*"),
 ]
 
 
 def breakdown(pack: Pack, seeds: range, advanced: bool) -> None:
-    """Where the interpreter's time goes, by category (cProfile; shares, not absolute times)."""
-    profile = cProfile.Profile()
-    profile.enable()
-    for seed in seeds:
-        play_engine(pack, seed, advanced)
-    profile.disable()
-    stats = pstats.Stats(profile).stats  # type: ignore[attr-defined]
-    total = sum(tt for _, _, tt, _, _ in stats.values())
-    shares: dict[str, float] = {}
-    for (path, _, func), (_, _, tt, ct, _) in stats.items():
-        for category, suffix, name, kind in CATEGORIES:
-            if path.endswith(suffix) and name in ("*", func):
-                shares[category] = shares.get(category, 0.0) + (ct if kind == "cum" else tt)
-                break
-    shares["effect and expression execution (the rest)"] = total - sum(shares.values())
-    for category, seconds in sorted(shares.items(), key=lambda kv: -kv[1]):
-        print(f"  {category:<45} {100 * seconds / total:5.1f}%")
+    """Where the interpreter's time goes, by category: a sampling profile (see sampling.py)."""
+    counts = sample(lambda: [play_engine(pack, seed, advanced) for seed in seeds])
+    total = sum(counts.values())
+    shares: dict[str, int] = {}
+    for (path, func), n in counts.items():
+        category = next((c for c, suffix, prefix in CATEGORIES
+                         if path.endswith(suffix) and (prefix == "*" or func.startswith(prefix))), "other")
+        shares[category] = shares.get(category, 0) + n
+    print(f"{total} samples")
+    for category, n in sorted(shares.items(), key=lambda kv: -kv[1]):
+        print(f"  {category:<45} {100 * n / max(total, 1):5.1f}%")
 
 
 def main() -> None:
@@ -102,30 +104,25 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=300)
     parser.add_argument("--seed", type=int, default=1, help="first seed; game i uses seed+i")
     parser.add_argument("--option", action="append", default=[], choices=["advanced"])
-    parser.add_argument("--profile", action="store_true", help="profile the interpreter's games (pyinstrument)")
-    parser.add_argument("--breakdown", action="store_true", help="the interpreter's time by category (cProfile)")
+    parser.add_argument("--repeat", type=int, default=3, help="time each side this many times; the best run counts")
+    parser.add_argument("--breakdown", action="store_true", help="the interpreter's time by category (sampling)")
     args = parser.parse_args()
     advanced = "advanced" in args.option
     pack = load_pack(PACK)
     seeds = range(args.seed, args.seed + args.games)
 
-    if args.profile:
-        from pyinstrument import Profiler
-        with Profiler() as profiler:
-            for seed in seeds:
-                play_engine(pack, seed, advanced)
-        profiler.print(show_all=False)
-        return
     if args.breakdown:
         breakdown(pack, seeds, advanced)
         return
 
-    start = time.perf_counter()
-    sessions = [play_engine(pack, seed, advanced) for seed in seeds]
-    engine_seconds = time.perf_counter() - start
-    start = time.perf_counter()
-    states = [baseline.play(seed, baseline.random_chooser(seed), advanced) for seed in seeds]
-    baseline_seconds = time.perf_counter() - start
+    engine_seconds = baseline_seconds = float("inf")
+    for _ in range(max(1, args.repeat)):
+        start = time.perf_counter()
+        sessions = [play_engine(pack, seed, advanced) for seed in seeds]
+        engine_seconds = min(engine_seconds, time.perf_counter() - start)
+        start = time.perf_counter()
+        states = [baseline.play(seed, baseline.random_chooser(seed), advanced) for seed in seeds]
+        baseline_seconds = min(baseline_seconds, time.perf_counter() - start)
 
     differ = [seed for seed, s, b in zip(seeds, sessions, states, strict=True) if engine_state(s) != b]
     decisions = sum(len(s.log) for s in sessions) / len(sessions)

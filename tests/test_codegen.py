@@ -1,0 +1,84 @@
+"""DSL texts become Python functions built as ASTs: what they may reach, scoping, error positions, lazy compiling."""
+
+from __future__ import annotations
+
+import ast
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from engine.context import Ctx
+from engine.errors import RuleError
+from engine.pyast import Unit, check, const, expr, stmts
+from engine.session import Session
+from tests.test_engine_mechanisms import make_pack
+
+TOY = """\
+counters:
+  coin: {name: Coin}
+zones:
+  box: {scope: global}
+component_types:
+  token: {zone: box, attrs: {note: {type: str, default: ""}}}
+components:
+  token:
+    - {id: alpha, name: Alpha}
+"""
+
+
+def flow(effect: str) -> str:
+    body = textwrap.indent(effect, " " * 10)
+    return TOY + f"flow:\n  - id: turn\n    each_player:\n      - id: go\n        do: |\n{body}\n"
+
+
+def test_check_refuses_names_dunders_and_objects_the_compilers_never_produce() -> None:
+    allowed = {"helper": len}
+    check(ast.parse("helper(ctx, v_x, t_1, game)"), allowed)
+    for bad in ("open('f')", "__import__('os')", "ctx.__dict__", "helper.__globals__"):
+        with pytest.raises(AssertionError):
+            check(ast.parse(bad), allowed)
+    with pytest.raises(AssertionError):
+        check(ast.Module([ast.Expr(ast.Constant(b"bytes"))], []), allowed)
+
+
+def test_templates_fill_names_expressions_and_statement_lists() -> None:
+    body = stmts("for V in C:\n    BODY", V="v_x", C=expr("[1, 2]"), BODY=stmts("t_1 = V", V="v_x"))
+    unit = Unit(lambda: "here", {})
+    fn = unit.function("dsl", [*stmts("t_1 = 0"), *body, *stmts("return t_1 + K", K=const(40))], [])
+    assert fn(None) == 42
+
+
+def test_pack_text_is_data_never_code(tmp_path: Path) -> None:
+    payload = "__import__('os').system('exit 3')"
+    pack = make_pack(tmp_path, flow(f'set alpha.note = "{payload}"'))
+    session = Session(pack, 1, 1)
+    assert session.done
+    assert session.game.instance("alpha", None).attrs["note"] == payload
+
+
+def test_a_shadowing_local_does_not_leak_out_of_its_block(tmp_path: Path) -> None:
+    text = "for x in [1, 2] {\n  for x in [10] { set coin = coin + x }\n  set coin = coin + x\n}"
+    pack = make_pack(tmp_path, flow(text))
+    session = Session(pack, 1, 1)
+    assert session.game.counter("coin", 0) == 10 + 1 + 10 + 2
+
+
+def test_a_run_time_error_names_the_innermost_failing_statement(tmp_path: Path) -> None:
+    pack = make_pack(tmp_path, flow("set coin = 1\nif coin > 0 {\n  set coin = coin / 0\n}"))
+    with pytest.raises(RuleError) as caught:
+        Session(pack, 1, 1)
+    text = (tmp_path / "toy" / "main.yaml").read_text().splitlines()
+    line, row = next((i, row) for i, row in enumerate(text, 1) if "coin / 0" in row)
+    assert caught.value.where == f"toy/main.yaml:{line}:{row.index('set') + 1}"
+    assert "division by zero" in str(caught.value)
+
+
+def test_functions_compile_on_their_first_call(tmp_path: Path) -> None:
+    pack = make_pack(tmp_path, flow("set coin = 5") + "scoring:\n  score: coin * 2\n")
+    assert pack.scoring is not None
+    score = pack.scoring.score
+    stub = score.__code__
+    session = Session(pack, 1, 1)
+    assert score(Ctx(session.game, 0)) == 10
+    assert score.__code__ is not stub and score(Ctx(session.game, 0)) == 10
