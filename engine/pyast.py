@@ -33,58 +33,68 @@ from engine.errors import CONTENT_FAULTS, RuleError, locate_error
 _BUILTINS = ("len", "int", "bool", "str", "list", "range", "sum", "min", "max", "abs", "sorted", "any", "isinstance")
 Where = Callable[[], str]  # a DSL position, `file:line:col`, worked out only when an error needs it
 _SAFE_BUILTINS = {name: getattr(builtins, name) for name in _BUILTINS}
+_FAULTS = (RuleError, *CONTENT_FAULTS)  # what a content mistake raises; re-raised at its DSL statement
 _DUNDERS = ("__class__", "__traceback__")  # type tests and the error locator
 _LOCALS = ("ctx", "exc", "game")  # the locals templates use; DSL locals are v_NAME, temporaries t_N
-
-
-@cache
-def _template(src: str) -> list[ast.stmt]:
-    return ast.parse(src).body
 
 
 _SHARED = (ast.expr_context, ast.boolop, ast.operator, ast.unaryop, ast.cmpop)  # stateless: shared, not copied
 
 
-def _fill(node: Any, parts: dict[str, Any]) -> Any:
-    """A fresh copy of a template node with its placeholder names replaced (no location attributes)."""
-    if node.__class__ is list:
-        out = []
-        for child in node:
-            if (child.__class__ is ast.Expr and child.value.__class__ is ast.Name
-                    and isinstance(parts.get(child.value.id), list)):
-                out.extend(parts[child.value.id])  # a statement placeholder: splice the statements in
-            else:
-                out.append(_fill(child, parts))
-        return out
-    cls = node.__class__
-    if cls is ast.Name:
-        part = parts.get(node.id)
-        if part is None:
-            return ast.Name(node.id, node.ctx)
-        if isinstance(part, str):  # a name placeholder: a local chosen by the compiler
-            return ast.Name(part, node.ctx)
-        return part
-    if cls is ast.arg and isinstance(parts.get(node.arg), str):  # a lambda's parameter
-        return ast.arg(parts[node.arg])
-    if isinstance(node, _SHARED):
-        return node
-    new = cls.__new__(cls)
-    for field in node._fields:
-        value = getattr(node, field, None)
-        if value.__class__ is list or isinstance(value, ast.AST):
-            value = _fill(value, parts)
-        setattr(new, field, value)
-    return new
+@cache
+def _template(src: str) -> Callable[[dict[str, Any]], list[ast.stmt]]:
+    """A template turned into a function that builds a fresh copy of its statements, placeholders filled.
+
+    The builder is a chain of `ast` constructor calls made once per template (from engine text only, so
+    it needs no check): copying a parsed template node by node in Python was a quarter of a pack's load.
+    """
+    refs: dict[str, Any] = {"__builtins__": {}, "name_part": _name_part}
+
+    def ref(value: Any) -> ast.Name:
+        name = f"R{len(refs)}"
+        refs[name] = value
+        return ast.Name(name, ast.Load())
+
+    def part(name: str) -> ast.expr:
+        return ast.Subscript(ast.Name("parts", ast.Load()), ast.Constant(name), ast.Load())
+
+    def build(node: Any) -> ast.expr:
+        if isinstance(node, list):  # a placeholder standing alone as a statement splices a statement list
+            return ast.List([ast.Starred(part(c.value.id), ast.Load()) if _is_hole(c) else build(c) for c in node],
+                            ast.Load())
+        if isinstance(node, ast.Name) and node.id.isupper():
+            return ast.Call(ast.Name("name_part", ast.Load()), [part(node.id), ref(node.ctx)], [])
+        if isinstance(node, ast.arg) and node.arg.isupper():
+            return ast.Call(ref(ast.arg), [part(node.arg)], [])
+        if isinstance(node, _SHARED):
+            return ref(node)
+        if isinstance(node, ast.AST):
+            return ast.Call(ref(node.__class__), [build(getattr(node, f, None)) for f in node._fields], [])
+        return ast.Constant(node)
+
+    maker = ast.parse("def template(parts):\n    return None")
+    maker.body[0].body[0].value = build(ast.parse(src).body)
+    code = compile(ast.fix_missing_locations(maker), "<template>", "exec")
+    return FunctionType(next(c for c in code.co_consts if isinstance(c, CodeType)), refs)
+
+
+def _is_hole(node: ast.stmt) -> bool:
+    return isinstance(node, ast.Expr) and isinstance(node.value, ast.Name) and node.value.id.isupper()
+
+
+def _name_part(part: Any, context: ast.expr_context) -> ast.expr:
+    """A name placeholder: a local the compiler chose (a str), or any expression."""
+    return ast.Name(part, context) if isinstance(part, str) else part
 
 
 def expr(src: str, **parts: Any) -> ast.expr:
     """An expression from a template: UPPERCASE names in `src` are placeholders for `parts`."""
-    return _fill(_template(src)[0].value, parts)
+    return _template(src)(parts)[0].value
 
 
 def stmts(src: str, **parts: Any) -> list[ast.stmt]:
     """Statements from a template; a placeholder standing alone on a line splices a statement list."""
-    return _fill(_template(src), parts)
+    return _template(src)(parts)
 
 
 def const(value: Any) -> ast.expr:
@@ -107,7 +117,7 @@ class Unit:
     """One generated function in the making: its globals, its locals and the DSL positions of its lines."""
 
     def __init__(self, where: Where, helpers: dict[str, Any]) -> None:
-        self.globals: dict[str, Any] = {"__builtins__": _SAFE_BUILTINS, **helpers}
+        self.globals: dict[str, Any] = {"__builtins__": _SAFE_BUILTINS, "content_faults": _FAULTS, **helpers}
         self.wheres = [where, where]  # line 1 is the function itself (the whole DSL text)
         self._ids: dict[int, str] = {}
         self.temps = 0
@@ -138,9 +148,8 @@ class Unit:
         code): the linter builds every DSL text of a pack for its diagnostics but runs none of them.
         """
         locate = self.ref(_locator(self.wheres), "L")
-        catch = ast.Tuple([self.ref(e, "E") for e in (RuleError, *CONTENT_FAULTS)], ast.Load())
-        guarded = stmts("try:\n    BODY\nexcept CATCH as exc:\n    raise LOCATE(exc, exc.__traceback__) from None",
-                        BODY=body or [ast.Pass()], CATCH=catch, LOCATE=locate)
+        guarded = stmts("try:\n    BODY\nexcept content_faults as exc:\n"
+                        "    raise LOCATE(exc, exc.__traceback__) from None", BODY=body or [ast.Pass()], LOCATE=locate)
         module = ast.Module(stamp(stmts("def dsl(ctx):\n    BODY", BODY=stamp(prologue + guarded, 1)), 1), [])
         self.functions += 1
         finish = f"F{self.functions}"
