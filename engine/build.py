@@ -61,21 +61,21 @@ class Builder:
     def _dsl(self, src: SourceFile, path: tuple, text: Any) -> DslText:
         return DslText(str(text), src, path)
 
-    def _compiler(self, dsl: DslText, locals_: set[str] | None = None) -> EffectCompiler:
-        return EffectCompiler(self.pack, dsl, set(self.raw.procedures), locals_, self.pack.usage)
+    def _compiler(self, dsl: DslText) -> EffectCompiler:
+        return EffectCompiler(self.pack, dsl, set(self.raw.procedures), self.pack.usage)
 
-    def expr(self, src: SourceFile, path: tuple, text: Any, locals_: set[str] | None = None) -> Expr:
+    def expr(self, src: SourceFile, path: tuple, text: Any) -> Expr:
         dsl = self._dsl(src, path, text)
         tree = dsl.parse("expr")
-        fn: Expr = _zero if tree is None else self._compiler(dsl, locals_).expr_function(tree)
+        fn: Expr = _zero if tree is None else self._compiler(dsl).expr_function(tree)
         self.diagnostics.extend(dsl.diagnostics)
         return fn
 
-    def effect(self, src: SourceFile, path: tuple, text: Any, locals_: set[str] | None = None) -> Effect:
+    def effect(self, src: SourceFile, path: tuple, text: Any) -> Effect:
         dsl = self._dsl(src, path, text)
         tree = dsl.parse("effect")
         shown = " ".join(str(text).split())
-        eff = Effect(_nothing, None, shown) if tree is None else self._compiler(dsl, locals_).effect_function(
+        eff = Effect(_nothing, None, shown) if tree is None else self._compiler(dsl).effect_function(
             tree, shown)
         self.diagnostics.extend(dsl.diagnostics)
         return eff

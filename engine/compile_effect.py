@@ -36,9 +36,8 @@ class Code:
 class EffectCompiler(ExprCompiler):
     """Statements on top of expressions; one instance per DSL text."""
 
-    def __init__(self, pack: Pack, dsl: DslText, procedures: set[str], locals_: set[str] | None = None,
-                 usage: Usage | None = None) -> None:
-        super().__init__(pack, dsl, locals_, usage)
+    def __init__(self, pack: Pack, dsl: DslText, procedures: set[str], usage: Usage | None = None) -> None:
+        super().__init__(pack, dsl, usage)
         self.known_procedures = procedures
 
     def effect_function(self, tree: Tree, text: str) -> Effect:

@@ -46,14 +46,12 @@ _PLAIN = ("int", "str", "bool", "list")
 class ExprCompiler:
     """Turns parse trees of one DSL text into the Python expressions of one generated function."""
 
-    def __init__(self, pack: Pack, dsl: DslText, locals_: set[str] | None = None,
-                 usage: Usage | None = None) -> None:
+    def __init__(self, pack: Pack, dsl: DslText, usage: Usage | None = None) -> None:
         self.pack = pack
         self.dsl = dsl
         self.usage = usage if usage is not None else Usage()
         self.unit = Unit(partial(dsl.where, 0), HELPERS)
-        self.outer = sorted(locals_ or ())  # bound outside this text (a flow `for`): read from ctx.vars
-        self.scope: dict[str, str] = {n: f"v_{n}" for n in self.outer}  # DSL local -> Python local
+        self.scope: dict[str, str] = {}  # DSL local -> Python local
         self.kinds: dict[str, str] = {}  # Python local -> what it is known to hold (see `kinded`)
         self._used = set(self.scope.values())
         self.attr_names = _attr_names(pack)
@@ -69,8 +67,6 @@ class ExprCompiler:
     def function(self, body: list[ast.stmt]) -> Any:
         """The generated function `def dsl(ctx): ...` running `body` with this text's locals."""
         prologue = stmts("game = ctx.game\nt_self = ctx.self_item")
-        for name in self.outer:
-            prologue += stmts("V = ctx.vars.get(NAME)", V=self.scope[name], NAME=const(name))
         return self.unit.function("dsl", body, prologue)
 
     def expr_function(self, tree: Tree) -> Expr:

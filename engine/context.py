@@ -1,4 +1,4 @@
-"""The execution context a compiled closure reads: who acts, on what, with which locals."""
+"""The execution context generated code reads: which game, who acts, on which item, for which event."""
 
 from __future__ import annotations
 
@@ -10,9 +10,12 @@ if TYPE_CHECKING:
 
 
 class Ctx:
-    """Per-invocation context; `vars` holds DSL local variables (loop items, `it`)."""
+    """Per-invocation context. DSL locals are Python locals of the generated function, not kept here.
 
-    __slots__ = ("event", "game", "seat", "self_item", "vars")
+    `seat` changes inside `as PLAYER { ... }` blocks and per seat in `each_player` steps.
+    """
+
+    __slots__ = ("event", "game", "seat", "self_item")
 
     def __init__(self, game: Game, seat: int | None, self_item: Item | None = None,
                  event: dict[str, Any] | None = None) -> None:
@@ -20,9 +23,8 @@ class Ctx:
         self.seat = seat
         self.self_item = self_item
         self.event = event
-        self.vars: dict[str, Any] = {}
 
     def child(self, seat: int | None = None, self_item: Item | None = None,
               event: dict[str, Any] | None = None) -> Ctx:
-        """A fresh context for a trigger or an item's action (no inherited locals)."""
+        """A fresh context for a trigger or an item's action."""
         return Ctx(self.game, self.seat if seat is None else seat, self_item, event)

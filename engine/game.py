@@ -325,9 +325,7 @@ class Game:
 
     # ---------------------------------------------------------------- actions
     def _action_ctx(self, ctx: Ctx, item: Item) -> Ctx:
-        inner = ctx.child(seat=item.owner if item.owner is not None else ctx.seat, self_item=item)
-        inner.vars = ctx.vars
-        return inner
+        return ctx.child(seat=item.owner if item.owner is not None else ctx.seat, self_item=item)
 
     def _legal_action(self, ctx: Ctx, action: ActionDef) -> bool:
         if action.when is not None and not action.when(ctx):
