@@ -14,7 +14,7 @@ from functools import partial
 
 from lark import Token, Tree
 
-from engine.compile_expr import ExprCompiler, as_int, kind_of
+from engine.compile_expr import ExprCompiler, as_int, element_kind
 from engine.dsl import DslText
 from engine.pack import Effect, Pack
 from engine.prompts import compile_prompt
@@ -43,7 +43,7 @@ class EffectCompiler(ExprCompiler):
     def effect_function(self, tree: Tree, text: str) -> Effect:
         """The whole text as an `Effect`: its run function and, when it has one, its legality test."""
         code = self.effect(tree)
-        legal = None if code.legal is None else self.function(stmts("return X", X=code.legal))
+        legal = None if code.legal is None else self.function(stmts("return X", X=code.legal), "legal")
         return Effect(self.function(code.body), legal, text)
 
     def effect(self, tree: Tree) -> Code:
@@ -68,7 +68,7 @@ class EffectCompiler(ExprCompiler):
 
     def scoped(self, var: str, tree: Tree, over: ast.expr | None = None) -> tuple[str, Code]:
         """A block compiled with DSL local `var` bound (to each of `over`): (its Python name, the block)."""
-        py, saved = self.bind(var, "player" if over is not None and kind_of(over) == "players" else None)
+        py, saved = self.bind(var, None if over is None else element_kind(over))
         code = self.block(tree)
         self.scope = saved
         return py, code

@@ -64,10 +64,12 @@ class ExprCompiler:
             return const(0)
         return method(tree)
 
-    def function(self, body: list[ast.stmt]) -> Any:
-        """The generated function `def dsl(ctx): ...` running `body` with this text's locals."""
+    def function(self, body: list[ast.stmt], role: str = "") -> Any:
+        """The generated function running `body`, named for where its text sits (`procedures.turn`), so
+        tracebacks and profiles say which text they are in; `role` tells a text's second function apart."""
+        name = ".".join(str(step) for step in self.dsl.path) or "dsl"
         prologue = stmts("game = ctx.game\nt_self = ctx.self_item")
-        return self.unit.function("dsl", body, prologue)
+        return self.unit.function(f"{name}.{role}" if role else name, body, prologue)
 
     def expr_function(self, tree: Tree) -> Expr:
         return self.function(stmts("return X", X=self.expr(tree)))
@@ -132,7 +134,7 @@ class ExprCompiler:
 
     def with_it(self, tree: Tree, over: ast.expr) -> tuple[str, ast.expr]:
         """(Python name of `it`, the expression compiled with `it` bound to each of `over`): where, sum, sorted."""
-        py, saved = self.bind("it", "player" if kind_of(over) == "players" else None)
+        py, saved = self.bind("it", element_kind(over))
         body = self.expr(tree)
         self.scope = saved
         return py, body
@@ -242,10 +244,13 @@ class ExprCompiler:
                         B=base, N=const(name))
         if not _plain_everywhere(self.pack, name):
             return expr("get_attr(ctx, B, N)", B=base, N=const(name))
-        # a stored int/str/bool/list: read it straight from the item when the base is one
+        # a stored int/str/bool/list: read it straight from the item (0 where its type does not declare it)
+        if name in ITEM_BUILTINS:
+            return expr("plain_attr(ctx, B, N)", B=base, N=const(name))
+        if kind_of(base) == "item":
+            return expr("B.attrs.get(N, 0)", B=base, N=const(name))
         if isinstance(base, ast.Name):
-            return expr("B.attrs[N] if B.__class__ is Item and N in B.attrs else get_attr(ctx, B, N)",
-                        B=base, N=const(name))
+            return expr("B.attrs.get(N, 0) if B.__class__ is Item else get_attr(ctx, B, N)", B=base, N=const(name))
         return expr("plain_attr(ctx, B, N)", B=base, N=const(name))
 
     def _declared(self, name: str) -> bool:
@@ -410,15 +415,16 @@ _BUILTIN_EXPR: dict[str, tuple[str, str | None]] = {
     "event": ("ctx.event or {}", None),
     "players": ("len(game.state.players)", None),
     "option": ("game.options", None),
-    "me": ("PlayerRef(game.acting(ctx.seat))", "player"),
-    "next_player": ("PlayerRef((game.acting(ctx.seat) + 1) % len(game.state.players))", "player"),
+    "me": ("game.players_from(game.acting(ctx.seat))[0]", "player"),
+    "next_player": ("game.players_from(game.acting(ctx.seat))[1 % len(game.state.players)]", "player"),
     "others": ("game.players_from(game.acting(ctx.seat))[1:]", "players"),
     "everyone": ("game.players_from(game.state.counters.get('first_player', 0))", "players"),
 }
 
 
 def kinded(node: ast.expr, kind: str | None) -> ast.expr:
-    """Note what an expression is known to hold at compile time: a `zone`, a `list`, a `player`, `players`.
+    """Note what an expression is known to hold at compile time: a `zone`, a `list`, an `item`, a `player`,
+    `players`.
 
     Code reading a known zone takes `.items` directly; a known player's counter is one dict read.
     """
@@ -429,6 +435,11 @@ def kinded(node: ast.expr, kind: str | None) -> ast.expr:
 
 def kind_of(node: ast.expr) -> str | None:
     return getattr(node, "cog_kind", None)
+
+
+def element_kind(collection: ast.expr) -> str | None:
+    """What each member of a collection of known kind is: a zone holds items, `everyone` players."""
+    return {"zone": "item", "players": "player"}.get(kind_of(collection) or "")
 
 
 def _builtin(fn: str, parts: list[ast.expr]) -> ast.expr:

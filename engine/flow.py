@@ -35,9 +35,11 @@ class FlowCompiler:
         self.c.unit.globals.update(seats=_seats, reveal_all=_reveal_all)
 
     def compile(self, data: Any) -> Runner:
-        src, path = self.c.dsl.src, self.c.dsl.path
-        assert src is not None
-        return self.c.function(self.steps(src, path, data))
+        flow = self.c.dsl
+        assert flow.src is not None
+        body = self.steps(flow.src, flow.path, data)
+        self.c.dsl = flow  # the function is named for the flow, not for its last step's text
+        return self.c.function(body)
 
     def steps(self, src: SourceFile, path: tuple, data: Any, prefix: str = "") -> list[ast.stmt]:
         return [node for i, d in enumerate(data or []) for node in self.step(src, (*path, i), d, prefix)]

@@ -54,6 +54,8 @@ class Game:
         # (component id, "drawn" | "played" | "activated") -> times: the designer's coverage report
         self.coverage: Counter[tuple[str, str]] = Counter()
         self._active_zones = [[z for z in p.zones.values() if z.zdef.active] for p in self.state.players]
+        refs = [PlayerRef(seat) for seat in range(players)]
+        self._rotations = [refs[seat:] + refs[:seat] for seat in range(players)]
         self._instances: dict[tuple[str, int | None], Item] = {}
         for item in self.state.items:
             self._instances.setdefault((item.comp.id, item.owner), item)
@@ -100,9 +102,8 @@ class Game:
         return self._seat(seat)
 
     def players_from(self, seat: int) -> list[PlayerRef]:
-        """Every player in turn order, starting with `seat`."""
-        n = len(self.state.players)
-        return [PlayerRef((seat + k) % n) for k in range(n)]
+        """Every player in turn order, starting with `seat` (a list made once per seat: never change it)."""
+        return self._rotations[seat % len(self._rotations)]
 
     def _seat(self, seat: int | None) -> int:
         if seat is None:

@@ -151,6 +151,7 @@ class Unit:
         guarded = stmts("try:\n    BODY\nexcept content_faults as exc:\n"
                         "    raise LOCATE(exc, exc.__traceback__) from None", BODY=body or [ast.Pass()], LOCATE=locate)
         module = ast.Module(stamp(stmts("def dsl(ctx):\n    BODY", BODY=stamp(prologue + guarded, 1)), 1), [])
+        module.body[0].name = name  # any text: only tracebacks and profiles show it
         self.functions += 1
         finish = f"F{self.functions}"
         fn = FunctionType(_stub(finish), self.globals, name)
