@@ -112,14 +112,14 @@ class ExprCompiler:
         kind = kind_of(node)
         if kind == "zone":
             return expr("X.items", X=node)
-        return node if kind in ("list", "players") else expr("iterate(X)", X=node)
+        return node if kind in ("list", "items", "players") else expr("iterate(X)", X=node)
 
     def snapshot(self, node: ast.expr) -> ast.expr:
         """A collection to loop over while the loop may move its items: zones are copied."""
         kind = kind_of(node)
         if kind == "zone":
             return expr("X.items[:]", X=node)
-        return node if kind in ("list", "players") else expr("as_items(X)", X=node)
+        return node if kind in ("list", "items", "players") else expr("as_items(X)", X=node)
 
     def check_cost_name(self, name: Token) -> None:
         n = str(name)
@@ -276,7 +276,7 @@ class ExprCompiler:
         """`COLL where COND`: the items for which COND holds, with `it` bound."""
         source = self.expr(t.children[0])
         it, cond = self.with_it(t.children[1], source)
-        kind = "players" if kind_of(source) == "players" else "list"
+        kind = {"players": "players", "zone": "items", "items": "items"}.get(kind_of(source) or "", "list")
         return kinded(expr("[IT for IT in S if C]", IT=it, S=self.read(source), C=cond), kind)
 
     # ---------------------------------------------------------------- functions
@@ -315,8 +315,10 @@ class ExprCompiler:
         return expr("sum([int(V) for IT in C])", V=value, IT=it, C=self.read(coll))
 
     def _fn_items(self, tok: Token, args: list) -> ast.expr:
-        parts = [ast.Starred(self.read(self.expr(a)), ast.Load()) for a in args]
-        return kinded(ast.List(parts, ast.Load()), "list")
+        colls = [self.expr(a) for a in args]
+        parts = [ast.Starred(self.read(c), ast.Load()) for c in colls]
+        of_items = all(element_kind(c) == "item" for c in colls)
+        return kinded(ast.List(parts, ast.Load()), "items" if of_items else "list")
 
     def _fn_all(self, tok: Token, args: list) -> ast.expr:
         if not self._arity(tok, args, 1):
@@ -327,7 +329,7 @@ class ExprCompiler:
             self.unknown(arg, "component type", list(self.pack.types))
             return ast.List([], ast.Load())
         self.usage.ref(tname, self.dsl.place(arg))
-        return kinded(expr("game.all_of(T, ctx.seat)", T=const(tname)), "list")
+        return kinded(expr("game.all_of(T, ctx.seat)", T=const(tname)), "items")
 
     def _fn_max(self, tok: Token, args: list) -> ast.expr:
         parts = self._args(tok, args, 1, 8)
@@ -357,7 +359,8 @@ class ExprCompiler:
             return ast.List([], ast.Load())
         coll = self.expr(args[0])
         it, key = self.with_it(args[1], coll)
-        return kinded(expr("sorted(C, key=lambda IT: K)", C=self.read(coll), IT=it, K=key), "list")
+        kind = "items" if element_kind(coll) == "item" else "list"
+        return kinded(expr("sorted(C, key=lambda IT: K)", C=self.read(coll), IT=it, K=key), kind)
 
     def _fn_range(self, tok: Token, args: list) -> ast.expr:
         """range(A, B): the numbers A..B inclusive (empty when B < A)."""
@@ -423,8 +426,8 @@ _BUILTIN_EXPR: dict[str, tuple[str, str | None]] = {
 
 
 def kinded(node: ast.expr, kind: str | None) -> ast.expr:
-    """Note what an expression is known to hold at compile time: a `zone`, a `list`, an `item`, a `player`,
-    `players`.
+    """Note what an expression is known to hold at compile time: a `zone`, a `list`, `items` (a list of
+    items), an `item`, a `player`, `players`.
 
     Code reading a known zone takes `.items` directly; a known player's counter is one dict read.
     """
@@ -439,7 +442,7 @@ def kind_of(node: ast.expr) -> str | None:
 
 def element_kind(collection: ast.expr) -> str | None:
     """What each member of a collection of known kind is: a zone holds items, `everyone` players."""
-    return {"zone": "item", "players": "player"}.get(kind_of(collection) or "")
+    return {"zone": "item", "items": "item", "players": "player"}.get(kind_of(collection) or "")
 
 
 def _builtin(fn: str, parts: list[ast.expr]) -> ast.expr:

@@ -47,18 +47,16 @@ class Session:
         if flow is None:
             raise RuleError("the pack has no flow")
         self._flow = greenlet(lambda: flow(Ctx(self.game, None)))
-        self.game.pause = self._pause
+        # inside the flow, `Game.ask` hands its decision to whoever advanced it and waits for the answer
+        self.game.pause = self._flow.parent.switch
         self.pending: Decision | None = None
         self._advance(None)
-
-    def _pause(self, decision: Decision) -> int:
-        """Runs inside the flow: hand the decision to whoever advanced it, wait for the answer."""
-        return self._flow.parent.switch(decision)
 
     def _advance(self, answer: int | None) -> None:
         caller = getcurrent()
         if self._flow.parent is not caller:
             self._flow.parent = caller
+            self.game.pause = caller.switch
         try:
             pending = self._flow.switch() if answer is None else self._flow.switch(answer)
         except GameOver:
@@ -104,7 +102,7 @@ class Session:
             if stop_after is not None and len(self.log) >= stop_after:
                 return
             decision = self.pending
-            self.answer(agents[decision.seat].choose(self.view(decision.seat), decision))
+            self.answer(agents[decision.seat].choose(SeatView(self.game, decision.seat), decision))
             if on_decision is not None:
                 on_decision(self)
 
