@@ -11,15 +11,17 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 from functools import partial
+from typing import Any
 
 from lark import Token, Tree
 
-from engine.compile_expr import ExprCompiler, as_int, element_kind
+from engine.compile_expr import ExprCompiler, as_int, element_kind, plain_value
 from engine.dsl import DslText
 from engine.pack import Effect, Pack
 from engine.prompts import compile_prompt
 from engine.pyast import const, expr, stamp, stmts
 from engine.usage import Usage
+from engine.values import distinct, option_labels
 
 DONE = "done"
 
@@ -115,7 +117,7 @@ class EffectCompiler(ExprCompiler):
             if attr not in self.attr_names:
                 self.unknown(name_tok, "attribute", sorted(self.attr_names))
             if attr not in self.pack.counters:
-                if not _plain(value):  # an item or zone is stored by id: the helper converts it
+                if not plain_value(value):  # an item or zone is stored by id: the helper converts it
                     return stmts("set_item_attr(B, N, V)", B=base, N=const(attr), V=value), None
                 tmp = self.unit.temp()
                 return stmts("T = B\nif T.__class__ is Item:\n    T.attrs[N] = V\nelse:\n    set_item_attr(T, N, V)",
@@ -231,15 +233,24 @@ class EffectCompiler(ExprCompiler):
             options = expr("[V for V in C if L]", V=py, C=self.read(coll), L=body.legal)
             legal = expr("any(L for V in C)", V=py, C=self.read(coll), L=body.legal)
         things, labels = self.unit.temp(), self.unit.temp()
+        fixed = _constants(coll) if body.legal is None else None
+        if fixed is not None:  # `choose x in ["keep", "sell"]`: the options and their labels are known now
+            fixed = distinct(fixed)
+            options = ast.List([const(v) for v in fixed], ast.Load())
+            label_list = ast.List([const(v) for v in option_labels(fixed)], ast.Load())
+        else:
+            options = expr("distinct(X)", X=options)
+            label_list = expr("option_labels(T)", T=things)
         may_stop = repeat or optional
         done = stmts("L.append(DONE)\nT.append(None)", L=labels, T=things, DONE=const(DONE)) if may_stop else []
         stop = stmts("if V is None:\n    break", V=py) if may_stop else []
         after = (stmts("try:\n    BODY\nexcept StopLoop:\n    break", BODY=body.body or [ast.Pass()]) if repeat
                  else [*body.body, ast.Break()])
-        code = stmts("while True:\n    T = distinct(OPTIONS)\n    if not T:\n        break\n"
-                     "    L = option_labels(T)\n    DONE_\n    V = game.ask(ctx, 'choose', P, L, T, optional=OPT)\n"
-                     "    STOP\n    AFTER", T=things, OPTIONS=options, L=labels, DONE_=done or [ast.Pass()], V=py,
-                     P=prompt, OPT=const(may_stop), STOP=stop or [ast.Pass()], AFTER=after)
+        code = stmts("while True:\n    T = OPTIONS\n    if not T:\n        break\n"
+                     "    L = LABELS\n    DONE_\n    V = game.ask(ctx, 'choose', P, L, T, optional=OPT)\n"
+                     "    STOP\n    AFTER", T=things, OPTIONS=options, L=labels, LABELS=label_list,
+                     DONE_=done or [ast.Pass()], V=py, P=prompt, OPT=const(may_stop), STOP=stop or [ast.Pass()],
+                     AFTER=after)
         return code, (None if may_stop else legal)
 
     def _s_choose_item(self, t: Tree):
@@ -327,10 +338,8 @@ class EffectCompiler(ExprCompiler):
         return stmts("game.emit(N, ctx.seat, P)", N=const(name), P=ast.Dict(keys, vals)), None
 
 
-def _plain(node: ast.expr) -> bool:
-    """The value is certainly a number, string or bool (never an item or zone to store by id)."""
-    if isinstance(node, (ast.Constant, ast.Compare, ast.BoolOp, ast.BinOp, ast.JoinedStr)):
-        return True
-    if isinstance(node, ast.UnaryOp):
-        return isinstance(node.op, (ast.Not, ast.USub))
-    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("int", "len", "sum")
+def _constants(node: ast.expr) -> list[Any] | None:
+    """The values of a list written out of literals (`["keep", "sell"]`), else None."""
+    if isinstance(node, ast.List) and all(isinstance(e, ast.Constant) for e in node.elts):
+        return [e.value for e in node.elts]
+    return None

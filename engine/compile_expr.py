@@ -185,8 +185,8 @@ class ExprCompiler:
         if cdef.zone is not None:
             return expr("len(game.state.zone(Z, ctx.seat).items)", Z=const(cdef.zone))
         if cdef.scope == "global":
-            return expr("game.state.counters[N]", N=const(n))
-        return expr("game.state.players[ctx.seat].counters[N]", N=const(n))
+            return kinded(expr("game.state.counters[N]", N=const(n)), "value")
+        return kinded(expr("game.state.players[ctx.seat].counters[N]", N=const(n)), "value")
 
     # ---------------------------------------------------------------- operators
     def _arith(self, t: Tree) -> ast.expr:
@@ -248,10 +248,11 @@ class ExprCompiler:
         if name in ITEM_BUILTINS:
             return expr("plain_attr(ctx, B, N)", B=base, N=const(name))
         if kind_of(base) == "item":
-            return expr("B.attrs.get(N, 0)", B=base, N=const(name))
+            return kinded(expr("B.attrs.get(N, 0)", B=base, N=const(name)), "value")
         if isinstance(base, ast.Name):
-            return expr("B.attrs.get(N, 0) if B.__class__ is Item else get_attr(ctx, B, N)", B=base, N=const(name))
-        return expr("plain_attr(ctx, B, N)", B=base, N=const(name))
+            return kinded(expr("B.attrs.get(N, 0) if B.__class__ is Item else get_attr(ctx, B, N)", B=base,
+                               N=const(name)), "value")
+        return kinded(expr("plain_attr(ctx, B, N)", B=base, N=const(name)), "value")
 
     def _declared(self, name: str) -> bool:
         return any(name in t.attrs for t in self.pack.types.values())
@@ -427,7 +428,7 @@ _BUILTIN_EXPR: dict[str, tuple[str, str | None]] = {
 
 def kinded(node: ast.expr, kind: str | None) -> ast.expr:
     """Note what an expression is known to hold at compile time: a `zone`, a `list`, `items` (a list of
-    items), an `item`, a `player`, `players`.
+    items), an `item`, a `player`, `players`, a plain `value` (number, string, bool or list of them).
 
     Code reading a known zone takes `.items` directly; a known player's counter is one dict read.
     """
@@ -438,6 +439,16 @@ def kinded(node: ast.expr, kind: str | None) -> ast.expr:
 
 def kind_of(node: ast.expr) -> str | None:
     return getattr(node, "cog_kind", None)
+
+
+def plain_value(node: ast.expr) -> bool:
+    """The value is certainly a number, string, bool or list of them (never an item, zone or player)."""
+    if kind_of(node) == "value" or isinstance(node, (ast.Constant, ast.Compare, ast.BoolOp, ast.BinOp,
+                                                        ast.JoinedStr)):
+        return True
+    if isinstance(node, ast.UnaryOp):
+        return isinstance(node.op, (ast.Not, ast.USub))
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("int", "len", "sum")
 
 
 def element_kind(collection: ast.expr) -> str | None:

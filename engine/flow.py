@@ -88,12 +88,12 @@ class FlowCompiler:
 
     def _per_player(self, src: SourceFile, path: tuple, d: Any, key: str, prefix: str) -> list[ast.stmt]:
         # `order` is read for each seat in turn: a lambda over a context acting for that seat
-        order = expr("lambda ctx: X", X=self._expr(src, (*path, "order"), d["order"])) if "order" in d \
-            else const(None)
+        seats = expr("seats(ctx, lambda ctx: X)", X=self._expr(src, (*path, "order"), d["order"])) if "order" in d \
+            else expr("game.turn_order()")
         body = self.steps(src, (*path, key), d[key], prefix)
         outer, seat = self.c.unit.temp(), self.c.unit.temp()
-        return stmts("O = ctx.seat\nfor S in seats(ctx, ORDER):\n    game.epochs['turn'] += 1\n    ctx.seat = S\n"
-                     "    BODY\nctx.seat = O", O=outer, S=seat, ORDER=order, BODY=body or [ast.Pass()])
+        return stmts("O = ctx.seat\nfor S in SEATS:\n    game.epochs['turn'] += 1\n    ctx.seat = S\n"
+                     "    BODY\nctx.seat = O", O=outer, S=seat, SEATS=seats, BODY=body or [ast.Pass()])
 
     def _each_player(self, src: SourceFile, path: tuple, d: Any, prefix: str) -> list[ast.stmt]:
         return self._per_player(src, path, d, "each_player", prefix)
@@ -141,13 +141,8 @@ class FlowCompiler:
 
 
 def _seats(ctx: Ctx, order: Any) -> list[int]:
-    """Every seat in turn order from the first player, or sorted by the step's `order` expression."""
-    n = len(ctx.game.state.players)
-    first = ctx.game.state.counters.get("first_player", 0) % n
-    base = [(first + k) % n for k in range(n)]
-    if order is None:
-        return base
-    return sorted(base, key=lambda s: order(Ctx(ctx.game, s)))
+    """The seats sorted by the step's `order` expression (ties in turn order from the first player)."""
+    return sorted(ctx.game.turn_order(), key=lambda s: order(Ctx(ctx.game, s)))
 
 
 def _reveal_all(game: Any, zone_ids: list[str]) -> None:

@@ -56,6 +56,7 @@ class Game:
         self._active_zones = [[z for z in p.zones.values() if z.zdef.active] for p in self.state.players]
         refs = [PlayerRef(seat) for seat in range(players)]
         self._rotations = [refs[seat:] + refs[:seat] for seat in range(players)]
+        self._orders = [[p.seat for p in rotation] for rotation in self._rotations]
         self._instances: dict[tuple[str, int | None], Item] = {}
         for item in self.state.items:
             self._instances.setdefault((item.comp.id, item.owner), item)
@@ -101,6 +102,10 @@ class Game:
         """The acting seat, or a clear error where no player acts (e.g. a top-level flow step)."""
         return self._seat(seat)
 
+    def turn_order(self) -> list[int]:
+        """Every seat in turn order from the first player (a list made once per first player: never change it)."""
+        return self._orders[self.state.counters.get("first_player", 0) % len(self._orders)]
+
     def players_from(self, seat: int) -> list[PlayerRef]:
         """Every player in turn order, starting with `seat` (a list made once per seat: never change it)."""
         return self._rotations[seat % len(self._rotations)]
@@ -119,8 +124,10 @@ class Game:
         self.decisions += 1
         if self.decisions > MAX_DECISIONS:
             raise RuleError(f"more than {MAX_DECISIONS} decisions in one game: does a loop never end?")
-        index = self.pause(Decision(self._seat(ctx.seat), kind, prompt, labels, values, self.step))
-        return values[index]
+        seat = ctx.seat
+        if seat is None:
+            self._seat(seat)  # raises: nobody to ask
+        return values[self.pause(Decision(seat, kind, prompt, labels, values, self.step))]
 
     # ---------------------------------------------------------------- counters
     def set_counter(self, ctx: Ctx, name: str, value: int) -> None:

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from lark import Token
 
+from engine.compile_expr import plain_value
 from engine.dsl import DslText
 from engine.pyast import const, expr
 
@@ -38,7 +39,9 @@ def compile_prompt(compiler: ExprCompiler, token: Token | None, default: str) ->
         tree = field.parse("expr")
         compiler.dsl.diagnostics.extend(field.diagnostics)
         if tree is not None:
-            parts.append(ast.FormattedValue(expr("show(X)", X=compiler.expr(tree)), -1, None))
+            value = compiler.expr(tree)
+            shown = value if plain_value(value) else expr("show(X)", X=value)  # only an item shows differently
+            parts.append(ast.FormattedValue(shown, -1, None))
         pos = m.end()
     parts.append(const(text[pos:]))
     return ast.JoinedStr([p for p in parts if not (isinstance(p, ast.Constant) and p.value == "")])
