@@ -140,7 +140,7 @@ class EffectCompiler(ExprCompiler):
                 or (op == "gain" and "gained" in listened):
             return None
         store = (expr("game.state.counters") if cdef.scope == "global"
-                 else expr("game.state.players[game.acting(ctx.seat)].counters"))
+                 else expr("game.seats[ctx.seat].counters"))
         new = {"set": "A", "gain": "S[N] + A", "lose": "S[N] - (A if A > 0 else 0)"}[op]
         clamp = "S[N] = V if V >= LOW else LOW" if cdef.max is None else \
             "S[N] = HIGH if V > HIGH else V if V >= LOW else LOW"

@@ -174,7 +174,7 @@ class ExprCompiler:
         if n in pack.zones:
             if pack.zones[n].scope == "global":
                 return kinded(expr("game.state.zones[N]", N=const(n)), "zone")
-            return kinded(expr("game.state.players[ctx.seat].zones[N]", N=const(n)), "zone")
+            return kinded(expr("game.seats[ctx.seat].zones[N]", N=const(n)), "zone")
         if n in pack.components:
             return expr("game.instance(N, ctx.seat)", N=const(n))
         self.unknown(tok, "name", [*self.scope, *pack.counters, *pack.zones, *pack.components, *BUILTIN_NAMES])
@@ -186,7 +186,7 @@ class ExprCompiler:
             return expr("len(game.state.zone(Z, ctx.seat).items)", Z=const(cdef.zone))
         if cdef.scope == "global":
             return kinded(expr("game.state.counters[N]", N=const(n)), "value")
-        return kinded(expr("game.state.players[ctx.seat].counters[N]", N=const(n)), "value")
+        return kinded(expr("game.seats[ctx.seat].counters[N]", N=const(n)), "value")
 
     # ---------------------------------------------------------------- operators
     def _arith(self, t: Tree) -> ast.expr:

@@ -53,6 +53,9 @@ class Game:
         self.pause: Callable[[Decision], int] = _no_driver  # the session sets this: it returns the answer
         # (component id, "drawn" | "played" | "activated") -> times: the designer's coverage report
         self.coverage: Counter[tuple[str, str]] = Counter()
+        # the acting seat's player, for generated code: no seat (a top-level step) reads as a clear error
+        self.seats: dict[int | None, Any] = {p.seat: p for p in self.state.players}
+        self.seats[None] = _NoActingPlayer()
         self._active_zones = [[z for z in p.zones.values() if z.zdef.active] for p in self.state.players]
         refs = [PlayerRef(seat) for seat in range(players)]
         self._rotations = [refs[seat:] + refs[:seat] for seat in range(players)]
@@ -480,6 +483,16 @@ class Game:
 
     def _epoch(self, limit: str) -> int:
         return 0 if limit == "game" else self.epochs[limit]
+
+
+class _NoActingPlayer:
+    """What `game.seats[None]` holds: reading a player's counters or zones where nobody acts fails clearly."""
+
+    @property
+    def counters(self) -> dict[str, int]:
+        raise RuleError("this needs an acting player, but it runs outside any player's turn")
+
+    zones = counters
 
 
 def _no_driver(decision: Decision) -> int:

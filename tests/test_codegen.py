@@ -82,3 +82,9 @@ def test_functions_compile_on_their_first_call(tmp_path: Path) -> None:
     session = Session(pack, 1, 1)
     assert score(Ctx(session.game, 0)) == 10
     assert score.__code__ is not stub and score(Ctx(session.game, 0)) == 10
+
+
+def test_a_player_counter_outside_any_turn_is_a_clear_error(tmp_path: Path) -> None:
+    pack = make_pack(tmp_path, TOY + "flow:\n  - {id: setup, do: 'set coin = coin + 1'}\n")
+    with pytest.raises(RuleError, match="needs an acting player, but it runs outside any player's turn"):
+        Session(pack, 1, 1)
