@@ -423,7 +423,8 @@ class Game:
                 for item in zone.items:
                     on = item.comp.triggers_on.get(name)
                     if on:
-                        found.extend((t, item) for t in on)
+                        for t in on:
+                            found.append((t, item))
         return found
 
     def emit(self, name: str, seat: int | None, payload: dict[str, Any],
@@ -436,11 +437,15 @@ class Game:
             if action is not None:
                 action()
             return
+        listeners = self._listeners(name, seat)
+        if not listeners:  # nobody in play listens now
+            if action is not None:
+                action()
+            return
         if self._trigger_depth >= MAX_TRIGGER_DEPTH:
             raise RuleError(f"triggers nested deeper than {MAX_TRIGGER_DEPTH} on event '{name}': a trigger loop?")
         self._trigger_depth += 1
         try:
-            listeners = self._listeners(name, seat)
             event = dict(payload, name=name)
             for trigger, item in listeners:
                 if trigger.timing == "before":

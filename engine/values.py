@@ -206,6 +206,11 @@ def distinct(things: list[Any]) -> list[Any]:
     """The options a player tells apart: items of one component with equal attributes are one option."""
     if len(things) < 2:
         return list(things)
+    try:
+        if len({thing.comp.id for thing in things}) == len(things):  # items of different components
+            return list(things)
+    except AttributeError:  # not all items
+        pass
     out: list[Any] = []
     seen: set[str] = set()
     kept: dict[str, list[dict[str, Any]]] = {}  # component id -> attributes of the items kept
@@ -229,7 +234,7 @@ def distinct(things: list[Any]) -> list[Any]:
 
 def option_labels(things: list[Any]) -> list[str]:
     """Readable, unique labels: names, with the component id added where names clash."""
-    raw = [item_label(x) if isinstance(x, Item) else str(x) for x in things]
+    raw = [x.comp.name if x.__class__ is Item else str(x) for x in things]
     if len(set(raw)) == len(raw):
         return raw
     out = []
