@@ -9,7 +9,6 @@ saved as its log and resumed.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -75,10 +74,13 @@ class Session:
         decision = self.pending
         if decision is None:
             raise RuleError("the game is over; there is nothing to answer")
+        self._record(decision, index)
+        self._advance(index)
+
+    def _record(self, decision: Decision, index: int) -> None:
         if not 0 <= index < len(decision.labels):
             raise RuleError(f"option {index} is not one of the {len(decision.labels)} options")
         self.log.append({"seat": decision.seat, "step": decision.step, "label": decision.labels[index]})
-        self._advance(index)
 
     def answer_label(self, label: str) -> None:
         decision = self.pending
@@ -95,16 +97,35 @@ class Session:
         """What `seat` may see now (built lazily, on first look)."""
         return SeatView(self.game, seat)
 
-    def run(self, agents: list[Agent], on_decision: Callable[[Session], None] | None = None,
-            stop_after: int | None = None) -> None:
-        """Let the agents play until the game ends (or `stop_after` logged decisions)."""
-        while self.pending is not None:
+    def run(self, agents: list[Agent], stop_after: int | None = None) -> None:
+        """Let the agents play until the game ends (or `stop_after` logged decisions).
+
+        The agents answer inside the flow: `Game.ask` calls them at once instead of switching out to this
+        loop and back (two greenlet switches per decision); the game pauses for real only at `stop_after`.
+        """
+        game = self.game
+
+        def answer_here(decision: Decision) -> int:
             if stop_after is not None and len(self.log) >= stop_after:
-                return
-            decision = self.pending
-            self.answer(agents[decision.seat].choose(SeatView(self.game, decision.seat), decision))
-            if on_decision is not None:
-                on_decision(self)
+                return self._flow.parent.switch(decision)
+            try:
+                index = agents[decision.seat].choose(SeatView(game, decision.seat), decision)
+                self._record(decision, index)
+            except Exception as exc:  # the generated code would take it for a content mistake
+                raise _AgentFailed(exc) from None
+            return index
+
+        game.pause = answer_here
+        try:
+            while self.pending is not None:
+                if stop_after is not None and len(self.log) >= stop_after:
+                    return
+                decision = self.pending
+                self.answer(agents[decision.seat].choose(SeatView(game, decision.seat), decision))
+        except _AgentFailed as failed:
+            raise failed.error from None
+        finally:
+            game.pause = self._flow.parent.switch
 
     def replay(self, labels: list[str], agents: list[Agent] | None = None) -> None:
         """Answer with logged labels; agents are told so they can continue identically."""
@@ -132,3 +153,11 @@ class Session:
             data["scores"] = [r.score for r in outcome.results]
             data["winners"] = outcome.winners
         return data
+
+
+class _AgentFailed(BaseException):
+    """An agent's error on its way out through the flow, past handlers meant for content mistakes."""
+
+    def __init__(self, error: Exception) -> None:
+        super().__init__(error)
+        self.error = error

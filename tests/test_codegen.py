@@ -88,3 +88,20 @@ def test_a_player_counter_outside_any_turn_is_a_clear_error(tmp_path: Path) -> N
     pack = make_pack(tmp_path, TOY + "flow:\n  - {id: setup, do: 'set coin = coin + 1'}\n")
     with pytest.raises(RuleError, match="needs an acting player, but it runs outside any player's turn"):
         Session(pack, 1, 1)
+
+
+def test_an_agent_error_is_not_taken_for_a_content_mistake(tmp_path: Path) -> None:
+    pack = make_pack(tmp_path, flow('choose x in ["a", "b"] { set coin = 1 }\nchoose y in ["c", "d"] { set coin = 2 }'))
+
+    class BreaksOnSecond:
+        calls = 0
+
+        def choose(self, view: object, decision: object) -> int:
+            self.calls += 1
+            if self.calls == 2:  # asked inside the flow, from within generated code
+                raise ValueError("agent bug")
+            return 0
+
+    session = Session(pack, 1, 1)
+    with pytest.raises(ValueError, match="agent bug"):
+        session.run([BreaksOnSecond()])  # type: ignore[list-item]
