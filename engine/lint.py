@@ -10,9 +10,11 @@ caret), `json` (ruff's fields), `sarif` (2.1.0, for code scanning) and
 
 from __future__ import annotations
 
+import gc
 import json
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import quote
@@ -172,11 +174,39 @@ def lint(root: Path, games: int = DEFAULT_GAMES) -> list[Diagnostic]:
 
 def lint_pack(root: Path, games: int = DEFAULT_GAMES) -> tuple[list[Diagnostic], dict[str, Path]]:
     """The findings, and where each file they name is (packs it depends on may live elsewhere)."""
+    with _collector_paused():
+        try:
+            raw = load_pack_files(root)
+        except PackError as exc:
+            return _sorted(exc.diagnostics), {}
+        found = _findings(raw, games)
+    return _sorted(found), {src.display: src.path for src in raw.files}
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """No cyclic garbage collection while a pack is read, compiled and checked: that builds
+    hundreds of thousands of objects that all stay alive, and the collector would walk them
+    over and over (a third of the time on a 10,000-card pack)."""
+    enabled = gc.isenabled()
+    gc.disable()
     try:
-        raw = load_pack_files(root)
-    except PackError as exc:
-        return _sorted(exc.diagnostics), {}
-    return _sorted(_findings(raw, games)), {src.display: src.path for src in raw.files}
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+@contextmanager
+def _collector_on_new_objects() -> Iterator[None]:
+    """The play checks' games do leave garbage cycles: collect those, leaving the pack alone."""
+    gc.freeze()
+    gc.enable()
+    try:
+        yield
+    finally:
+        gc.disable()
+        gc.unfreeze()
 
 
 def _findings(raw: RawPack, games: int) -> list[Diagnostic]:
@@ -189,8 +219,9 @@ def _findings(raw: RawPack, games: int) -> list[Diagnostic]:
         return [*raw.warnings, *exc.diagnostics, *typecheck(sites, builder.pack)]
     found = [*raw.warnings, *builder.diagnostics, *typecheck(sites, pack)]
     playable = not any(d.severity == "error" for d in found)    # play only packs with no known errors
-    trees = [tree for _, _, tree in sites]
-    semantic = semantic_checks(raw, pack, trees, games if playable else 0)
+    trees = list({id(tree): tree for _, _, tree in sites}.values())    # texts repeat; their trees are shared
+    with _collector_on_new_objects():
+        semantic = semantic_checks(raw, pack, trees, games if playable else 0)
     # semantic warnings about the packs this one builds on are theirs to fix, not this pack's
     return [*found, *(d for d in semantic if d.severity == "error" or d.file.split("/")[0] == raw.root.name)]
 

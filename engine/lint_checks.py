@@ -181,6 +181,7 @@ class _Amounts:
     loose: set[int]
 
 
+_Noted = tuple[str, int | None]         # a counter a rule names, and the amount (None: computed)
 _PLAIN_ATTRS = ("int", "str", "list")
 _AMOUNT_NODES = ("gain", "lose", "cost_term", "set")
 
@@ -196,9 +197,10 @@ def text_mismatches(raw: RawPack, pack: Pack, trees: list[Tree]) -> Iterator[Dia
     unit = threshold_unit(trees, pack)
     renderer = Renderer(pack, unit)
     names = _counter_names(pack)
+    noted: dict[tuple[str, str], list[_Noted]] = {}
     for entry in raw.components.values():
         text = entry.data.get("text") if isinstance(entry.data, Mapping) else None
-        rules = _rules_amounts(pack, entry, unit)
+        rules = _rules_amounts(pack, entry, unit, noted)
         if not isinstance(text, str) or rules is None:
             continue
         for offset, message in _disagreements(pack, rules, text, names):
@@ -207,8 +209,11 @@ def text_mismatches(raw: RawPack, pack: Pack, trees: list[Tree]) -> Iterator[Dia
                       "the rules read: " + " ".join(part.strip() for part in renderer.component(entry)))
 
 
-def _rules_amounts(pack: Pack, entry: Entry, unit: str | None) -> _Amounts | None:
-    """Amounts in the component's costs, actions and triggers; None when it has none of them."""
+def _rules_amounts(pack: Pack, entry: Entry, unit: str | None,
+                   noted: dict[tuple[str, str], list[_Noted]]) -> _Amounts | None:
+    """Amounts in the component's costs, actions and triggers; None when it has none of them.
+
+    `noted` keeps what each DSL text says, as many components share texts."""
     data = entry.data
     texts = [(c, "cost") for c in _seq(data.get("costs"))]
     for rule in [*_seq(data.get("actions")), *_seq(data.get("triggers"))]:
@@ -218,9 +223,15 @@ def _rules_amounts(pack: Pack, entry: Entry, unit: str | None) -> _Amounts | Non
         return None
     amounts = _Amounts({}, set(), set())
     for text, start in texts:
-        tree = parse(str(text), start)
-        for node in tree.iter_subtrees() if tree is not None else ():
-            _note(pack, amounts, node)
+        key = (str(text), start)
+        if key not in noted:
+            tree = parse(*key)
+            noted[key] = [n for node in (tree.iter_subtrees() if tree is not None else ()) if (n := _note(pack, node))]
+        for name, amount in noted[key]:
+            if amount is None:
+                amounts.variable.add(name)
+            else:
+                amounts.fixed.setdefault(name, set()).add(amount)
     for rule in _seq(data.get("actions")):
         if unit is not None and isinstance(rule, Mapping) and isinstance(rule.get("threshold"), int):
             amounts.fixed.setdefault(unit, set()).add(rule["threshold"])
@@ -234,18 +245,15 @@ def _rules_amounts(pack: Pack, entry: Entry, unit: str | None) -> _Amounts | Non
     return amounts
 
 
-def _note(pack: Pack, amounts: _Amounts, node: Tree) -> None:
-    """Record the amount and counter of a gain, lose, cost term or `set COUNTER = N`."""
+def _note(pack: Pack, node: Tree) -> _Noted | None:
+    """The counter of a gain, lose, cost term or `set COUNTER = N`, and its amount (None: computed)."""
     if node.data not in _AMOUNT_NODES:
-        return
+        return None
     amount, target = node.children[::-1] if node.data == "set" else node.children
     name = str(target.children[0]) if isinstance(target, Tree) and target.data == "name" else str(target)
     if name not in pack.counters and name not in pack.wildcards:
-        return
-    if isinstance(amount, Tree) and amount.data == "number":
-        amounts.fixed.setdefault(name, set()).add(int(amount.children[0]))
-    else:
-        amounts.variable.add(name)
+        return None
+    return name, int(amount.children[0]) if isinstance(amount, Tree) and amount.data == "number" else None
 
 
 def _numbers(value: Any) -> Iterator[int]:

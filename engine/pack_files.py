@@ -182,8 +182,8 @@ def _load(path: Path, base: Path, schema_id: str, diagnostics: list[Diagnostic])
         key = None
     hit = cache.get(key) if key else None
     if hit is not None:
-        text, data = hit
-        return SourceFile(path=path, display=display, text=text, data=data)
+        text, data, layout = hit
+        return SourceFile(path, display, text, data, layout)
     try:
         src = load_yaml(path, display)
     except PackError as exc:
@@ -192,7 +192,7 @@ def _load(path: Path, base: Path, schema_id: str, diagnostics: list[Diagnostic])
     found = validate(src, schema_id)
     diagnostics += found
     if key and not found:
-        cache.put(key, (src.text, src.data))
+        cache.put(key, (src.text, src.data, src.layout))
     return src
 
 
