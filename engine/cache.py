@@ -43,11 +43,17 @@ def engine_digest() -> bytes:
     return h.digest()
 
 
-def file_key(raw: bytes, display: str, schema_id: str) -> str:
+def key(*parts: str | bytes) -> str:
+    """The key of a result this engine computes from `parts` alone."""
     h = hashlib.sha256(engine_digest())
-    h.update(f"{display}\0{schema_id}\0".encode())
-    h.update(raw)
+    for part in parts:
+        data = part.encode() if isinstance(part, str) else part
+        h.update(len(data).to_bytes(8, "little") + data)
     return h.hexdigest()
+
+
+def file_key(raw: bytes, display: str, schema_id: str) -> str:
+    return key("file", display, schema_id, raw)
 
 
 def get(key: str) -> Any | None:

@@ -11,7 +11,7 @@ Anything else returns None and ruamel reads the file, with its diagnostics:
 anchors, aliases, tags, `<<` merges, keys that are not text or repeat,
 dates, numbers not written plainly (`0x1F`, `1_000`, `.5`), a `%YAML` or
 `%TAG` directive, several documents, nesting deeper than `MAX_FAST_DEPTH`,
-any syntax error. So the fast path only accepts what both read alike.
+tabs and the other characters in `_DIFFERENT`, any syntax error. So the fast path only accepts what both read alike.
 Events, not libyaml's composer: the composer recurses in C and crashes the
 process on very deep nesting. Without the C extension PyYAML's pure-Python
 parser yields the same events, more slowly.
@@ -19,6 +19,7 @@ parser yields the same events, more slowly.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any, TypeAlias
 
@@ -45,7 +46,12 @@ Layout: TypeAlias = tuple[Loc, "Kids"]      # the top-level mapping's own loc an
 MAX_FAST_DEPTH = 50         # deeper files go to ruamel, which measures them against source.MAX_DEPTH
 
 _TAG = "tag:yaml.org,2002:"
+# read differently by the two: tabs (ruamel refuses some libyaml takes), the line breaks YAML 1.1
+# has and 1.2 does not (NEL, LS, PS), a byte-order mark inside the text, a block scalar header
+# touching a comment (`|#`, which only ruamel refuses)
+_DIFFERENT = re.compile("[\t\x85\u2028\u2029\ufeff]|[|>][-+0-9]*#")
 _END_EVENTS = (MappingEndEvent, SequenceEndEvent)
+_BLOCK_STYLES = ("|", ">")
 
 
 class _NotPlainError(Exception):
@@ -99,6 +105,8 @@ else:   # pragma: no cover - PyYAML built without libyaml
 
 def load(text: str) -> tuple[dict[str, Any], Layout] | None:
     """The data of a plain YAML file whose top level is a mapping, and its layout; None otherwise."""
+    if _DIFFERENT.search(text):
+        return None
     parser = _Parser(text)
     try:
         return _document(parser.get_event)
@@ -112,6 +120,8 @@ def _scalar(event: ScalarEvent) -> Any:
     if event.tag is not None or event.anchor is not None:
         raise _NotPlainError
     text = event.value
+    if event.style in _BLOCK_STYLES and (not text or text[0] == "\n"):
+        raise _NotPlainError        # leading blank lines in a block scalar: ruamel may refuse their spaces
     if not event.implicit[0]:       # quoted or a block scalar: text
         return text
     for construct, regexp in _RESOLVERS.get(text[:1], ()):

@@ -19,11 +19,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import quote
 
-from engine import __version__
+from engine import __version__, cache
 from engine.build import Builder
 from engine.diagnostics import Diagnostic, PackError, did_you_mean
 from engine.lint_checks import semantic_checks
-from engine.pack_files import MANIFEST, RawPack, find_pack, load_pack_files
+from engine.pack_files import MANIFEST, RawPack, find_pack, load_pack_files, pack_inputs
 from engine.typecheck import parsed_sites, typecheck
 
 DOCS_URL = "docs/diagnostics.md#{code}"
@@ -173,14 +173,36 @@ def lint(root: Path, games: int = DEFAULT_GAMES) -> list[Diagnostic]:
 
 
 def lint_pack(root: Path, games: int = DEFAULT_GAMES) -> tuple[list[Diagnostic], dict[str, Path]]:
-    """The findings, and where each file they name is (packs it depends on may live elsewhere)."""
+    """The findings, and where each file they name is (packs it depends on may live elsewhere).
+
+    The result is cached, keyed by every file the pack's load reads (engine/cache.py): re-linting
+    an unchanged pack only reads its manifests and hashes its files.
+    """
+    key = _result_key(root, games)
+    hit = cache.get(key) if key else None
+    if hit is not None:
+        return hit
     with _collector_paused():
         try:
             raw = load_pack_files(root)
         except PackError as exc:
-            return _sorted(exc.diagnostics), {}
-        found = _findings(raw, games)
-    return _sorted(found), {src.display: src.path for src in raw.files}
+            result: tuple[list[Diagnostic], dict[str, Path]] = _sorted(exc.diagnostics), {}
+        else:
+            result = _sorted(_findings(raw, games)), {src.display: src.path for src in raw.files}
+    if key:
+        cache.put(key, result)
+    return result
+
+
+def _result_key(root: Path, games: int) -> str | None:
+    """What a lint result depends on: the options, and the path and bytes of every file it reads."""
+    inputs = pack_inputs(root)
+    if inputs is None:
+        return None
+    try:
+        return cache.key("lint", str(games), *(part for path in inputs for part in (str(path), path.read_bytes())))
+    except OSError:
+        return None
 
 
 @contextmanager

@@ -46,6 +46,7 @@ _KINDS = {"int": "a number", "float": "a number", "bool": "a boolean", "null": "
           "timestamp": "a date", "seq": "a list", "map": "a mapping", "str": "text"}
 _LINE_BREAK = re.compile(r"\r\n|[\n\r\x85\u2028\u2029]")   # what ruamel counts as a new line
 _ANCHOR = re.compile(r"&\S+[ \t]+")
+_COMMENT_AT = re.compile(r"line: (\d+), col: (\d+)")
 _SYNTAX_HINTS = {
     "found character '\\t'": "indent with spaces: YAML does not allow tabs there",
     "mapping values are not allowed here": "quote a value that contains ': '",
@@ -384,6 +385,10 @@ def _compose(yaml: YAML, text: str, shown: str) -> Node | None:
         before = _LINE_BREAK.split(text[:index])
         reason = getattr(exc, "reason", None) or str(exc)
         _fail("YAML001", f"unacceptable character: {reason}", shown, (len(before) - 1, len(before[-1])))
+    except NotImplementedError as exc:  # ruamel gives up placing some comments ("overlap in comment")
+        found = _COMMENT_AT.search(str(exc))
+        _fail("YAML001", "the YAML reader cannot place this comment", shown,
+              (int(found[1]), int(found[2])) if found else (0, 0), hint="put the comment on a line of its own")
 
 
 def _construct(yaml: YAML, root: Node, shown: str) -> Any:
