@@ -46,8 +46,8 @@ def test_an_edited_file_is_read_again(pack_copy: Path) -> None:
 def test_an_edited_value_changes_the_pack(pack_copy: Path) -> None:
     assert load_pack(str(pack_copy)).counters["battery"].initial == 3
     core = pack_copy / "core.yaml"
-    core.write_text(core.read_text().replace("battery: {name: Battery, resource: true, initial: 3}",
-                                             "battery: {name: Battery, resource: true, initial: 5}"))
+    core.write_text(core.read_text().replace("battery: {name: Battery, initial: 3, resource: true}",
+                                             "battery: {name: Battery, initial: 5, resource: true}"))
     assert load_pack(str(pack_copy)).counters["battery"].initial == 5
 
 
