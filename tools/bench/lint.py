@@ -1,7 +1,7 @@
 """`cogwork lint` against check-jsonschema on a generated 10,000-card pack.
 
     python -m pip install -e '.[bench]'        # check-jsonschema and pyinstrument
-    python tools/bench/lint.py [--cards 10000] [--repeats 3] [--keep DIR]
+    python tools/bench/lint.py [--cards 10000] [--repeats 3] [--keep DIR]   # DIR/bench-robots: the pack
 
 The pack is Raising Robots with its 96 robots replaced by `--cards` robot
 cards in files of 100 (`robots/robots-NNN.yaml`). Card i is real robot i mod
@@ -211,6 +211,9 @@ def main() -> None:
         sys.exit(2)
     with tempfile.TemporaryDirectory() as tmp:
         pack = (args.keep or Path(tmp)) / "bench-robots"
+        if pack.exists():
+            print(f"{pack} already exists: give --keep another folder", file=sys.stderr)
+            sys.exit(2)
         files, texts, distinct = make_pack(pack, args.cards)
         size = sum(p.stat().st_size for p in files) + (pack / "pack.yaml").stat().st_size
         print(f"pack: {args.cards} robot cards, {len(files) + 1} files, {size / 1e6:.1f} MB, "
