@@ -5,16 +5,17 @@ YAML: mappings, lists, text, whole numbers, booleans. For those this builds
 the dicts and lists from libyaml's event stream, resolving scalars by
 ruamel's own YAML 1.2 rules (`on` and `no` stay text) and recording where
 every key and value starts, as ruamel's line/column records would
-(`Layout`), about 30 times faster than ruamel's round-trip loader.
+(`Layout`), about 25 times faster than ruamel's round-trip loader.
 
 Anything else returns None and ruamel reads the file, with its diagnostics:
 anchors, aliases, tags, `<<` merges, keys that are not text or repeat,
 dates, numbers not written plainly (`0x1F`, `1_000`, `.5`), a `%YAML` or
 `%TAG` directive, several documents, nesting deeper than `MAX_FAST_DEPTH`,
-tabs and the other characters in `_DIFFERENT`, any syntax error. So the fast path only accepts what both read alike.
-Events, not libyaml's composer: the composer recurses in C and crashes the
-process on very deep nesting. Without the C extension PyYAML's pure-Python
-parser yields the same events, more slowly.
+tabs and the other characters of `_DIFFERENT`, any syntax error: the fast
+path only accepts what both read alike (tests/test_fast_yaml.py). Events,
+not libyaml's composer: the composer recurses in C and crashes the process
+on very deep nesting. Without the C extension PyYAML's pure-Python parser
+yields the same events, more slowly.
 """
 
 from __future__ import annotations
@@ -163,7 +164,7 @@ def _document(get: Callable[[], Any]) -> tuple[dict[str, Any], Layout]:
             kids.append((None, loc, sub))
         elif frame[3] is None:      # a key
             if type(value) is not str or value in container:
-                raise _NotPlainError     # not text (a number, a mapping, a `<<` merge) or repeated
+                raise _NotPlainError    # not text (a number, a mapping) or repeated
             frame[2], frame[3] = value, loc
         else:                       # its value; ruamel's record of an empty value is the key's
             key, key_loc = frame[2], frame[3]
@@ -173,5 +174,5 @@ def _document(get: Callable[[], Any]) -> tuple[dict[str, Any], Layout]:
         if sub is not None:
             stack.append([value, sub, None, None])
     if type(get()) is not DocumentEndEvent or type(get()) is not StreamEndEvent:
-        raise _NotPlainError             # a second document
+        raise _NotPlainError        # a second document
     return root, layout

@@ -64,7 +64,6 @@ def _all(checks: list[Check]) -> Check:
         return _yes
     if len(checks) == 1:
         return checks[0]
-
     return lambda value: all(one(value) for one in checks)
 
 

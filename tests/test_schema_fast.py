@@ -20,7 +20,7 @@ from engine.diagnostics import PackError
 from engine.source import load_yaml
 from tests.test_fast_yaml import FILES, REPO
 
-REPLACEMENTS: list[Any] = [0, 7, -1, 2.5, True, False, None, "", "x", "gain 1 gear", "Some Name", [], ["x"], [1],
+REPLACEMENTS: list[Any] = [0, 7, -1, 2.5, 3.0, True, False, None, "", "x", "gain 1 gear", "Some Name", [], ["x"], [1],
                            {}, {"x": 1}, {"name": "N"}]
 
 
