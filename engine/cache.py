@@ -1,11 +1,13 @@
-"""An on-disk cache of loaded, schema-clean YAML files, keyed by content.
+"""An on-disk cache of loaded, schema-clean YAML files and of whole lint results, keyed by content.
 
-Re-reading an unchanged pack skips ruamel parsing and JSON Schema validation.
-The key hashes the file's bytes, its display path, the engine version and
-every schema, so editing a file, a schema or upgrading Cogwork invalidates
-the entry; only files that loaded without a single diagnostic are stored.
-The cache holds pickles Cogwork wrote itself in the user's cache folder; set
-COGWORK_NO_CACHE=1 to turn it off or COGWORK_CACHE_DIR to move it.
+Re-reading an unchanged file skips YAML parsing and JSON Schema validation;
+re-linting an unchanged pack skips everything (engine/lint.py). Every key
+hashes the engine itself (its version and source files, the schemas and the
+grammar) with the inputs, so editing a file, a schema, the engine or
+upgrading Cogwork invalidates the entry; only files that loaded without a
+single diagnostic are stored. The cache holds pickles Cogwork wrote itself
+in the user's cache folder; set COGWORK_NO_CACHE=1 to turn it off or
+COGWORK_CACHE_DIR to move it.
 """
 
 from __future__ import annotations
@@ -32,18 +34,26 @@ def cache_dir() -> Path | None:
 
 
 @lru_cache(maxsize=1)
-def _schemas_digest() -> bytes:
+def engine_digest() -> bytes:
+    """What every result depends on besides its inputs: the engine's version, code, schemas and grammar."""
     h = hashlib.sha256(__version__.encode())
-    for path in sorted(data_dir("schemas").glob("*.json")):
-        h.update(path.name.encode() + path.read_bytes())
+    code = sorted(Path(__file__).parent.rglob("*.py"))
+    for path in [*code, *sorted(data_dir("schemas").glob("*.json")), *sorted(data_dir("grammar").glob("*.lark"))]:
+        h.update(path.name.encode() + b"\0" + path.read_bytes())
     return h.digest()
 
 
-def file_key(raw: bytes, display: str, schema_id: str) -> str:
-    h = hashlib.sha256(_schemas_digest())
-    h.update(f"{display}\0{schema_id}\0".encode())
-    h.update(raw)
+def key(*parts: str | bytes) -> str:
+    """The key of a result this engine computes from `parts` alone."""
+    h = hashlib.sha256(engine_digest())
+    for part in parts:
+        data = part.encode() if isinstance(part, str) else part
+        h.update(len(data).to_bytes(8, "little") + data)
     return h.hexdigest()
+
+
+def file_key(raw: bytes, display: str, schema_id: str) -> str:
+    return key("file", display, schema_id, raw)
 
 
 def get(key: str) -> Any | None:

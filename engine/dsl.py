@@ -94,11 +94,11 @@ class DslText:
         if len(self.text) > MAX_DSL_CHARS:
             self.error(0, "DSL003", f"DSL text is {len(self.text)} characters; the limit is {MAX_DSL_CHARS}")
             return None
-        try:
-            return parser().parse(self.text, start=start)
-        except UnexpectedInput as exc:
-            self._syntax_error(exc)
+        tree = _parse(self.text, start)
+        if isinstance(tree, UnexpectedInput):
+            self._syntax_error(tree)
             return None
+        return tree
 
     def _syntax_error(self, exc: UnexpectedInput) -> None:
         if isinstance(exc, UnexpectedToken):
@@ -113,6 +113,17 @@ class DslText:
             self.error(len(self.text), "DSL001", "unexpected end of the text", _expected(exc))
         else:  # pragma: no cover - Lark raises only the three above
             self.error(0, "DSL001", str(exc))
+
+
+@lru_cache(maxsize=65536)
+def _parse(text: str, start: str) -> Tree | UnexpectedInput:
+    """The tree of a text, or why it does not parse; kept because the type pass and the compiler
+    both read every text, and cards repeat texts. Trees are shared: never change one."""
+    try:
+        return parser().parse(text, start=start)
+    except UnexpectedInput as exc:
+        return exc
+
 
 def _offset(at: Tree | Token | int | None) -> int:
     if at is None:

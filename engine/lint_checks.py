@@ -110,7 +110,7 @@ def _zones_with_items(pack: Pack, trees: list[Tree]) -> set[str]:
     """Zones that start with items or that some rule moves, draws or plays items into (all, if unsure)."""
     holding = {t.zone for t in pack.types.values() if t.zone is not None and _has_components(pack, t.id)}
     for tree in trees:
-        for stmt in tree.iter_subtrees():
+        for stmt in tree.iter_subtrees_topdown():
             dest = {"move": 1, "play": 1, "draw": 2}.get(str(stmt.data))
             if dest is None:
                 continue
@@ -137,7 +137,7 @@ def unused_definitions(raw: RawPack, pack: Pack, trees: list[Tree]) -> Iterator[
     usage = pack.usage
     used = {*usage.refs, *usage.produced, *usage.paid, *ENGINE_COUNTERS, *_definition_refs(raw),
             *(c.ctype.id for c in pack.components.values()),      # derived components (board edges) too
-            *(str(t.children[1]) for tree in trees for t in tree.find_data("lose"))}
+            *(str(t.children[1]) for tree in trees for t in tree.iter_subtrees_topdown() if t.data == "lose")}
     for section, kind in _UNUSED_KINDS:
         for name, entry in getattr(raw, section).items():
             if name not in used:
@@ -180,8 +180,9 @@ class _Amounts:
     loose: set[int]
 
 
+_Noted = tuple[str, int | None]         # a counter a rule names, and the amount (None: computed)
 _PLAIN_ATTRS = ("int", "str", "list")
-_AMOUNT_NODES = ("gain", "lose", "cost_term", "set")
+_AMOUNT_NODES = frozenset({"gain", "lose", "cost_term", "set"})
 
 
 def text_mismatches(raw: RawPack, pack: Pack, trees: list[Tree]) -> Iterator[Diagnostic]:
@@ -195,9 +196,10 @@ def text_mismatches(raw: RawPack, pack: Pack, trees: list[Tree]) -> Iterator[Dia
     unit = threshold_unit(trees, pack)
     renderer = Renderer(pack, unit)
     names = _counter_names(pack)
+    noted: dict[tuple[str, str], list[_Noted]] = {}
     for entry in raw.components.values():
         text = entry.data.get("text") if isinstance(entry.data, Mapping) else None
-        rules = _rules_amounts(pack, entry, unit)
+        rules = _rules_amounts(pack, entry, unit, noted)
         if not isinstance(text, str) or rules is None:
             continue
         for offset, message in _disagreements(pack, rules, text, names):
@@ -206,8 +208,11 @@ def text_mismatches(raw: RawPack, pack: Pack, trees: list[Tree]) -> Iterator[Dia
                       "the rules read: " + " ".join(part.strip() for part in renderer.component(entry)))
 
 
-def _rules_amounts(pack: Pack, entry: Entry, unit: str | None) -> _Amounts | None:
-    """Amounts in the component's costs, actions and triggers; None when it has none of them."""
+def _rules_amounts(pack: Pack, entry: Entry, unit: str | None,
+                   noted: dict[tuple[str, str], list[_Noted]]) -> _Amounts | None:
+    """Amounts in the component's costs, actions and triggers; None when it has none of them.
+
+    `noted` keeps what each DSL text says, as many components share texts."""
     data = entry.data
     texts = [(c, "cost") for c in _seq(data.get("costs"))]
     for rule in [*_seq(data.get("actions")), *_seq(data.get("triggers"))]:
@@ -217,9 +222,16 @@ def _rules_amounts(pack: Pack, entry: Entry, unit: str | None) -> _Amounts | Non
         return None
     amounts = _Amounts({}, set(), set())
     for text, start in texts:
-        tree = parse(str(text), start)
-        for node in tree.iter_subtrees() if tree is not None else ():
-            _note(pack, amounts, node)
+        key = (str(text), start)
+        if key not in noted:
+            tree = parse(*key)
+            nodes = tree.iter_subtrees_topdown() if tree is not None else ()
+            noted[key] = [n for node in nodes if (n := _note(pack, node))]
+        for name, amount in noted[key]:
+            if amount is None:
+                amounts.variable.add(name)
+            else:
+                amounts.fixed.setdefault(name, set()).add(amount)
     for rule in _seq(data.get("actions")):
         if unit is not None and isinstance(rule, Mapping) and isinstance(rule.get("threshold"), int):
             amounts.fixed.setdefault(unit, set()).add(rule["threshold"])
@@ -233,18 +245,15 @@ def _rules_amounts(pack: Pack, entry: Entry, unit: str | None) -> _Amounts | Non
     return amounts
 
 
-def _note(pack: Pack, amounts: _Amounts, node: Tree) -> None:
-    """Record the amount and counter of a gain, lose, cost term or `set COUNTER = N`."""
+def _note(pack: Pack, node: Tree) -> _Noted | None:
+    """The counter of a gain, lose, cost term or `set COUNTER = N`, and its amount (None: computed)."""
     if node.data not in _AMOUNT_NODES:
-        return
+        return None
     amount, target = node.children[::-1] if node.data == "set" else node.children
     name = str(target.children[0]) if isinstance(target, Tree) and target.data == "name" else str(target)
     if name not in pack.counters and name not in pack.wildcards:
-        return
-    if isinstance(amount, Tree) and amount.data == "number":
-        amounts.fixed.setdefault(name, set()).add(int(amount.children[0]))
-    else:
-        amounts.variable.add(name)
+        return None
+    return name, int(amount.children[0]) if isinstance(amount, Tree) and amount.data == "number" else None
 
 
 def _numbers(value: Any) -> Iterator[int]:
@@ -258,24 +267,43 @@ def _numbers(value: Any) -> Iterator[int]:
             yield from _numbers(item)
 
 
-def _counter_names(pack: Pack) -> dict[str, re.Pattern[str]]:
-    """For each counter and wildcard, a pattern of the ways text may name it (name, id, plurals)."""
+@dataclass(frozen=True)
+class _Named:
+    """How printed text names one counter or wildcard after an amount."""
+
+    pattern: re.Pattern[str]
+    words: frozenset[str] | None    # each form's first word, when comparing words is exact (ASCII, no digits)
+
+
+_WORD_AFTER_AMOUNT = re.compile(r"\d(?=\s+(\w+))")
+
+
+def _counter_names(pack: Pack) -> dict[str, _Named]:
+    """For each counter and wildcard, the ways text may name it (name, id, plurals) after an amount.
+
+    Only amounts count, so the amount is required (twice as fast), unless a form holds a digit
+    (a match of the bare name could then cover a later amount).
+    """
     out = {}
     for ident, d in [*pack.counters.items(), *pack.wildcards.items()]:
         forms = {f.lower() for base in (str(d.name), ident.replace("_", " "))
                  for f in (base, plural(base, "2"), plural(base, "1"))}
         alternatives = "|".join(re.escape(f) for f in sorted(forms, key=len, reverse=True))
-        out[ident] = re.compile(rf"(?<![\w.])(?:(\d+)\s+)?(?:{alternatives})\b", re.IGNORECASE)
+        digits = any(c.isdigit() for f in forms for c in f)
+        amount = r"(?:(\d+)\s+)?" if digits else r"(\d+)\s+"
+        firsts = [re.match(r"\w+", f) if f.isascii() else None for f in forms]
+        words = None if digits or None in firsts else frozenset(m[0] for m in firsts if m)
+        out[ident] = _Named(re.compile(rf"(?<![\w.]){amount}(?:{alternatives})\b", re.IGNORECASE), words)
     return out
 
 
-def _disagreements(pack: Pack, rules: _Amounts, text: str,
-                   names: dict[str, re.Pattern[str]]) -> Iterator[tuple[int, str]]:
+def _disagreements(pack: Pack, rules: _Amounts, text: str, names: dict[str, _Named]) -> Iterator[tuple[int, str]]:
     """(offset in `text`, message) for each counter the text gives amounts of that the rules do not."""
-    for ident, pattern in names.items():
-        if ident in rules.variable:
-            continue
-        printed = {int(m[1]): m.start() for m in reversed(list(pattern.finditer(text))) if m[1]}
+    after = {w.lower() for w in _WORD_AFTER_AMOUNT.findall(text)} if text.isascii() else None
+    for ident, named in names.items():
+        if ident in rules.variable or (after is not None and named.words is not None and named.words.isdisjoint(after)):
+            continue        # computed by the rules, or no word after an amount starts one of its forms
+        printed = {int(m[1]): m.start() for m in reversed(list(named.pattern.finditer(text))) if m[1]}
         wanted = rules.fixed.get(ident, set())
         name = pack.counters[ident].name if ident in pack.counters else pack.wildcards[ident].name
         extra, lacking = set(printed) - wanted - rules.loose, wanted - set(printed)

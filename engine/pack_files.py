@@ -116,16 +116,10 @@ def load_pack_files(root: Path) -> RawPack:
     if not (base / MANIFEST).is_file():
         raise PackError([Diagnostic("PACK001", f"folder has no {MANIFEST}", base.name, 1, 1)])
     diagnostics: list[Diagnostic] = []
-
-    def read_manifest(folder: Path) -> SourceFile | None:
-        return _load(folder / MANIFEST, folder, "pack.schema.json", diagnostics)
-
-    manifest_src = read_manifest(base)
+    manifest_src, packs = _load_set(base, diagnostics)
     if manifest_src is None:
         _content(base, diagnostics)
         raise PackError(diagnostics)
-    packs, found = resolve(PackInfo(base, manifest_src), read_manifest, _builtin_packs())
-    diagnostics += found
     raw = RawPack(root=base, manifest=manifest_src.data, manifest_src=manifest_src, packs=[p.id for p in packs])
     merger = _Merger(raw, ancestors(packs), diagnostics)
     for pack in packs:
@@ -139,11 +133,47 @@ def load_pack_files(root: Path) -> RawPack:
     return raw
 
 
+def pack_inputs(root: Path) -> list[Path] | None:
+    """Every file that loading the pack at `root` reads: the manifests and content files of it and
+    of the packs it needs, in load order. None when a manifest or a dependency has a problem, or
+    the pack is too large: then what is read depends on more than these files."""
+    base = Path(os.path.abspath(root))
+    if not (base / MANIFEST).is_file():
+        return None
+    diagnostics: list[Diagnostic] = []
+    manifest_src, packs = _load_set(base, diagnostics)
+    if manifest_src is None or diagnostics:
+        return None
+    try:
+        return [path for pack in packs for path in (pack.root / MANIFEST, *_checked_paths(pack.root))]
+    except PackError:
+        return None
+
+
+def _load_set(base: Path, diagnostics: list[Diagnostic]) -> tuple[SourceFile | None, list[PackInfo]]:
+    """The pack's loaded manifest and every pack it needs, itself included, in load order."""
+
+    def read_manifest(folder: Path) -> SourceFile | None:
+        return _load(folder / MANIFEST, folder, "pack.schema.json", diagnostics)
+
+    manifest_src = read_manifest(base)
+    if manifest_src is None:
+        return None, []
+    packs, found = resolve(PackInfo(base, manifest_src), read_manifest, _builtin_packs())
+    diagnostics += found
+    return manifest_src, packs
+
+
 def _content(base: Path, diagnostics: list[Diagnostic]) -> list[SourceFile]:
-    """The loaded content files (all but the manifest) of the pack at `base`, once its size is checked."""
+    """The loaded content files (all but the manifest) of the pack at `base`."""
+    return [src for path in _checked_paths(base) if (src := _load(path, base, "content.schema.json", diagnostics))]
+
+
+def _checked_paths(base: Path) -> list[Path]:
+    """The content files of the pack at `base`, once their number and size are checked."""
     paths = _content_paths(base)
     _check_limits(base, [base / MANIFEST, *paths])
-    return [src for path in paths if (src := _load(path, base, "content.schema.json", diagnostics))]
+    return paths
 
 
 def _display(path: Path, base: Path) -> str:
@@ -182,8 +212,8 @@ def _load(path: Path, base: Path, schema_id: str, diagnostics: list[Diagnostic])
         key = None
     hit = cache.get(key) if key else None
     if hit is not None:
-        text, data = hit
-        return SourceFile(path=path, display=display, text=text, data=data)
+        text, data, layout = hit
+        return SourceFile(path, display, text, data, layout)
     try:
         src = load_yaml(path, display)
     except PackError as exc:
@@ -192,7 +222,7 @@ def _load(path: Path, base: Path, schema_id: str, diagnostics: list[Diagnostic])
     found = validate(src, schema_id)
     diagnostics += found
     if key and not found:
-        cache.put(key, (src.text, src.data))
+        cache.put(key, (src.text, src.data, src.layout))
     return src
 
 

@@ -64,7 +64,7 @@ def threshold_unit(trees: Iterable[Tree], pack: Pack) -> str | None:
     """
     units: set[str | None] = set()
     for tree in trees:
-        for stmt in tree.find_data("activate"):
+        for stmt in (t for t in tree.iter_subtrees_topdown() if t.data == "activate"):
             with_ = stmt.children[1]
             name = str(with_.children[0]) if isinstance(with_, Tree) and with_.data == "name" else None
             units.add(name if name in pack.counters else None)

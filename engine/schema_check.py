@@ -21,6 +21,7 @@ from ruamel.yaml.scalarbool import ScalarBoolean
 
 from engine.diagnostics import Diagnostic, did_you_mean
 from engine.resources import data_dir
+from engine.schema_fast import Check, compile_check
 from engine.source import DataPath, SourceFile
 
 _TYPE_NAMES = {"integer": "an integer", "number": "a number", "string": "a string", "boolean": "a boolean",
@@ -68,8 +69,20 @@ def _validator(schema_id: str) -> Draft7Validator:
     return _YamlValidator(registry.contents(schema_id), registry=registry)
 
 
+@cache
+def _fast_check(schema_id: str) -> Check:
+    """The quick yes/no for the schema file `schema_id` (engine/schema_fast.py)."""
+    registry = _registry()
+    return compile_check(registry.contents(schema_id), registry.resolver_with_root(registry[schema_id]))
+
+
 def validate(src: SourceFile, schema_id: str) -> list[Diagnostic]:
-    """Check `src.data` against the schema file `schema_id`; diagnostics sorted by position."""
+    """Check `src.data` against the schema file `schema_id`; diagnostics sorted by position.
+
+    Valid data (most files) is recognised by the quick check; jsonschema runs on the rest.
+    """
+    if _fast_check(schema_id)(src.data):
+        return []
     found: set[Diagnostic] = set()
     for error in _validator(schema_id).iter_errors(src.data):
         found.update(_diagnose(src, error))

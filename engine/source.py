@@ -1,16 +1,19 @@
 """YAML source files: safe, bounded loading, and the position of any value or DSL character.
 
-Content files are loaded with ruamel.yaml's round-trip loader because its
-mappings and lists remember where every key and value was written; the
-loader never builds arbitrary Python objects, and anything outside plain
-YAML (custom tags, alias bombs, non-text keys) becomes a `Diagnostic`.
+Plain files are read by engine/fast_yaml.py (libyaml). Any other file is
+loaded with ruamel.yaml's round-trip loader, whose mappings and lists
+remember where every key and value was written, and anything outside plain
+YAML (custom tags, alias bombs, non-text keys, syntax errors) becomes a
+`Diagnostic`. Neither loader builds arbitrary Python objects. Both give the
+same data and the same `Layout` (where each key and value starts).
 """
 
 from __future__ import annotations
 
 import re
 import stat
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import Any, NoReturn
@@ -21,7 +24,9 @@ from ruamel.yaml.composer import MaxDepthExceededError
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 from ruamel.yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
+from engine import fast_yaml
 from engine.diagnostics import Diagnostic, PackError
+from engine.fast_yaml import Kids, Layout, Loc
 
 MAX_FILE_BYTES = 2 * 1024 * 1024
 MAX_DEPTH = 100                 # nesting levels, also after expanding aliases
@@ -29,7 +34,8 @@ MAX_ALIASES = 1000              # alias uses per file
 MAX_ALIAS_NODES = 100_000       # values added by expanding aliases (billion-laughs guard)
 
 DataPath = tuple[str | int, ...]
-Loc = tuple[int, int]           # 0-based (line, column), as ruamel stores it
+# a string's start, its characters' locations (None: not traced), how many are usable, the last visible one
+_StringLayout = tuple[Loc, Sequence[Loc] | None, int, int]
 
 _YAML_TAG = "tag:yaml.org,2002:"
 _STR, _MERGE = _YAML_TAG + "str", _YAML_TAG + "merge"
@@ -40,6 +46,7 @@ _KINDS = {"int": "a number", "float": "a number", "bool": "a boolean", "null": "
           "timestamp": "a date", "seq": "a list", "map": "a mapping", "str": "text"}
 _LINE_BREAK = re.compile(r"\r\n|[\n\r\x85\u2028\u2029]")   # what ruamel counts as a new line
 _ANCHOR = re.compile(r"&\S+[ \t]+")
+_COMMENT_AT = re.compile(r"line: (\d+), col: (\d+)")
 _SYNTAX_HINTS = {
     "found character '\\t'": "indent with spaces: YAML does not allow tabs there",
     "mapping values are not allowed here": "quote a value that contains ': '",
@@ -54,12 +61,18 @@ _HEX_ESCAPES = {"x": 2, "u": 4, "U": 8}
 
 @dataclass(eq=False)
 class SourceFile:
-    """One loaded YAML file: its text, its round-trip data, and position look-ups into both."""
+    """One loaded YAML file: its text, its data, and where each key, value and DSL character is.
+
+    `layout` records where every key and value starts (fast_yaml.Layout); None
+    for data made in memory, whose positions are all 1:1.
+    """
 
     path: Path
     display: str
     text: str
     data: Any
+    layout: Layout | None = None
+    _strings: dict[DataPath, _StringLayout] = field(default_factory=dict, init=False, repr=False)
 
     @cached_property
     def lines(self) -> list[str]:
@@ -68,47 +81,89 @@ class SourceFile:
 
     def pos(self, path: DataPath) -> tuple[int, int]:
         """1-based (line, col) of the value at `path`, or of the deepest part of it that exists."""
-        _, (line, col), _ = self._locate(path)
+        _, (line, col), _, _ = self._locate(path)
         return line + 1, col + 1
 
     def key_pos(self, path: DataPath) -> tuple[int, int]:
         """1-based position of the key naming the last step of `path` (its value's if none)."""
         if path:
-            parent, _, found = self._locate(path[:-1])
-            if found and isinstance(parent, CommentedMap) and path[-1] in parent:
-                try:
-                    line, col = parent.lc.key(path[-1])
-                    return line + 1, col + 1
-                except KeyError:        # a key brought in by a `<<` merge has no position here
-                    pass
+            _, _, kids, found = self._locate(path[:-1])
+            entry = _entry(kids, path[-1]) if found else None
+            if entry is not None and entry[0] is not None:    # no key: a list item, or merged by `<<`
+                line, col = entry[0]
+                return line + 1, col + 1
         return self.pos(path)
 
     def dsl_pos(self, path: DataPath, offset: int) -> tuple[int, int]:
         """1-based position of character `offset` of the string at `path`, through quotes,
         escapes and block scalars; the string's start when its layout cannot be traced."""
-        value, (line, col), found = self._locate(path)
-        positions = _scalar_positions(self.lines, line, col, value) if found and isinstance(value, str) else None
-        if not positions:
-            return line + 1, col + 1
-        if 0 <= offset < min(len(value), len(positions)):
+        (line, col), positions, size, last = self._string(path)
+        if positions is not None and 0 <= offset < size:
             line, col = positions[offset]
             return line + 1, col + 1
-        last = min(len(value.rstrip("\n")), len(positions)) - 1    # the end: after the last visible char
-        if last < 0:
+        if positions is None or last < 0:
             return line + 1, col + 1
-        line, col = positions[last]
+        line, col = positions[last]     # the end: after the last visible character
         return line + 1, col + 2
 
-    def _locate(self, path: DataPath) -> tuple[Any, Loc, bool]:
-        """Walk `path`: the value reached, its 0-based location, and whether the whole path exists."""
+    def _string(self, path: DataPath) -> _StringLayout:
+        """Where the string at `path` is, worked out once (a DSL text is asked about many times)."""
+        if path not in self._strings:
+            value, loc, _, found = self._locate(path)
+            positions = _scalar_positions(self.lines, *loc, value) if found and isinstance(value, str) else None
+            if not positions:
+                self._strings[path] = loc, None, 0, -1
+            else:
+                self._strings[path] = (loc, positions, min(len(value), len(positions)),
+                                       min(len(value.rstrip("\n")), len(positions)) - 1)
+        return self._strings[path]
+
+    def _locate(self, path: DataPath) -> tuple[Any, Loc, Kids | None, bool]:
+        """Walk `path`: the value reached, its 0-based location, its children's locations,
+        and whether the whole path exists."""
+        if self.layout is None:
+            return self.data, (0, 0), None, not path
         node = self.data
-        loc = _own_loc(node) or (0, 0)
+        loc, kids = self.layout
         for step in path:
-            child_loc = _child_loc(node, step)
-            if child_loc is None:
-                return node, loc, False
-            node, loc = node[step], child_loc
-        return node, loc, True
+            entry = _entry(kids, step)
+            if entry is None:
+                return node, loc, kids, False
+            node, loc, kids = node[step], entry[1], entry[2]
+        return node, loc, kids, True
+
+
+def _entry(kids: Kids | None, step: str | int) -> tuple[Loc | None, Loc, Kids | None] | None:
+    """Where child `step` of a container is, if it has one."""
+    if isinstance(kids, dict):
+        return kids.get(step)
+    if isinstance(kids, list) and isinstance(step, int) and 0 <= step < len(kids):
+        return kids[step]
+    return None
+
+
+def _ruamel_layout(data: Any) -> Kids | None:
+    """The layout of ruamel round-trip data, from the line/column records of its containers.
+
+    ruamel records an alias (`*x`) at its anchor, and an empty value at the next token;
+    both are earlier or later than the text that holds them, so the key (or list) is used.
+    A key merged in by `<<` has no record of its own: its value's (or the mapping's) is used.
+    """
+    if isinstance(data, CommentedMap):
+        kids: dict[Any, tuple[Loc | None, Loc, Kids | None]] = {}
+        for step, value in data.items():
+            try:
+                key, at = tuple(data.lc.key(step)), tuple(data.lc.value(step))
+                kids[step] = (key, key if value is None or at < key else at, _ruamel_layout(value))
+            except KeyError:
+                kids[step] = (None, _own_loc(value) or _own_loc(data) or (0, 0), _ruamel_layout(value))
+        return kids
+    if isinstance(data, CommentedSeq):
+        own = _own_loc(data)
+        items = [tuple(data.lc.item(i)) for i in range(len(data))]
+        return [(None, own if own and item < own else item, _ruamel_layout(value))
+                for item, value in zip(items, data, strict=True)]
+    return None
 
 
 def _own_loc(node: Any) -> Loc | None:
@@ -116,27 +171,24 @@ def _own_loc(node: Any) -> Loc | None:
     return (lc.line, lc.col) if lc is not None and lc.line is not None else None
 
 
-def _child_loc(node: Any, step: str | int) -> Loc | None:
-    """Location of `node[step]` (None if absent): the parent's record first, as the recipe says.
-
-    ruamel records an alias (`*x`) at its anchor, and an empty value at the next token;
-    both are earlier or later than the text that holds them, so the key (or list) is used.
-    """
-    try:
-        if isinstance(node, CommentedMap) and step in node:
-            key, value = tuple(node.lc.key(step)), tuple(node.lc.value(step))
-            return key if node[step] is None or value < key else value
-        if isinstance(node, CommentedSeq) and isinstance(step, int) and 0 <= step < len(node):
-            item, own = tuple(node.lc.item(step)), _own_loc(node)
-            return own if own and item < own else item
-    except KeyError:                    # merged keys: fall back to the value's own record
-        return _own_loc(node[step]) or _own_loc(node)
-    return None
-
-
 # --- DSL character positions -------------------------------------------------------------
 
-def _scalar_positions(lines: list[str], line: int, col: int, value: str) -> list[Loc] | None:
+class _Run(Sequence[Loc]):
+    """The locations of characters written one after another on one line."""
+
+    def __init__(self, line: int, col: int, length: int) -> None:
+        self.line, self.col, self.length = line, col, length
+
+    def __len__(self) -> int:
+        return self.length
+
+    def __getitem__(self, index: int) -> Loc:     # type: ignore[override]
+        if not 0 <= index < self.length:
+            raise IndexError(index)
+        return self.line, self.col + index
+
+
+def _scalar_positions(lines: list[str], line: int, col: int, value: str) -> Sequence[Loc] | None:
     """0-based location of each character of `value`, rebuilt from its source text.
 
     The rebuilt string must equal `value`; otherwise None (layout not understood).
@@ -149,7 +201,17 @@ def _scalar_positions(lines: list[str], line: int, col: int, value: str) -> list
         return None
     if lines[line][col] in "|>":
         return _block_positions(lines, line, col, value)
-    return _flow_positions(lines, line, col, value)
+    return _verbatim(lines[line], line, col, value) or _flow_positions(lines, line, col, value)
+
+
+def _verbatim(text: str, line: int, col: int, value: str) -> _Run | None:
+    """The common case, without walking it character by character: the value written as it
+    reads on one line, plain or quoted with no escapes (what `_flow_positions` would find)."""
+    quote = text[col] if text[col] in "'\"" else ""
+    start, end = col + len(quote), col + len(quote) + len(value)
+    if text[start:end] != value or (quote and (text[end:end + 1] != quote or quote in value or "\\" in value)):
+        return None
+    return _Run(line, start, len(value))
 
 
 def _block_positions(lines: list[str], line: int, col: int, value: str) -> list[Loc] | None:
@@ -272,12 +334,16 @@ def load_yaml(path: Path, display: str | None = None) -> SourceFile:
     """Load one YAML file whose top level is a mapping; any problem raises `PackError`."""
     shown = str(path) if display is None else display
     text = _read_text(path, shown)
+    plain = fast_yaml.load(text)
+    if plain is not None:
+        return SourceFile(path, shown, text, *plain)
     yaml = YAML(typ="rt")
     yaml.max_depth = MAX_DEPTH
     yaml.composer.warn_double_anchors = False       # re-defining an anchor is valid YAML
     node = _compose(yaml, text, shown)
     _check_document(node, shown)
-    return SourceFile(path=path, display=shown, text=text, data=_construct(yaml, node, shown))
+    data = _construct(yaml, node, shown)
+    return SourceFile(path, shown, text, data, (_own_loc(data) or (0, 0), _ruamel_layout(data)))
 
 
 def _fail(code: str, message: str, file: str, loc: Loc = (0, 0), hint: str | None = None) -> NoReturn:
@@ -319,6 +385,10 @@ def _compose(yaml: YAML, text: str, shown: str) -> Node | None:
         before = _LINE_BREAK.split(text[:index])
         reason = getattr(exc, "reason", None) or str(exc)
         _fail("YAML001", f"unacceptable character: {reason}", shown, (len(before) - 1, len(before[-1])))
+    except NotImplementedError as exc:  # ruamel gives up placing some comments ("overlap in comment")
+        found = _COMMENT_AT.search(str(exc))
+        _fail("YAML001", "the YAML reader cannot place this comment", shown,
+              (int(found[1]), int(found[2])) if found else (0, 0), hint="put the comment on a line of its own")
 
 
 def _construct(yaml: YAML, root: Node, shown: str) -> Any:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
 from lark import Token, Tree
@@ -202,11 +201,10 @@ def _seq(value: Any) -> list[Any]:
 # ---------------------------------------------------------------- the pass
 
 
-@lru_cache(maxsize=16384)
 def parse(text: str, start: str) -> Tree | None:
     """The parse tree of a DSL text, or None if it does not parse (the loader reports why).
 
-    Cached, since the linter reads each text several times: the tree is shared, never change it.
+    Trees are shared (dsl.py keeps them by text): never change one.
     """
     return DslText(text, None, ()).parse(start)
 

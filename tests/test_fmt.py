@@ -179,8 +179,10 @@ def test_other_yaml_is_skipped_and_broken_yaml_reported(tmp_path: Path, capsys: 
     assert fmt(capsys, str(tmp_path / "missing"))[0] == 2
 
 
-def test_shipped_expansion_is_formatted(capsys: pytest.CaptureFixture[str]) -> None:
-    assert fmt(capsys, "--check", str(CONTENT / "raising-robots-expansion"))[0] == 0
+def test_shipped_content_is_formatted(capsys: pytest.CaptureFixture[str]) -> None:
+    """Every shipped pack and scenario file is in canonical form (run `cogwork fmt content` after editing)."""
+    code, out, _ = fmt(capsys, "--check", str(CONTENT))
+    assert (code, out) == (0, "")
 
 
 def test_pre_commit_hooks_run_existing_commands() -> None:

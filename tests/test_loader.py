@@ -179,6 +179,15 @@ def test_alias_points_at_its_use_and_anchored_booleans_are_booleans(tmp_path: Pa
     assert where(validate(src, "content.schema.json")) == [("SCH003", 2, 43)]
 
 
+def test_a_comment_ruamel_cannot_place_is_yaml001(tmp_path: Path) -> None:
+    """ruamel.yaml (needed here for the alias) gives up on this comment; libyaml reads the same without it."""
+    path = tmp_path / "c.yaml"
+    path.write_text("b: #2\n     two\n  \nc: x\n")
+    assert load_yaml(path).data == {"b": "two", "c": "x"}
+    path.write_text("a: &x [1]\nb: #2\n     two\n  \nc: *x\n")
+    assert where(load_error(path)) == [("YAML001", 2, 4)]
+
+
 # --- schemas -------------------------------------------------------------------------------
 
 def test_content_schema_diagnostics() -> None:
