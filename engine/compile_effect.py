@@ -19,7 +19,7 @@ from engine.compile_expr import ExprCompiler, as_int, element_kind, plain_value
 from engine.dsl import DslText
 from engine.pack import Effect, Pack
 from engine.prompts import compile_prompt
-from engine.pyast import const, expr, stamp, stmts
+from engine.pyast import checking_only, const, expr, stamp, stmts
 from engine.usage import Usage
 from engine.values import distinct, option_labels
 
@@ -44,9 +44,11 @@ class EffectCompiler(ExprCompiler):
 
     def effect_function(self, tree: Tree, text: str) -> Effect:
         """The whole text as an `Effect`: its run function and, when it has one, its legality test."""
-        code = self.effect(tree)
-        legal = None if code.legal is None else self.function(stmts("return X", X=code.legal), "legal")
-        return Effect(self.function(code.body), legal, text)
+        with checking_only():  # names resolved and problems reported now, the code built when first run
+            code = self.effect(tree)
+        legal = None if code.legal is None else self.function(
+            lambda c: stmts("return X", X=c.effect(tree).legal), "legal")
+        return Effect(self.function(lambda c: c.effect(tree).body), legal, text)
 
     def effect(self, tree: Tree) -> Code:
         """A statement list: runs in order; legal if its first statement is."""

@@ -9,8 +9,10 @@ Each method returns the Python expression (an `ast` node) for one DSL node;
 from __future__ import annotations
 
 import ast
+import copy
+from collections.abc import Callable
 from functools import partial
-from typing import Any
+from typing import Any, Self
 
 from lark import Token, Tree
 
@@ -20,7 +22,7 @@ from engine.dsl import DslText
 from engine.errors import GameOver, RuleError, StopLoop
 from engine.model import Item, PlayerRef, Zone
 from engine.pack import Cost, Expr, Pack
-from engine.pyast import Unit, const, expr, stmts
+from engine.pyast import Unit, checking_only, const, expr, stmts
 from engine.usage import Usage
 
 BUILTIN_NAMES = ("self", "event", "players", "option", "it", "me", "others", "everyone", "next_player")
@@ -64,15 +66,25 @@ class ExprCompiler:
             return const(0)
         return method(tree)
 
-    def function(self, body: list[ast.stmt], role: str = "") -> Any:
-        """The generated function running `body`, named for where its text sits (`procedures.turn`), so
-        tracebacks and profiles say which text they are in; `role` tells a text's second function apart."""
+    def function(self, make: Callable[[ExprCompiler], list[ast.stmt]], role: str = "") -> Any:
+        """The generated function whose body `make(compiler)` builds, named for where its text sits
+        (`procedures.turn`) so tracebacks and profiles say which text they are in; `role` tells a text's
+        second function apart. The body is built on the first call, by a twin of this compiler."""
         name = ".".join(str(step) for step in self.dsl.path) or "dsl"
-        prologue = stmts("game = ctx.game\nt_self = ctx.self_item")
-        return self.unit.function(f"{name}.{role}" if role else name, body, prologue)
+        return self.unit.function(f"{name}.{role}" if role else name, lambda: make(self._twin()))
+
+    def _twin(self) -> Self:
+        """A compiler for the same text that reports nothing and notes no usage: it generates the code."""
+        twin = copy.copy(self)
+        twin.dsl = DslText(self.dsl.text, self.dsl.src, self.dsl.path)
+        twin.usage = Usage()
+        twin.scope, twin.kinds, twin._used = {}, {}, set()
+        return twin
 
     def expr_function(self, tree: Tree) -> Expr:
-        return self.function(stmts("return X", X=self.expr(tree)))
+        with checking_only():  # names resolved and problems reported now, the code built when first run
+            self.expr(tree)
+        return self.function(lambda c: stmts("return X", X=c.expr(tree)))
 
     def cost_amounts(self, tree: Tree) -> ast.expr:
         """`{counter: amount, ...}` for a cost; the same name twice adds up."""
@@ -91,7 +103,9 @@ class ExprCompiler:
         return ast.Dict([const(n) for n in merged], list(merged.values()))
 
     def cost(self, tree: Tree) -> Cost:
-        return Cost(self.function(stmts("return X", X=self.cost_amounts(tree))), self.dsl.snippet(tree))
+        with checking_only():
+            self.cost_amounts(tree)
+        return Cost(self.function(lambda c: stmts("return X", X=c.cost_amounts(tree))), self.dsl.snippet(tree))
 
     def bind(self, name: str, kind: str | None = None) -> tuple[str, dict[str, str]]:
         """A Python local for DSL local `name` (fresh when it shadows another); returns the scope to restore."""

@@ -37,9 +37,9 @@ class FlowCompiler:
     def compile(self, data: Any) -> Runner:
         flow = self.c.dsl
         assert flow.src is not None
-        body = self.steps(flow.src, flow.path, data)
+        body = self.steps(flow.src, flow.path, data)  # generated now: one function, run by every game
         self.c.dsl = flow  # the function is named for the flow, not for its last step's text
-        return self.c.function(body)
+        return self.c.function(lambda c: body)
 
     def steps(self, src: SourceFile, path: tuple, data: Any, prefix: str = "") -> list[ast.stmt]:
         return [node for i, d in enumerate(data or []) for node in self.step(src, (*path, i), d, prefix)]

@@ -23,7 +23,9 @@ from __future__ import annotations
 
 import ast
 import builtins
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import cache
 from types import CodeType, FunctionType, TracebackType
 from typing import Any
@@ -32,6 +34,7 @@ from engine.errors import CONTENT_FAULTS, RuleError, locate_error
 
 _BUILTINS = ("len", "int", "bool", "str", "list", "range", "sum", "min", "max", "abs", "sorted", "any", "isinstance")
 Where = Callable[[], str]  # a DSL position, `file:line:col`, worked out only when an error needs it
+_GENERATING: ContextVar[bool] = ContextVar("cogwork_generating", default=True)  # see checking_only()
 _SAFE_BUILTINS = {name: getattr(builtins, name) for name in _BUILTINS}
 _FAULTS = (RuleError, *CONTENT_FAULTS)  # what a content mistake raises; re-raised at its DSL statement
 _DUNDERS = ("__class__", "__traceback__")  # type tests and the error locator
@@ -89,12 +92,30 @@ def _name_part(part: Any, context: ast.expr_context) -> ast.expr:
 
 def expr(src: str, **parts: Any) -> ast.expr:
     """An expression from a template: UPPERCASE names in `src` are placeholders for `parts`."""
+    if not _GENERATING.get():
+        return ast.Constant(None)
     return _template(src)(parts)[0].value
 
 
 def stmts(src: str, **parts: Any) -> list[ast.stmt]:
     """Statements from a template; a placeholder standing alone on a line splices a statement list."""
+    if not _GENERATING.get():
+        return []
     return _template(src)(parts)
+
+
+@contextmanager
+def checking_only() -> Iterator[None]:
+    """Within it the compilers resolve names, report problems and note usage, but templates build nothing.
+
+    A pack's texts are compiled this way when it loads; a text's code is generated when it first runs
+    (`Unit.function`), so loading or linting a pack pays only for the checks.
+    """
+    token = _GENERATING.set(False)
+    try:
+        yield
+    finally:
+        _GENERATING.reset(token)
 
 
 def const(value: Any) -> ast.expr:
@@ -141,28 +162,38 @@ class Unit:
         self.wheres.append(where)
         return len(self.wheres) - 1
 
-    def function(self, name: str, body: list[ast.stmt], prologue: list[ast.stmt]) -> FunctionType:
-        """`def name(ctx): prologue; body`, any content fault re-raised at its DSL statement.
+    def function(self, name: str, make_body: Callable[[], list[ast.stmt]]) -> FunctionType:
+        """`def name(ctx): ...` running the statements `make_body()` generates, with any content fault
+        re-raised at its DSL statement.
 
-        It is checked and compiled on its first call (the function object then swaps in the real
-        code): the linter builds every DSL text of a pack for its diagnostics but runs none of them.
+        The body is generated, checked and compiled on the function's first call (the function object
+        then swaps in the real code): most texts of a pack never run in a given game, and the linter
+        runs none of them.
         """
-        locate = self.ref(_locator(self.wheres), "L")
-        guarded = stmts("try:\n    BODY\nexcept content_faults as exc:\n"
-                        "    raise LOCATE(exc, exc.__traceback__) from None", BODY=body or [ast.Pass()], LOCATE=locate)
-        module = ast.Module(stamp(stmts("def dsl(ctx):\n    BODY", BODY=stamp(prologue + guarded, 1)), 1), [])
-        module.body[0].name = name  # any text: only tracebacks and profiles show it
         self.functions += 1
         finish = f"F{self.functions}"
         fn = FunctionType(_stub(finish), self.globals, name)
 
         def compile_now(ctx: Any) -> Any:
+            token = _GENERATING.set(True)
+            try:
+                module = self._module(name, make_body())
+            finally:
+                _GENERATING.reset(token)
             check(module, self.globals)
             code = compile(ast.fix_missing_locations(module), "<dsl>", "exec")
             fn.__code__ = next(c for c in code.co_consts if isinstance(c, CodeType))
             return fn(ctx)
         self.globals[finish] = compile_now
         return fn
+
+    def _module(self, name: str, body: list[ast.stmt]) -> ast.Module:
+        locate = self.ref(_locator(self.wheres), "L")
+        code = stmts("def dsl(ctx):\n    game = ctx.game\n    t_self = ctx.self_item\n    try:\n        BODY\n"
+                     "    except content_faults as exc:\n        raise LOCATE(exc, exc.__traceback__) from None",
+                     BODY=body or [ast.Pass()], LOCATE=locate)
+        code[0].name = name  # any text: only tracebacks and profiles show it
+        return ast.Module(stamp(code, 1), [])
 
 
 @cache

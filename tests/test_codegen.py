@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 import textwrap
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -45,8 +46,8 @@ def test_check_refuses_names_dunders_and_objects_the_compilers_never_produce() -
 def test_templates_fill_names_expressions_and_statement_lists() -> None:
     body = stmts("for V in C:\n    BODY", V="v_x", C=expr("[1, 2]"), BODY=stmts("t_1 = V", V="v_x"))
     unit = Unit(lambda: "here", {})
-    fn = unit.function("dsl", [*stmts("t_1 = 0"), *body, *stmts("return t_1 + K", K=const(40))], [])
-    assert fn(None) == 42
+    fn = unit.function("dsl", lambda: [*stmts("t_1 = 0"), *body, *stmts("return t_1 + K", K=const(40))])
+    assert fn(SimpleNamespace(game=None, self_item=None)) == 42
 
 
 def test_pack_text_is_data_never_code(tmp_path: Path) -> None:
