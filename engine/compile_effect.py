@@ -15,7 +15,7 @@ from typing import Any
 
 from lark import Token, Tree
 
-from engine.compile_expr import ExprCompiler, as_int, element_kind, plain_value
+from engine.compile_expr import ExprCompiler, as_int, element_kind, kind_of, plain_value
 from engine.dsl import DslText
 from engine.pack import Effect, Pack
 from engine.prompts import compile_prompt
@@ -155,15 +155,18 @@ class EffectCompiler(ExprCompiler):
     # ---------------------------------------------------------------- zones
     def _s_draw(self, t: Tree):
         amount, src, dst = (self.expr(c) for c in t.children)
-        return stmts("game.draw(ctx, need_zone(S), need_zone(D), int(A))", S=src, D=dst, A=amount), None
+        return stmts("game.draw(ctx, S, D, A)", S=_zone(src), D=_zone(dst), A=as_int(amount)), None
 
     def _s_move(self, t: Tree):
         item_t, zone_t, top = t.children
-        return stmts("game.move(ctx, need_item(I, 'move'), need_zone(Z), top=TOP)", I=self.expr(item_t),
-                     Z=self.expr(zone_t), TOP=const(top is not None)), None
+        item = self.expr(item_t)
+        if kind_of(item) != "item":
+            item = expr("need_item(I, 'move')", I=item)
+        zone = _zone(self.expr(zone_t))
+        return stmts("game.move(ctx, I, Z, top=TOP)", I=item, Z=zone, TOP=const(top is not None)), None
 
     def _zone_op(self, t: Tree):
-        return stmts(f"game.{t.data}(need_zone(Z))", Z=self.expr(t.children[0])), None
+        return stmts(f"game.{t.data}(Z)", Z=_zone(self.expr(t.children[0]))), None
 
     _s_shuffle = _s_reveal = _s_conceal = _zone_op
 
@@ -305,7 +308,7 @@ class EffectCompiler(ExprCompiler):
     def _s_play(self, t: Tree):
         item_t, zone_t, free = t.children
         item, zone, is_free = self.expr(item_t), self.expr(zone_t), const(free is not None)
-        return (stmts("game.play(ctx, I, need_zone(Z), free=F)", I=item, Z=zone, F=is_free),
+        return (stmts("game.play(ctx, I, Z, free=F)", I=item, Z=_zone(zone), F=is_free),
                 expr("game.can_play(ctx, I, Z, free=F)", I=item, Z=zone, F=is_free))
 
     def _s_call(self, t: Tree):
@@ -338,6 +341,11 @@ class EffectCompiler(ExprCompiler):
             keys.append(const(str(key)))
             vals.append(self.expr(value_t))
         return stmts("game.emit(N, ctx.seat, P)", N=const(name), P=ast.Dict(keys, vals)), None
+
+
+def _zone(node: ast.expr) -> ast.expr:
+    """A zone operand: checked at run time unless it is known to be one."""
+    return node if kind_of(node) == "zone" else expr("need_zone(Z)", Z=node)
 
 
 def _constants(node: ast.expr) -> list[Any] | None:

@@ -254,6 +254,9 @@ class ExprCompiler:
         if kind_of(base) == "player":
             return self._player_attr(base, name)
         if name in ("id", "name") and isinstance(base, ast.Name) and not self._declared(name):
+            if kind_of(base) == "item":  # a str for sure
+                return kinded(expr(f"B.comp.{name} if N not in B.attrs else get_attr(ctx, B, N)", B=base,
+                                   N=const(name)), "value")
             return expr(f"B.comp.{name} if B.__class__ is Item and N not in B.attrs else get_attr(ctx, B, N)",
                         B=base, N=const(name))
         if not _plain_everywhere(self.pack, name):
