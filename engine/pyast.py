@@ -11,8 +11,13 @@ Values from a pack enter a function only as constants (`ast.Constant` holding
 a str, int or bool) or as objects placed in the function's globals under
 generated names (`K0`, `K1`, ...). `check` walks every finished tree before
 `compile()` sees it: each name must be a local, a generated global or one of
-a few builtins, and no attribute may be a dunder except `__class__`. Nothing
-is `eval`'d or `exec`'d; the function object is made from the code object.
+a few builtins, and no attribute may be a dunder but `__class__` and
+`__traceback__`. Nothing is `eval`'d or `exec`'d; the function object is made
+from the code object.
+
+Code is generated lazily: loading a pack compiles every text under
+`checking_only()` (names resolved, problems reported, no code built) and a
+function builds, checks and compiles its body on its first call.
 
 Run-time errors name the DSL statement that failed: every statement's nodes
 carry a line number that indexes the DSL positions of that text, and the
@@ -138,8 +143,9 @@ class Unit:
     """One generated function in the making: its globals, its locals and the DSL positions of its lines."""
 
     def __init__(self, where: Where, helpers: dict[str, Any]) -> None:
-        self.globals: dict[str, Any] = {"__builtins__": _SAFE_BUILTINS, "content_faults": _FAULTS, **helpers}
         self.wheres = [where, where]  # line 1 is the function itself (the whole DSL text)
+        self.globals: dict[str, Any] = {"__builtins__": _SAFE_BUILTINS, "content_faults": _FAULTS,
+                                        "located": _locator(self.wheres), **helpers}
         self._ids: dict[int, str] = {}
         self.temps = 0
         self.functions = 0
@@ -188,10 +194,9 @@ class Unit:
         return fn
 
     def _module(self, name: str, body: list[ast.stmt]) -> ast.Module:
-        locate = self.ref(_locator(self.wheres), "L")
         code = stmts("def dsl(ctx):\n    game = ctx.game\n    t_self = ctx.self_item\n    try:\n        BODY\n"
-                     "    except content_faults as exc:\n        raise LOCATE(exc, exc.__traceback__) from None",
-                     BODY=body or [ast.Pass()], LOCATE=locate)
+                     "    except content_faults as exc:\n        raise located(exc, exc.__traceback__) from None",
+                     BODY=body or [ast.Pass()])
         code[0].name = name  # any text: only tracebacks and profiles show it
         return ast.Module(stamp(code, 1), [])
 
@@ -211,7 +216,10 @@ def _locator(wheres: list[Where]) -> Callable[[Exception, TracebackType | None],
 
 
 def check(tree: ast.AST, globals_: dict[str, Any]) -> None:
-    """Refuse a tree that could reach anything but its locals, its own globals and the safe builtins."""
+    """Refuse a tree that could reach anything but its locals, its own globals and the safe builtins.
+
+    The compilers never build such a tree, so a refusal is a bug in them: an AssertionError, not a diagnostic.
+    """
     for node in ast.walk(tree):
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
             ok = node.id in globals_ or node.id in _SAFE_BUILTINS or node.id in _LOCALS or node.id.startswith(
