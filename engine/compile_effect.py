@@ -21,7 +21,7 @@ from engine.pack import Effect, Pack
 from engine.prompts import compile_prompt
 from engine.pyast import checking_only, const, expr, stamp, stmts
 from engine.usage import Usage
-from engine.values import distinct, option_labels
+from engine.values import offer
 
 DONE = "done"
 
@@ -240,22 +240,20 @@ class EffectCompiler(ExprCompiler):
         things, labels = self.unit.temp(), self.unit.temp()
         fixed = _constants(coll) if body.legal is None else None
         if fixed is not None:  # `choose x in ["keep", "sell"]`: the options and their labels are known now
-            fixed = distinct(fixed)
-            options = ast.List([const(v) for v in fixed], ast.Load())
-            label_list = ast.List([const(v) for v in option_labels(fixed)], ast.Load())
+            values, names = offer(fixed)
+            options = ast.Tuple([ast.List([const(v) for v in values], ast.Load()),
+                                 ast.List([const(n) for n in names], ast.Load())], ast.Load())
         else:
-            options = expr("distinct(X)", X=options)
-            label_list = expr("option_labels(T)", T=things)
+            options = expr("offer(X)", X=options)
         may_stop = repeat or optional
         done = stmts("L.append(DONE)\nT.append(None)", L=labels, T=things, DONE=const(DONE)) if may_stop else []
         stop = stmts("if V is None:\n    break", V=py) if may_stop else []
         after = (stmts("try:\n    BODY\nexcept StopLoop:\n    break", BODY=body.body or [ast.Pass()]) if repeat
                  else [*body.body, ast.Break()])
-        code = stmts("while True:\n    T = OPTIONS\n    if not T:\n        break\n"
-                     "    L = LABELS\n    DONE_\n    V = game.ask(ctx, 'choose', P, L, T, optional=OPT)\n"
-                     "    STOP\n    AFTER", T=things, OPTIONS=options, L=labels, LABELS=label_list,
-                     DONE_=done or [ast.Pass()], V=py, P=prompt, OPT=const(may_stop), STOP=stop or [ast.Pass()],
-                     AFTER=after)
+        code = stmts("while True:\n    T, L = OPTIONS\n    if not T:\n        break\n"
+                     "    DONE_\n    V = game.ask(ctx, 'choose', P, L, T, optional=OPT)\n    STOP\n    AFTER",
+                     T=things, OPTIONS=options, L=labels, DONE_=done or [ast.Pass()], V=py, P=prompt,
+                     OPT=const(may_stop), STOP=stop or [ast.Pass()], AFTER=after)
         return code, (None if may_stop else legal)
 
     def _s_choose_item(self, t: Tree):

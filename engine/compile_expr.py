@@ -36,8 +36,8 @@ HELPERS: dict[str, Any] = {
     "pick": values.pick, "rank": values.rank, "cost_uses": values.cost_uses, "get_attr": values.get_attr,
     "plain_attr": values.plain_attr,
     "item_actions": values.item_actions, "need_zone": values.need_zone, "need_item": values.need_item,
-    "set_item_attr": values.set_item_attr, "show": values.show, "distinct": values.distinct,
-    "option_labels": values.option_labels, "describe": values.describe,
+    "set_item_attr": values.set_item_attr, "show": values.show, "offer": values.offer,
+    "describe": values.describe,
 }
 _COMPARE = {"eq": ast.Eq, "ne": ast.NotEq, "lt": ast.Lt, "le": ast.LtE, "gt": ast.Gt, "ge": ast.GtE}
 _ARITH = {"add": ast.Add, "sub": ast.Sub, "mul": ast.Mult}

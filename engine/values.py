@@ -204,13 +204,6 @@ def show(value: Any) -> str:
 
 def distinct(things: list[Any]) -> list[Any]:
     """The options a player tells apart: items of one component with equal attributes are one option."""
-    if len(things) < 2:
-        return list(things)
-    try:
-        if len({thing.comp.id for thing in things}) == len(things):  # items of different components
-            return list(things)
-    except AttributeError:  # not all items
-        pass
     out: list[Any] = []
     seen: set[str] = set()
     kept: dict[str, list[dict[str, Any]]] = {}  # component id -> attributes of the items kept
@@ -230,6 +223,23 @@ def distinct(things: list[Any]) -> list[Any]:
             seen.add(key)
         out.append(thing)
     return out
+
+
+def offer(things: list[Any]) -> tuple[list[Any], list[str]]:
+    """The options a player tells apart (`distinct`) and their labels (`option_labels`), in one go.
+
+    Items of as many components as there are items (the usual case) need neither keys nor label fixes.
+    """
+    if len(things) > 1:
+        try:
+            names = [thing.comp.name for thing in things]
+            different = len({thing.comp.id for thing in things}) == len(things)
+        except AttributeError:  # not all items
+            different = False
+        if different and len(set(names)) == len(names):
+            return list(things), names
+    options = distinct(things)
+    return options, option_labels(options)
 
 
 def option_labels(things: list[Any]) -> list[str]:
