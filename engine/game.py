@@ -19,7 +19,7 @@ from engine.costs import can_pay, explain, payment_ways, way_label
 from engine.decision import Decision
 from engine.errors import RuleError
 from engine.model import Item, Player, PlayerRef, State, Zone
-from engine.pack import ActionDef, ComponentDef, CounterDef, Pack, TriggerDef
+from engine.pack import ActionDef, CounterDef, Pack, TriggerDef
 from engine.values import describe, item_key, item_label
 
 MAX_TRIGGER_DEPTH = 16
@@ -244,19 +244,23 @@ class Game:
         if cap is not None and len(zone.items) >= cap and item.zone is not zone:
             raise RuleError(f"zone '{zone.id}' is full ({cap} items)")
         origin = item.zone
+        if "moved" in self.pack.listened:
+            self.emit("moved", ctx.seat, {"item": item, "from": origin, "to": zone},
+                      lambda: self._place(ctx, item, origin, zone, top))
+        else:  # the usual case: no event to build
+            self._place(ctx, item, origin, zone, top)
 
-        def apply() -> None:
-            if origin is not None:
-                origin.items.remove(item)
-                if origin.zdef.visibility == "hidden":
-                    self.coverage[(item.comp.id, "drawn")] += 1
-            zone.items.insert(0, item) if top else zone.items.append(item)
-            item.zone = zone
-            if zone.zdef.active and (origin is None or not origin.zdef.active):
-                self.coverage[(item.comp.id, "played")] += 1
-            if origin is not None and origin.zdef.keep_filled:
-                self.refill(ctx, origin)
-        self.emit("moved", ctx.seat, {"item": item, "from": origin, "to": zone}, apply)
+    def _place(self, ctx: Ctx, item: Item, origin: Zone | None, zone: Zone, top: bool) -> None:
+        if origin is not None:
+            origin.items.remove(item)
+            if origin.zdef.visibility == "hidden":
+                self.coverage[(item.comp.id, "drawn")] += 1
+        zone.items.insert(0, item) if top else zone.items.append(item)
+        item.zone = zone
+        if zone.zdef.active and (origin is None or not origin.zdef.active):
+            self.coverage[(item.comp.id, "played")] += 1
+        if origin is not None and origin.zdef.keep_filled:
+            self.refill(ctx, origin)
 
     def refill(self, ctx: Ctx, zone: Zone) -> None:
         """A market row tops itself up from its `draw_from` zone whenever an item leaves it."""
@@ -520,20 +524,16 @@ def _new_state(pack: Pack, players: int, seed: int) -> State:
                            if c.scope == "player" and c.zone is None}
         player.zones = {z.id: Zone(z, player.seat) for z in pack.zones.values() if z.scope == "player"}
     state = State(seats, counters, global_zones, rng)
-    uid = 0
+    everyone: tuple[int | None, ...] = tuple(range(players))
     for comp in pack.components.values():
-        for owner in _owners(comp, players):
-            zone = state.zone(comp.ctype.zone, owner) if comp.ctype.zone else None
-            for _ in range(comp.copies):
-                item = Item(uid, comp, owner)
-                uid += 1
-                state.items.append(item)
-                if zone is not None:
-                    zone.items.append(item)
+        zid = comp.ctype.zone
+        for owner in everyone if comp.ctype.per_player else (None,):
+            made = [Item(len(state.items) + k, comp, owner) for k in range(comp.copies)]
+            state.items.extend(made)
+            if zid:
+                zone = state.zone(zid, owner)
+                zone.items.extend(made)
+                for item in made:
                     item.zone = zone
     return state
-
-
-def _owners(comp: ComponentDef, players: int) -> list[int | None]:
-    return list(range(players)) if comp.ctype.per_player else [None]
 
