@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from engine.cli import main
+from engine.scaffold import schemas_near
 
 SCHEMA_LINE = re.compile(r"^# yaml-language-server: \$schema=(\S+)\n")
 REPO = Path(__file__).resolve().parent.parent
@@ -29,14 +30,15 @@ def schema_targets(root: Path) -> dict[str, Path]:
 
 
 def test_new_pack_lints_plays_and_is_formatted(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # normally no schemas/ sits above the temp folder, so they are written next to the pack
+    schemas = schemas_near(tmp_path) or tmp_path / "schemas"
     code, out, _ = run(capsys, "new", "pack", "my-game", "--dir", str(tmp_path))
     root = tmp_path / "my-game"
     assert code == 0 and f"created {root}" in out
     assert sorted(p.name for p in root.iterdir()) == ["README.md", "game.yaml", "pack.yaml"]
-    targets = schema_targets(root)                     # no schemas/ above tmp_path: written next to the pack
-    assert targets == {"game.yaml": tmp_path / "schemas" / "content.schema.json",
-                       "pack.yaml": tmp_path / "schemas" / "pack.schema.json"}
-    assert all(t.is_file() for t in targets.values()) and (tmp_path / "schemas" / "defs.schema.json").is_file()
+    targets = schema_targets(root)
+    assert targets == {"game.yaml": schemas / "content.schema.json", "pack.yaml": schemas / "pack.schema.json"}
+    assert all(t.is_file() for t in targets.values()) and (schemas / "defs.schema.json").is_file()
     code, _, err = run(capsys, "lint", "--strict", str(root))
     assert code == 0, err
     for players in ("2", "4"):
