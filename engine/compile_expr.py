@@ -20,7 +20,7 @@ from engine import values
 from engine.diagnostics import did_you_mean
 from engine.dsl import DslText
 from engine.errors import GameOver, RuleError, StopLoop
-from engine.model import Item, PlayerRef, Zone
+from engine.model import Item, PlayerRef
 from engine.pack import Cost, Expr, Pack
 from engine.pyast import Unit, checking_only, const, expr, stmts
 from engine.usage import Usage
@@ -30,7 +30,7 @@ PLAYER_ATTRS = {"seat"}
 ITEM_BUILTINS = {"name", "id", "owner", "zone", "threshold", "label"}
 # what generated code may call, by the names its templates use
 HELPERS: dict[str, Any] = {
-    "Item": Item, "Zone": Zone, "PlayerRef": PlayerRef, "RuleError": RuleError, "StopLoop": StopLoop,
+    "Item": Item, "PlayerRef": PlayerRef, "RuleError": RuleError, "StopLoop": StopLoop,
     "GameOver": GameOver, "as_items": values.as_items, "iterate": values.iterate, "count": values.count,
     "contains": values.contains, "div": values.div, "mod": values.mod, "index": values.index,
     "pick": values.pick, "rank": values.rank, "cost_uses": values.cost_uses, "get_attr": values.get_attr,
