@@ -44,6 +44,7 @@ class Builder:
 
     def __init__(self, raw: RawPack) -> None:
         self.raw = raw
+        self.procedures = set(raw.procedures)
         self.diagnostics: list[Diagnostic] = []
         man = raw.manifest
         players = man.get("players", {}) or {}
@@ -62,7 +63,7 @@ class Builder:
         return DslText(str(text), src, path)
 
     def _compiler(self, dsl: DslText) -> EffectCompiler:
-        return EffectCompiler(self.pack, dsl, set(self.raw.procedures), self.pack.usage)
+        return EffectCompiler(self.pack, dsl, self.procedures, self.pack.usage)
 
     def expr(self, src: SourceFile, path: tuple, text: Any) -> Expr:
         dsl = self._dsl(src, path, text)

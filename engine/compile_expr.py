@@ -55,8 +55,10 @@ class ExprCompiler:
         self.unit = Unit(partial(dsl.where, 0), HELPERS)
         self.scope: dict[str, str] = {}  # DSL local -> Python local
         self.kinds: dict[str, str] = {}  # Python local -> what it is known to hold (see `kinded`)
-        self._used = set(self.scope.values())
-        self.attr_names = _attr_names(pack)
+        self._used: set[str] = set()
+        if not pack.attr_names:  # worked out once per pack
+            pack.attr_names = _attr_names(pack)
+        self.attr_names = pack.attr_names
 
     # ---------------------------------------------------------------- entry points
     def expr(self, tree: Tree | Token) -> ast.expr:

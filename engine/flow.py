@@ -30,7 +30,7 @@ STEP_KINDS = ("do", "each_player", "simultaneous", "if", "repeat", "for")
 class FlowCompiler:
     def __init__(self, builder: Builder, src: SourceFile, path: tuple) -> None:
         self.b = builder
-        self.c = EffectCompiler(builder.pack, DslText("", src, path), set(builder.raw.procedures),
+        self.c = EffectCompiler(builder.pack, DslText("", src, path), builder.procedures,
                                 usage=builder.pack.usage)
         self.c.unit.globals.update(seats=_seats, reveal_all=_reveal_all)
 
