@@ -4,7 +4,8 @@ The pack's flow runs in its own greenlet. When an effect needs a choice,
 `Game.ask` switches back here with the `Decision`; `answer` switches into the
 flow again with the chosen index. So effects are plain function calls (no
 generator frame per statement), yet a game can stop at any decision, be
-saved as its log and resumed.
+saved as its log and resumed. `run` lets the agents answer in place, inside
+the flow, and switches out only where it must stop.
 """
 
 from __future__ import annotations
