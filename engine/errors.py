@@ -15,7 +15,7 @@ class RuleError(Exception):
         return f"{self.where}: error: {self.message} [RUN001]" if self.where else self.message
 
 
-# Python errors a content mistake can cause inside a closure (bad arithmetic, a missing key, a wrong type)
+# Python errors a content mistake can cause in generated code (bad arithmetic, a missing key, a wrong type)
 CONTENT_FAULTS = (ArithmeticError, LookupError, TypeError, ValueError, AttributeError)
 
 

@@ -1,6 +1,6 @@
 """The interpreter: applies compiled effects to the state of one game.
 
-Compiled DSL closures call the methods here. A method that needs a player's
+Generated DSL code calls the methods here. A method that needs a player's
 choice calls `ask`, which hands a `Decision` to whoever drives the game (the
 `Session`, through `pause`) and returns the answer: effects are plain calls
 that can stop anywhere and resume where they stopped.
@@ -150,7 +150,7 @@ class Game:
         if wildcard is not None:
             for _ in range(amount):  # one unit at a time: a drawn card may inform the next choice
                 member = self.ask(ctx, "gain", f"gain 1 {wildcard.name} as", list(wildcard.gain),
-                                             list(wildcard.gain))
+                                  list(wildcard.gain))
                 self.gain(ctx, member, 1)
             return
         cdef = self.pack.counters[name]
@@ -229,7 +229,7 @@ class Game:
         for item in items:
             distinct.setdefault(item_key(item), item)
         options = list(distinct.values())
-        return (self.ask(ctx, "choose", prompt, [item_label(i) for i in options], options))
+        return self.ask(ctx, "choose", prompt, [item_label(i) for i in options], options)
 
     # ---------------------------------------------------------------- zones
     def set_attr(self, item: Item, attr: str, value: Any) -> None:
@@ -383,7 +383,7 @@ class Game:
             if not legal:
                 return
             action = self.ask(ctx, "action", f"activate {item.comp.name}",
-                                         [a.label for a in legal] + ["skip"], [*legal, None], optional=True)
+                              [a.label for a in legal] + ["skip"], [*legal, None], optional=True)
             if action is not None:
                 self.perform(inner, action)
             return
@@ -392,7 +392,7 @@ class Game:
             if (action.or_group is not None and action.or_group in used_groups) or not usable(action):
                 continue
             yes = self.ask(ctx, "may", f"{item.comp.name}: {action.label}?",
-                                      [f"yes: {action.label}", "no"], [True, False], optional=True)
+                           [f"yes: {action.label}", "no"], [True, False], optional=True)
             if yes:
                 if action.or_group is not None:
                     used_groups.add(action.or_group)
@@ -479,7 +479,7 @@ class Game:
             return False
         if trigger.optional and seat is not None:
             yes = self.ask(ctx, "may", f"use {trigger.label}?", [f"yes: {trigger.label}", "no"],
-                                      [True, False], optional=True)
+                           [True, False], optional=True)
             if not yes:
                 return False
         self._trigger_firings += 1

@@ -1,4 +1,4 @@
-"""A compiled pack: definitions with their DSL already turned into closures.
+"""A compiled pack: definitions with their DSL already turned into Python functions (engine/pyast.py).
 
 Nothing here changes during a game; the `State` (engine.model) does.
 """
