@@ -148,6 +148,8 @@ class Builder:
         for comp in pack.components.values():
             comp.triggers_on = _by_event(comp.triggers)
             pack.item_listened.update(comp.triggers_on)
+        pack.early_events = {t.on for t in [*pack.triggers, *(t for c in pack.components.values() for t in c.triggers)]
+                             if t.timing != "after"}
         pack.listened = set(pack.triggers_on) | pack.item_listened
         if raw.flow is not None:
             pack.flow = FlowCompiler(self, raw.flow.src, raw.flow.path).compile(raw.flow.data)

@@ -40,7 +40,7 @@ class Game:
         self.pack = pack
         self.seed = seed
         self.options = {name: False for name in pack.options} | dict(options or {})
-        self.state = _new_state(pack, players, seed)
+        self.state, self._instances = _new_state(pack, players, seed)
         self.step = ""
         self.epochs = {"turn": 0, "round": 0}
         self.decisions = 0
@@ -60,9 +60,6 @@ class Game:
         refs = [PlayerRef(seat) for seat in range(players)]
         self._rotations = [refs[seat:] + refs[:seat] for seat in range(players)]
         self._orders = [[p.seat for p in rotation] for rotation in self._rotations]
-        self._instances: dict[tuple[str, int | None], Item] = {}
-        for item in self.state.items:
-            self._instances.setdefault((item.comp.id, item.owner), item)
 
     # ---------------------------------------------------------------- lookups
     def instance(self, comp_id: str, seat: int | None) -> Item:
@@ -451,13 +448,14 @@ class Game:
         self._trigger_depth += 1
         try:
             event = dict(payload, name=name)
-            for trigger, item in listeners:
-                if trigger.timing == "before":
-                    self._fire(trigger, item, seat, event)
             replaced = False
-            for trigger, item in listeners:
-                if trigger.timing == "instead" and not replaced:
-                    replaced = self._fire(trigger, item, seat, event)
+            if name in self.pack.early_events:  # some trigger answers it `before` or `instead`
+                for trigger, item in listeners:
+                    if trigger.timing == "before":
+                        self._fire(trigger, item, seat, event)
+                for trigger, item in listeners:
+                    if trigger.timing == "instead" and not replaced:
+                        replaced = self._fire(trigger, item, seat, event)
             if action is not None and not replaced:
                 action()
             for trigger, item in listeners:
@@ -514,7 +512,8 @@ def _need_item(value: Any, what: str) -> Item:
     return value
 
 
-def _new_state(pack: Pack, players: int, seed: int) -> State:
+def _new_state(pack: Pack, players: int, seed: int) -> tuple[State, dict[tuple[str, int | None], Item]]:
+    """The state a game starts from, and each component's first item by (component id, owner)."""
     rng = random.Random(seed)
     seats = [Player(seat) for seat in range(players)]
     global_zones = {z.id: Zone(z, None) for z in pack.zones.values() if z.scope == "global"}
@@ -525,15 +524,18 @@ def _new_state(pack: Pack, players: int, seed: int) -> State:
         player.zones = {z.id: Zone(z, player.seat) for z in pack.zones.values() if z.scope == "player"}
     state = State(seats, counters, global_zones, rng)
     everyone: tuple[int | None, ...] = tuple(range(players))
+    instances: dict[tuple[str, int | None], Item] = {}
     for comp in pack.components.values():
         zid = comp.ctype.zone
         for owner in everyone if comp.ctype.per_player else (None,):
             made = [Item(len(state.items) + k, comp, owner) for k in range(comp.copies)]
             state.items.extend(made)
+            if made:
+                instances[(comp.id, owner)] = made[0]
             if zid:
                 zone = state.zone(zid, owner)
                 zone.items.extend(made)
                 for item in made:
                     item.zone = zone
-    return state
+    return state, instances
 

@@ -196,6 +196,7 @@ class Pack:
     listened: set[str] = field(default_factory=set)
     triggers_on: dict[str, list[TriggerDef]] = field(default_factory=dict)  # `triggers` by event
     item_listened: set[str] = field(default_factory=set)  # events some component's trigger listens to
+    early_events: set[str] = field(default_factory=set)  # events some trigger answers `before` or `instead`
     attr_names: set[str] = field(default_factory=set)  # every name `x.NAME` may use (the compiler's check)
     usage: Usage = field(default_factory=Usage)  # cross-reference for the linter
     payers: dict[str, list[str]] = field(default_factory=dict)  # cost solver's cache: who may pay a unit of X
