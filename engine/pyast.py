@@ -179,26 +179,45 @@ class Unit:
         self.functions += 1
         finish = f"F{self.functions}"
         fn = FunctionType(_stub(finish), self.globals, name)
-
-        def compile_now(ctx: Any) -> Any:
-            token = _GENERATING.set(True)
-            try:
-                module = self._module(name, make_body())
-            finally:
-                _GENERATING.reset(token)
-            check(module, self.globals)
-            code = compile(ast.fix_missing_locations(module), "<dsl>", "exec")
-            fn.__code__ = next(c for c in code.co_consts if isinstance(c, CodeType))
-            return fn(ctx)
-        self.globals[finish] = compile_now
+        self.globals[finish] = _Pending(self, fn, make_body)
         return fn
 
-    def _module(self, name: str, body: list[ast.stmt]) -> ast.Module:
+    def module(self, name: str, body: list[ast.stmt]) -> ast.Module:
+        """The module defining `def name(ctx)`: the prologue, then `body` guarded by the error locator."""
         code = stmts("def dsl(ctx):\n    game = ctx.game\n    t_self = ctx.self_item\n    try:\n        BODY\n"
                      "    except content_faults as exc:\n        raise located(exc, exc.__traceback__) from None",
                      BODY=body or [ast.Pass()])
         code[0].name = name  # any text: only tracebacks and profiles show it
         return ast.Module(stamp(code, 1), [])
+
+
+class _Pending:
+    """A generated function whose code is not built yet: built on its first call, or by `prepare`."""
+
+    def __init__(self, unit: Unit, fn: FunctionType, make_body: Callable[[], list[ast.stmt]]) -> None:
+        self.unit, self.fn, self.make_body = unit, fn, make_body
+
+    def __call__(self, ctx: Any) -> Any:
+        self.build()
+        return self.fn(ctx)
+
+    def build(self) -> None:
+        token = _GENERATING.set(True)
+        try:
+            module = self.unit.module(self.fn.__name__, self.make_body())
+        finally:
+            _GENERATING.reset(token)
+        check(module, self.unit.globals)
+        code = compile(ast.fix_missing_locations(module), "<dsl>", "exec")
+        self.fn.__code__ = next(c for c in code.co_consts if isinstance(c, CodeType))
+
+
+def prepare(fn: Any) -> None:
+    """Build a generated function's code now if it is still pending (tests build every text of a pack)."""
+    code = getattr(fn, "__code__", None)
+    pending = fn.__globals__.get(code.co_names[0]) if code is not None and code.co_names else None
+    if isinstance(pending, _Pending) and pending.fn is fn:
+        pending.build()
 
 
 @cache

@@ -4,14 +4,18 @@ from __future__ import annotations
 
 import ast
 import textwrap
+from collections.abc import Iterator
 from pathlib import Path
 from types import SimpleNamespace
+from typing import Any
 
 import pytest
 
 from engine.context import Ctx
 from engine.errors import RuleError
-from engine.pyast import Unit, check, const, expr, stmts
+from engine.loading import load_pack
+from engine.pack import Pack
+from engine.pyast import Unit, check, const, expr, prepare, stmts
 from engine.session import Session
 from tests.test_engine_mechanisms import make_pack
 
@@ -106,3 +110,36 @@ def test_an_agent_error_is_not_taken_for_a_content_mistake(tmp_path: Path) -> No
     session = Session(pack, 1, 1)
     with pytest.raises(ValueError, match="agent bug"):
         session.run([BreaksOnSecond()])  # type: ignore[list-item]
+
+
+def _functions(pack: Pack) -> Iterator[Any]:
+    """Every generated function of a pack."""
+    effects = [*pack.procedures.values(), *(t.effect for t in pack.triggers)]
+    yield from (t.when for t in pack.triggers)
+    for comp in pack.components.values():
+        yield from comp.derived.values()
+        yield from (c.amounts for c in comp.costs)
+        for action in comp.actions:
+            yield action.when
+            yield None if action.cost is None else action.cost.amounts
+            effects.append(action.effect)
+        for trigger in comp.triggers:
+            yield trigger.when
+            effects.append(trigger.effect)
+    yield from (cost.amounts for zone in pack.zones.values() for cost in zone.slots if cost is not None)
+    for effect in effects:
+        yield effect.run
+        yield effect.legal
+    if pack.scoring is not None:
+        yield from (pack.scoring.score, *pack.scoring.tiebreak, *pack.scoring.breakdown.values())
+        yield from (rank.when for rank in pack.scoring.ranks)
+    yield pack.flow
+
+
+@pytest.mark.parametrize("name", ["raising-robots", "raising-robots-expansion", "robot-factory"])
+def test_every_text_of_a_shipped_pack_generates_checks_and_compiles(name: str) -> None:
+    functions = {id(fn): fn for fn in _functions(load_pack(name)) if fn is not None}  # defaults are shared
+    for fn in functions.values():
+        prepare(fn)  # generation, the safety check and compile(): what a first call would do
+        assert fn.__code__.co_name == fn.__name__, f"{fn.__name__} is still pending"  # a stub's code is `dsl`
+    assert len(functions) > 50
