@@ -69,6 +69,8 @@ class Report:
             "failures": [{"seed": g.seed, "players": g.players, "error": g.error}
                          for g in self.games if g.error is not None or g.replayed is False][:20],
             "coverage": self.coverage(),
+            "results": [{"seed": g.seed, "players": g.players, "decisions": g.decisions, "hash": g.hash,
+                         "error": g.error} for g in self.games],
         }
 
 
