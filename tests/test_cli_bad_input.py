@@ -181,7 +181,7 @@ COMPONENT_TYPE_CASE = Case(
 
 @pytest.fixture(autouse=True)
 def own_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """Each test gets an empty load cache of its own (engine/cache.py), so a second run hits it."""
+    """Each test gets an empty load cache of its own (engine/packs/cache.py), so a second run hits it."""
     folder = tmp_path / "cache"
     monkeypatch.delenv("COGWORK_NO_CACHE", raising=False)
     monkeypatch.setenv("COGWORK_CACHE_DIR", str(folder))

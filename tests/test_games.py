@@ -13,12 +13,12 @@ from typing import Any
 
 import pytest
 
-from engine.agents import RandomAgent
 from engine.cli import main
-from engine.decision import Decision
-from engine.loading import load_pack
-from engine.pack import Pack
-from engine.session import Session
+from engine.compile.loading import load_pack
+from engine.play.agents import RandomAgent
+from engine.play.session import Session
+from engine.runtime.decision import Decision
+from engine.runtime.defs import Pack
 
 BUILT_IN = "raising-robots"
 SEEDS = tuple(range(1, 11))

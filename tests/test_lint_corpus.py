@@ -17,7 +17,7 @@ import pytest
 import yaml
 
 from engine.cli import main
-from engine.lint import RULES
+from engine.lint.run import RULES
 
 CORPUS = Path(__file__).parent / "lint_corpus"
 CASES = sorted(p for p in CORPUS.iterdir() if p.is_dir())

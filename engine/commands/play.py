@@ -6,12 +6,12 @@ import argparse
 import json
 from pathlib import Path
 
-from engine.agents import Agent, HumanAgent, RandomAgent
 from engine.commands.common import EXIT_OK, UsageError, options
-from engine.loading import load_pack
-from engine.pack import Pack
-from engine.scoring import final_scores
-from engine.session import Outcome, Session
+from engine.compile.loading import load_pack
+from engine.play.agents import Agent, HumanAgent, RandomAgent
+from engine.play.session import Outcome, Session
+from engine.runtime.defs import Pack
+from engine.runtime.scoring import final_scores
 
 NAME = "play"
 HELP = "play a game with bots and/or people"

@@ -9,9 +9,9 @@ from pathlib import Path
 
 from engine.commands.common import EXIT_FINDINGS, EXIT_OK
 from engine.commands.play import logged_pack
+from engine.compile.loading import load_pack
 from engine.errors import RuleError
-from engine.loading import load_pack
-from engine.session import Session
+from engine.play.session import Session
 
 NAME = "replay"
 HELP = "re-run a game log and check the final state hash"
