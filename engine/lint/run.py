@@ -100,6 +100,8 @@ RULES: tuple[Rule, ...] = (
     Rule("TEXT001", "printed text disagrees with the rules", "warning"),
     Rule("DECK001", "a zone runs out at some player count", "warning"),
     Rule("RUN001", "a rule failed while playing"),
+    Rule("LOG001", "game log unreadable: missing, too large, not UTF-8 or not JSON"),
+    Rule("LOG002", "game log does not match the log format"),
 )
 RULE_INDEX = {rule.code: i for i, rule in enumerate(RULES)}
 

@@ -76,6 +76,11 @@ def _fast_check(schema_id: str) -> Check:
     return compile_check(registry.contents(schema_id), registry.resolver_with_root(registry[schema_id]))
 
 
+def is_valid(data: Any, schema_id: str) -> bool:
+    """Whether `data` matches the schema file `schema_id` (no diagnostics: for data read without positions)."""
+    return _fast_check(schema_id)(data) or _validator(schema_id).is_valid(data)
+
+
 def validate(src: SourceFile, schema_id: str) -> list[Diagnostic]:
     """Check `src.data` against the schema file `schema_id`; diagnostics sorted by position.
 

@@ -17,14 +17,13 @@ from greenlet import getcurrent, greenlet
 
 from engine.errors import GameOver, RuleError
 from engine.play.agents import Agent
+from engine.play.log import GameLog
 from engine.runtime.context import Ctx
 from engine.runtime.decision import Decision
 from engine.runtime.defs import Pack
 from engine.runtime.interpreter import Game
 from engine.runtime.scoring import PlayerResult, final_scores, winners
 from engine.runtime.views import SeatView, state_hash
-
-LOG_FORMAT = 1
 
 
 @dataclass
@@ -140,20 +139,22 @@ class Session:
         results = final_scores(self.game)
         return Outcome(results, winners(results), state_hash(self.game), len(self.log))
 
-    def to_log(self) -> dict[str, Any]:
+    def to_log(self) -> GameLog:
         game = self.game
-        data: dict[str, Any] = {
-            "format": LOG_FORMAT, "pack": self.pack.id, "pack_path": self.pack.root, "version": self.pack.version,
-            "players": len(game.state.players), "seed": game.seed,
-            "options": {k: v for k, v in game.options.items() if v},
-            "decisions": self.log, "finished": self.done,
-        }
+        log = GameLog(pack=self.pack.id, version=self.pack.version, players=len(game.state.players), seed=game.seed,
+                      options={k: v for k, v in game.options.items() if v}, decisions=self.log,
+                      pack_path=self.pack.root, finished=self.done)
         if self.done:
             outcome = self.outcome()
-            data["hash"] = outcome.hash
-            data["scores"] = [r.score for r in outcome.results]
-            data["winners"] = outcome.winners
-        return data
+            log.hash, log.scores, log.winners = outcome.hash, [r.score for r in outcome.results], outcome.winners
+        return log
+
+    @classmethod
+    def from_log(cls, pack: Pack, log: GameLog, agents: list[Agent] | None = None) -> Session:
+        """The logged match, replayed up to its last answer (agents are told each answer)."""
+        session = cls(pack, log.players, log.seed, log.options)
+        session.replay(log.labels(), agents)
+        return session
 
 
 class _AgentFailed(BaseException):

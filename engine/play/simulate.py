@@ -90,9 +90,8 @@ def play_one(pack: Pack, players: int, seed: int, options: dict[str, bool], chec
     record = GameRecord(seed, players, [r.score for r in outcome.results], outcome.winners, outcome.decisions,
                         outcome.hash, coverage=session.game.coverage)
     if check_replay:
-        again = Session(pack, players, seed, options)
         try:
-            again.replay([d["label"] for d in session.log])
+            again = Session.from_log(pack, session.to_log())
             record.replayed = again.done and again.outcome().hash == outcome.hash
         except RuleError as exc:
             record.replayed = False
