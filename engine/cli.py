@@ -19,7 +19,7 @@ from engine import __version__
 from engine.commands import explain, fmt, lint, new, play, replay, scenario, schema, simulate
 from engine.commands.common import EXIT_BROKEN, UsageError
 from engine.diagnostics import PackError
-from engine.errors import RuleError
+from engine.errors import MoveError, RuleError
 
 COMMANDS: list[ModuleType] = [play, replay, scenario, simulate, lint, fmt, schema, new, explain]
 
@@ -44,6 +44,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_BROKEN
     except RuleError as exc:
         print(str(exc) if exc.where else f"cogwork: error: {exc}", file=sys.stderr)
+        return EXIT_BROKEN
+    except MoveError as exc:
+        print(f"cogwork: error: {exc}", file=sys.stderr)
         return EXIT_BROKEN
     except (UsageError, OSError, json.JSONDecodeError, KeyError) as exc:
         print(f"cogwork: error: {exc}", file=sys.stderr)

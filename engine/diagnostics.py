@@ -6,6 +6,8 @@ import difflib
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from engine.errors import CogworkError
+
 
 @dataclass(frozen=True)
 class Diagnostic:
@@ -27,7 +29,7 @@ class Diagnostic:
         return f"{text}\n  hint: {self.hint}" if self.hint else text
 
 
-class PackError(Exception):
+class PackError(CogworkError):
     """Raised once a pack cannot be used; carries every diagnostic found, not just the first."""
 
     def __init__(self, diagnostics: Iterable[Diagnostic]) -> None:

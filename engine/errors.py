@@ -1,9 +1,22 @@
-"""Errors raised while a game runs (content mistakes found only at run time)."""
+"""The engine's error classes: `CogworkError` is the one base every error it means to raise shares.
+
+Below it: `PackError` (engine.diagnostics: a pack, log or scenario that cannot be used, with
+positioned diagnostics), `RuleError` (a rule that cannot be carried out while a match runs) and
+`MoveError` (an answer the match cannot take: not a legal option, or the match is over).
+"""
 
 from __future__ import annotations
 
 
-class RuleError(Exception):
+class CogworkError(Exception):
+    """The base of every error the engine raises on purpose (catch this one at an embedding's edge)."""
+
+
+class MoveError(CogworkError):
+    """An answer a match cannot take: no such option, no decision pending, or the match is busy."""
+
+
+class RuleError(CogworkError):
     """A rule could not be carried out; `where` is the DSL text's file:line:col."""
 
     def __init__(self, message: str, where: str | None = None) -> None:

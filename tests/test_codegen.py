@@ -14,7 +14,7 @@ import pytest
 from engine.compile.codegen import Unit, check, const, expr, prepare, stmts
 from engine.compile.loading import load_pack
 from engine.errors import RuleError
-from engine.play.session import Session
+from engine.play.match import Match
 from engine.runtime.context import Ctx
 from engine.runtime.defs import Pack
 from tests.test_engine_mechanisms import make_pack
@@ -57,7 +57,7 @@ def test_templates_fill_names_expressions_and_statement_lists() -> None:
 def test_pack_text_is_data_never_code(tmp_path: Path) -> None:
     payload = "__import__('os').system('exit 3')"
     pack = make_pack(tmp_path, flow(f'set alpha.note = "{payload}"'))
-    session = Session(pack, 1, 1)
+    session = Match(pack, 1, 1)
     assert session.done
     assert session.game.instance("alpha", None).attrs["note"] == payload
 
@@ -65,14 +65,14 @@ def test_pack_text_is_data_never_code(tmp_path: Path) -> None:
 def test_a_shadowing_local_does_not_leak_out_of_its_block(tmp_path: Path) -> None:
     text = "for x in [1, 2] {\n  for x in [10] { set coin = coin + x }\n  set coin = coin + x\n}"
     pack = make_pack(tmp_path, flow(text))
-    session = Session(pack, 1, 1)
+    session = Match(pack, 1, 1)
     assert session.game.counter("coin", 0) == 10 + 1 + 10 + 2
 
 
 def test_a_run_time_error_names_the_innermost_failing_statement(tmp_path: Path) -> None:
     pack = make_pack(tmp_path, flow("set coin = 1\nif coin > 0 {\n  set coin = coin / 0\n}"))
     with pytest.raises(RuleError) as caught:
-        Session(pack, 1, 1)
+        Match(pack, 1, 1)
     text = (tmp_path / "toy" / "main.yaml").read_text().splitlines()
     line, row = next((i, row) for i, row in enumerate(text, 1) if "coin / 0" in row)
     assert caught.value.where == f"toy/main.yaml:{line}:{row.index('set') + 1}"
@@ -84,7 +84,7 @@ def test_functions_compile_on_their_first_call(tmp_path: Path) -> None:
     assert pack.scoring is not None
     score = pack.scoring.score
     stub = score.__code__
-    session = Session(pack, 1, 1)
+    session = Match(pack, 1, 1)
     assert score(Ctx(session.game, 0)) == 10
     assert score.__code__ is not stub and score(Ctx(session.game, 0)) == 10
 
@@ -92,7 +92,7 @@ def test_functions_compile_on_their_first_call(tmp_path: Path) -> None:
 def test_a_player_counter_outside_any_turn_is_a_clear_error(tmp_path: Path) -> None:
     pack = make_pack(tmp_path, TOY + "flow:\n  - {id: setup, do: 'set coin = coin + 1'}\n")
     with pytest.raises(RuleError, match="needs an acting player, but it runs outside any player's turn"):
-        Session(pack, 1, 1)
+        Match(pack, 1, 1)
 
 
 def test_an_agent_error_is_not_taken_for_a_content_mistake(tmp_path: Path) -> None:
@@ -107,7 +107,7 @@ def test_an_agent_error_is_not_taken_for_a_content_mistake(tmp_path: Path) -> No
                 raise ValueError("agent bug")
             return 0
 
-    session = Session(pack, 1, 1)
+    session = Match(pack, 1, 1)
     with pytest.raises(ValueError, match="agent bug"):
         session.run([BreaksOnSecond()])  # type: ignore[list-item]
 

@@ -9,7 +9,7 @@ import pytest
 
 from engine.compile.loading import load_pack
 from engine.errors import RuleError
-from engine.play.session import Session
+from engine.play.match import Match
 from engine.runtime.defs import Pack
 
 HEADER = "# yaml-language-server: $schema=../schemas/content.schema.json\n"
@@ -51,20 +51,20 @@ components:
 """
 
 
-def run(pack: Pack, answers: list[str], players: int = 1) -> Session:
-    session = Session(pack, players, seed=1)
+def run(pack: Pack, answers: list[str], players: int = 1) -> Match:
+    session = Match(pack, players, seed=1)
     session.replay(answers)
     return session
 
 
 def test_wildcard_gain_is_chosen_unit_by_unit_and_excludes_pay_only_members(tmp_path: Path) -> None:
     pack = make_pack(tmp_path, COUNTERS + 'flow:\n  - id: turn\n    each_player:\n      - {id: go, do: "gain 2 any"}\n')
-    session = Session(pack, 1, 1)
-    assert session.pending is not None
-    assert session.pending.labels == ["coin", "ore", "card"]  # gem is pay-only
-    session.answer_label("card")
+    session = Match(pack, 1, 1)
+    assert session.decision is not None
+    assert session.decision.labels == ["coin", "ore", "card"]  # gem is pay-only
+    session.apply_label("card")
     assert session.game.counter("card", 0) == 1  # drawn before the second choice is asked
-    session.answer_label("coin")
+    session.apply_label("coin")
     assert session.done and session.game.counter("coin", 0) == 1
 
 
@@ -78,10 +78,10 @@ def test_substitutes_and_wildcards_in_the_cost_solver(tmp_path: Path) -> None:
                   gain 1 ore; set gem = 2
                   pay 2 ore
         """))
-    session = Session(pack, 1, 1)
-    assert session.pending is not None
-    assert session.pending.labels == ["pay 1 gem + 1 ore", "pay 2 gem"]
-    session.answer_label("pay 2 gem")
+    session = Match(pack, 1, 1)
+    assert session.decision is not None
+    assert session.decision.labels == ["pay 1 gem + 1 ore", "pay 2 gem"]
+    session.apply_label("pay 2 gem")
     assert session.game.counter("ore", 0) == 1 and session.game.counter("gem", 0) == 0
 
 
@@ -97,7 +97,7 @@ def test_unpayable_cost_is_not_offered_and_explained_when_forced(tmp_path: Path)
         """))
     # Only one alternative is payable, so it is taken without asking; then the forced pay fails, explained.
     with pytest.raises(RuleError, match=r"cannot pay '5 ore': needs 5 ore \(payable with ore, gem\), has 0"):
-        Session(pack, 1, 1)
+        Match(pack, 1, 1)
 
 
 def test_before_instead_after_trigger_order(tmp_path: Path) -> None:
@@ -130,7 +130,7 @@ def test_trigger_loop_is_a_rule_error_not_a_hang(tmp_path: Path) -> None:
               - {id: go, do: "gain 1 coin"}
         """))
     with pytest.raises(RuleError, match="triggers nested deeper"):
-        Session(pack, 1, 1)
+        Match(pack, 1, 1)
 
 
 def test_trigger_limit_once_per_round(tmp_path: Path) -> None:
@@ -164,7 +164,7 @@ def test_recursive_procedure_is_bounded(tmp_path: Path) -> None:
               - {id: go, do: "call again"}
         """))
     with pytest.raises(RuleError, match="nested deeper than 64"):
-        Session(pack, 1, 1)
+        Match(pack, 1, 1)
 
 
 def test_market_row_refills_and_bag_draws_at_random(tmp_path: Path) -> None:
@@ -180,14 +180,14 @@ def test_market_row_refills_and_bag_draws_at_random(tmp_path: Path) -> None:
                   draw 2 from deck to market
                   choose c in market "buy" { move c to hand }
         """))
-    session = Session(pack, 1, 1)
-    assert session.pending is not None and len(session.pending.labels) == 2
-    session.answer(0)
+    session = Match(pack, 1, 1)
+    assert session.decision is not None and len(session.decision.labels) == 2
+    session.apply(0)
     state = session.game.state
     assert len(state.zones["market"].items) == 2 and len(state.zones["deck"].items) == 0
     seen = set()
     for seed in range(20):
-        s = Session(make_bag_pack(tmp_path, seed), 1, seed)
+        s = Match(make_bag_pack(tmp_path, seed), 1, seed)
         seen.add(s.game.state.players[0].zones["hand"].items[0].comp.id)
     assert len(seen) > 1
 
@@ -226,12 +226,12 @@ def test_slot_row_costs_and_alternative_costs(tmp_path: Path) -> None:
               - id: go
                 do: 'repeat choose c in items(supply) "build" { play c to row }'
         """))
-    session = Session(pack, 1, 1)
-    assert session.pending is not None
-    assert session.pending.labels == ["Cheap", "done"]  # Dear needs 2 ore: not offered
-    session.answer_label("Cheap")
-    assert session.pending.labels == ["1 ore", "3 coin"]  # choose the alternative cost
-    session.answer_label("3 coin")
+    session = Match(pack, 1, 1)
+    assert session.decision is not None
+    assert session.decision.labels == ["Cheap", "done"]  # Dear needs 2 ore: not offered
+    session.apply_label("Cheap")
+    assert session.decision.labels == ["1 ore", "3 coin"]  # choose the alternative cost
+    session.apply_label("3 coin")
     assert session.done  # Dear (2 ore) is still unaffordable, so the loop ends by itself
     state = session.game.state.players[0]
     assert [i.comp.id for i in state.zones["row"].items] == ["cheap"]
@@ -255,11 +255,11 @@ def test_hidden_commit_is_redacted_until_revealed(tmp_path: Path) -> None:
               - {id: pick, do: 'choose c in options "commit" { move c to secret }'}
             reveal: [secret]
         """))
-    session = Session(pack, 2, 1)
-    session.answer_label("Right")
+    session = Match(pack, 2, 1)
+    session.apply_label("Right")
     view = session.view(1)  # seat 2 decides now: seat 1's commitment must not show
     assert view["players"][0]["zones"]["secret"] == {"hidden": 1}
-    session.answer_label("Left")
+    session.apply_label("Left")
     assert session.done
     assert [i["id"] for i in session.view(1)["players"][0]["zones"]["secret"]] == ["right"]
 
@@ -279,8 +279,8 @@ def test_players_as_values_and_acting_for_another_player(tmp_path: Path) -> None
                   for p in others { as p { choose n from 0 to 1 "take" { gain n gift } } }
                   set me.coin = me.coin + next_player.seat
         """), players=3)
-    session = Session(pack, 3, 1)
-    assert session.pending is not None and session.pending.seat == 1  # P1's effect asks P2 first
+    session = Match(pack, 3, 1)
+    assert session.decision is not None and session.decision.seat == 1  # P1's effect asks P2 first
     session.replay(["1", "0", "1", "1", "0", "1"])
     game = session.game
     assert [game.counter("gift", s) for s in range(3)] == [1, 2, 1]
@@ -309,7 +309,7 @@ def test_sorted_and_seeded_rolls(tmp_path: Path) -> None:
                   set first = sorted(pool, 0 - it.power)[1].power
                   repeat 10 { set total = total + roll(6) }
         """))
-    one, two = Session(pack, 1, 5), Session(pack, 1, 5)
+    one, two = Match(pack, 1, 5), Match(pack, 1, 5)
     assert one.game.counter("first", 0) == 3
     assert 10 <= one.game.counter("total", 0) <= 60
     assert one.game.counter("total", 0) == two.game.counter("total", 0)
@@ -332,7 +332,7 @@ def test_end_game_stops_at_once_and_range_counts(tmp_path: Path) -> None:
         scoring:
           score: "hits"
         """))
-    session = Session(pack, 2, 1)
+    session = Match(pack, 2, 1)
     assert session.done
     assert [session.game.counter("hits", s) for s in range(2)] == [12, 6]
 
@@ -377,7 +377,7 @@ flow:
 def test_board_graph_links_both_ways_and_derives_edges_and_corners(tmp_path: Path) -> None:
     pack = make_pack(tmp_path, BOARD)
     assert set(pack.components) >= {"a__b", "a__c", "b__c", "c__d", "a__b__c"}
-    game = Session(pack, 1, 1).game
+    game = Match(pack, 1, 1).game
     assert game.counter("seen", 0) == 3          # c touches a, b (their lists) and d (its own)
     assert game.counter("far", 0) == 2 * 10 - 1  # a-c-d is 2 links; e is unreachable
     assert game.counter("roads", 0) == 3 * 10 + 1
@@ -399,7 +399,7 @@ def test_limited_supply_and_changed_events(tmp_path: Path) -> None:
               - {id: take, do: "gain 2 cube"}
               - {id: give_back, do: "pay 1 cube"}
         """))
-    game = Session(pack, 2, 1).game
+    game = Match(pack, 2, 1).game
     # P1 takes 2 of 3 and returns 1 (pool 2); P2 takes the remaining 2 and returns 1 (pool 1)
     assert [game.counter("cube", s) for s in range(2)] == [1, 1]
     assert game.state.counters["pool"] == 2 - 2 + 1
@@ -425,5 +425,5 @@ def test_rank_tables_chosen_by_players_and_condition(tmp_path: Path) -> None:
         """)
     short = make_pack(tmp_path / "a", body.replace("LONG", "0"))
     long = make_pack(tmp_path / "b", body.replace("LONG", "1"))
-    assert final_scores(Session(short, 1, 1).game)[0].rank == "High"
-    assert final_scores(Session(long, 1, 1).game)[0].rank == "Low"
+    assert final_scores(Match(short, 1, 1).game)[0].rank == "High"
+    assert final_scores(Match(long, 1, 1).game)[0].rank == "Low"

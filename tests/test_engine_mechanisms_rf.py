@@ -16,7 +16,7 @@ import pytest
 
 from engine.diagnostics import PackError
 from engine.play.agents import HumanAgent
-from engine.play.session import Session
+from engine.play.match import Match
 from tests.test_engine_mechanisms import make_pack
 
 UNITS = """\
@@ -53,18 +53,18 @@ def flow(effect: str) -> str:
 def test_prompt_templates_show_current_values(tmp_path: Path) -> None:
     pack = make_pack(tmp_path, UNITS + flow(
         'for u in pool { choose x in ["keep", "drop"] "{u.name} ({u.power}), P{me.seat} has {coin}" { } }\n'))
-    session = Session(pack, 1, 1)
+    session = Match(pack, 1, 1)
     prompts = []
     while not session.done:
-        prompts.append(session.pending.prompt)
-        session.answer_label("keep")
+        prompts.append(session.decision.prompt)
+        session.apply_label("keep")
     assert prompts == ["Alpha (3), P1 has 3", "Beta (1), P1 has 3", "Beta (1), P1 has 3"]
 
 
 def test_prompt_without_fields_is_unchanged(tmp_path: Path) -> None:
     pack = make_pack(tmp_path, UNITS + flow('choose x in ["a", "b"] "pick one" { }\n'))
-    session = Session(pack, 1, 1)
-    assert session.pending.prompt == "pick one"
+    session = Match(pack, 1, 1)
+    assert session.decision.prompt == "pick one"
 
 
 def test_prompt_field_errors_point_into_the_prompt(tmp_path: Path) -> None:
@@ -80,13 +80,13 @@ def test_prompt_field_errors_point_into_the_prompt(tmp_path: Path) -> None:
 def test_identical_items_are_one_option_and_different_ones_are_not(tmp_path: Path) -> None:
     pack = make_pack(tmp_path, UNITS + flow(
         'repeat choose u in pool "take" { move u to kept }\n'))
-    session = Session(pack, 1, 1)
-    assert session.pending.labels == ["Alpha", "Beta", "done"]  # the two Betas are the same option
-    session.answer_label("Beta")
-    assert session.pending.labels == ["Alpha", "Beta", "done"]  # the other Beta is still there
+    session = Match(pack, 1, 1)
+    assert session.decision.labels == ["Alpha", "Beta", "done"]  # the two Betas are the same option
+    session.apply_label("Beta")
+    assert session.decision.labels == ["Alpha", "Beta", "done"]  # the other Beta is still there
     session.game.state.players[0].zones["pool"].items[1].attrs["power"] = 7  # now Beta differs from nothing
-    session.answer_label("Alpha")
-    assert session.pending.labels == ["Beta", "done"]
+    session.apply_label("Alpha")
+    assert session.decision.labels == ["Beta", "done"]
 
 
 def test_copies_that_differ_get_unique_labels(tmp_path: Path) -> None:
@@ -95,9 +95,9 @@ def test_copies_that_differ_get_unique_labels(tmp_path: Path) -> None:
         'move items(pool)[1] to kept\n'
         'set items(pool)[2].power = 5\n'
         'choose u in pool "take" { move u to kept }\n'))
-    session = Session(pack, 1, 1)
-    assert session.pending.labels == ["Beta (b) [power 2]", "Beta (b) [power 5]"]  # unique, so logs replay
-    session.answer_label("Beta (b) [power 5]")
+    session = Match(pack, 1, 1)
+    assert session.decision.labels == ["Beta (b) [power 2]", "Beta (b) [power 5]"]  # unique, so logs replay
+    session.apply_label("Beta (b) [power 5]")
     kept = session.game.state.players[0].zones["kept"].items
     assert [(u.comp.id, u.attrs.get("power")) for u in kept] == [("m", None), ("a", 3), ("b", 5)]
 
@@ -107,7 +107,7 @@ def test_attribute_reads_on_items_players_and_missing_attributes(tmp_path: Path)
         'set coin = count(items(pool, kept) where it.tag == "plain") * 100'
         ' + sum(items(pool, kept), it.power) * 10 + count(everyone where it.coin == 3)\n'
         'set coin = coin + count(kept where it.power == 0)\n'))  # a marker has no power: reads 0
-    session = Session(pack, 1, 1)
+    session = Match(pack, 1, 1)
     assert session.game.counter("coin", 0) == 3 * 100 + 5 * 10 + 1 + 1
 
 
@@ -116,13 +116,13 @@ def test_literal_comparisons_and_arithmetic(tmp_path: Path) -> None:
         'if coin == 3 and coin != 4 and coin < 4 and coin <= 3 and coin > 2 and coin >= 3 {'
         ' set coin = coin * 2 + 1 - 3 }\n'
         'if m.where == pool { set coin = coin + 100 }\n'))
-    session = Session(pack, 1, 1)
+    session = Match(pack, 1, 1)
     assert session.game.counter("coin", 0) == 104
 
 
 def test_terminal_player_sees_the_other_players_counters(tmp_path: Path) -> None:
     pack = make_pack(tmp_path, UNITS + flow('choose x in ["a", "b"] "pick" { }\n'))
-    session = Session(pack, 2, 1)
+    session = Match(pack, 2, 1)
     out = io.StringIO()
-    HumanAgent(io.StringIO("1\n"), out).choose(session.view(0), session.pending)
+    HumanAgent(io.StringIO("1\n"), out).choose(session.view(0), session.decision)
     assert "  P2: coin 3\n" in out.getvalue()

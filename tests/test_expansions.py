@@ -15,7 +15,7 @@ from engine.diagnostics import Diagnostic, PackError
 from engine.packs.dependencies import parse_dependency
 from engine.packs.files import RawPack, load_pack_files
 from engine.packs.versions import parse_constraint
-from engine.runtime.interpreter import Game
+from engine.runtime.interpreter import Interpreter
 
 MINIMAL = Path(__file__).resolve().parent / "fixtures" / "packs" / "minimal"
 BASE, EXPANSION = "raising-robots", "raising-robots-expansion"
@@ -74,9 +74,9 @@ def test_expansion_loads_after_its_dependency(expansion: RawPack) -> None:
 
 
 def test_expansion_cards_are_in_the_decks(expansion: RawPack) -> None:
-    game = Game(build_pack(expansion), 2, 1)
+    game = Interpreter(build_pack(expansion), 2, 1)
     deck = [item.comp.id for item in game.state.zone("robot_deck", None).items]
-    base_deck = [item.comp.id for item in Game(load_pack(BASE), 2, 1).state.zone("robot_deck", None).items]
+    base_deck = [item.comp.id for item in Interpreter(load_pack(BASE), 2, 1).state.zone("robot_deck", None).items]
     assert len(NEW_ROBOTS) >= 8 and all(deck.count(robot) == 2 for robot in NEW_ROBOTS)
     assert len(deck) == len(base_deck) + 2 * len(NEW_ROBOTS)
     assert not set(NEW_ROBOTS) & set(base_deck)
@@ -237,7 +237,7 @@ def test_replace_add_remove_merge(packs: Path) -> None:
     assert [s["id"] for s in raw.flow.data[1]["steps"]] == ["warmup", "turns", "bonus"]
     assert raw.procedures["income"].data == "gain 2 coin" and raw.scoring.data["score"] == "star"
     pack = build_pack(raw)
-    assert [i.comp.id for i in Game(pack, 2, 1).state.zone("deck", None).items] == ["low"] * 4
+    assert [i.comp.id for i in Interpreter(pack, 2, 1).state.zone("deck", None).items] == ["low"] * 4
     assert raw.history["high"][-1].startswith("removed the whole definition by ext (ext/patches.yaml:5:5)")
     assert raw.history["flow"][0].startswith("defined in minimal (minimal/game.yaml:")
     assert raw.warnings == []

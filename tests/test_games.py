@@ -16,7 +16,7 @@ import pytest
 from engine.cli import main
 from engine.compile.loading import load_pack
 from engine.play.agents import RandomAgent
-from engine.play.session import Session
+from engine.play.match import Match
 from engine.runtime.decision import Decision
 from engine.runtime.defs import Pack
 
@@ -54,8 +54,8 @@ def bots(players: int, seed: int) -> list[RandomAgent]:
     return [RandomAgent(seed, seat) for seat in range(players)]
 
 
-def play(pack: Pack, players: int, seed: int) -> Session:
-    session = Session(pack, players, seed)
+def play(pack: Pack, players: int, seed: int) -> Match:
+    session = Match(pack, players, seed)
     session.run(bots(players, seed))
     return session
 
@@ -85,7 +85,7 @@ def write(path: Path, data: dict[str, Any]) -> None:
 def test_random_games_finish_and_replay(pack: Pack, players: int) -> None:
     for seed in SEEDS:
         session = play(pack, players, seed)
-        assert session.done and session.game.state.finished
+        assert session.done
         outcome = session.outcome()
         assert len(outcome.results) == players
         assert outcome.winners and set(outcome.winners) <= set(range(players))
@@ -94,7 +94,7 @@ def test_random_games_finish_and_replay(pack: Pack, players: int) -> None:
         assert log["finished"] and log["hash"] == outcome.hash
         assert log["scores"] == [r.score for r in outcome.results]
 
-        replay = Session(pack, log["players"], log["seed"], log["options"])
+        replay = Match(pack, log["players"], log["seed"], log["options"])
         replay.replay(labels(log))
         assert replay.done
         assert replay.outcome().hash == outcome.hash, f"{players} players, seed {seed}"
@@ -107,7 +107,7 @@ def test_replay_with_bots_then_play_on_is_identical(pack: Pack, players: int, se
     whole = play(pack, players, seed)
     for cut in (0, 1, len(whole.log) // 2, len(whole.log) - 1):
         agents = bots(players, seed)
-        resumed = Session(pack, players, seed)
+        resumed = Match(pack, players, seed)
         resumed.replay([d["label"] for d in whole.log[:cut]], agents)
         resumed.run(agents)
         assert resumed.log == whole.log, f"cut at {cut}"
@@ -140,7 +140,7 @@ def test_cli_replay_rejects_tampered_logs(tmp_path: Path, capsys: pytest.Capture
     data = read(log)
 
     seen: list[list[str]] = []                              # the options of each decision of that same game
-    session = Session(pack, players, seed)
+    session = Match(pack, players, seed)
     session.run([Recorder(seed, seat, seen) for seat in range(players)])
     assert [d["label"] for d in session.log] == labels(data)
     chosen = labels(data)
@@ -217,7 +217,7 @@ def test_minimal_pack_is_deterministic(minimal: Pack) -> None:
     assert len(hashes) > 1
     for seed in range(1, 11):
         session = play(minimal, 2, seed)
-        replay = Session(minimal, 2, seed)
+        replay = Match(minimal, 2, seed)
         replay.replay([d["label"] for d in session.log])
         assert replay.outcome().hash == session.outcome().hash
 

@@ -24,7 +24,7 @@ import pytest
 
 from engine.compile.loading import load_pack
 from engine.play.agents import RandomAgent
-from engine.play.session import Session
+from engine.play.match import Match
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "packs" / "minimal"
@@ -98,7 +98,7 @@ def test_installed_cogwork_runs_outside_the_checkout(tmp_path: Path) -> None:
     assert played.returncode == 0, played.stderr
     assert "Winner" in played.stdout
     assert "Traceback" not in played.stdout + played.stderr
-    same = Session(load_pack("raising-robots"), 2, 1)          # the checkout's engine, default seed 1
+    same = Match(load_pack("raising-robots"), 2, 1)          # the checkout's engine, default seed 1
     same.run([RandomAgent(1, seat) for seat in range(2)])
     assert f"state hash {same.outcome().hash}" in played.stdout
 

@@ -77,8 +77,8 @@ def test_solo_play_prints_the_rank(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_solo_challenge_adds_three_games(pack: Pack) -> None:
     from engine.play.agents import RandomAgent
-    from engine.play.session import Session
-    session = Session(pack, 1, 7, {"solo_challenge": True})
+    from engine.play.match import Match
+    session = Match(pack, 1, 7, {"solo_challenge": True})
     session.run([RandomAgent(7, 0)])
     game = session.game
     assert game.state.counters["games_in_series"] == 3

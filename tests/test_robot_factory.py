@@ -19,8 +19,8 @@ import pytest
 
 from engine.compile.loading import load_pack
 from engine.play.agents import Agent, RandomAgent
+from engine.play.match import Match
 from engine.play.scenario import run_scenario
-from engine.play.session import Session
 from engine.play.simulate import play_one
 from engine.runtime.decision import Decision
 from engine.runtime.defs import Pack
@@ -85,8 +85,8 @@ def test_random_games_finish_and_replay(pack: Pack, advanced: bool) -> None:
         assert 0 in record.scores or record.scores[0] == record.scores[1]  # a factory fell, or a stalemate
 
 
-def _play(pack: Pack, seed: int, agents: list[Agent], advanced: bool) -> Session:
-    session = Session(pack, 2, seed, {"advanced": advanced})
+def _play(pack: Pack, seed: int, agents: list[Agent], advanced: bool) -> Match:
+    session = Match(pack, 2, seed, {"advanced": advanced})
     session.run(agents)
     return session
 

@@ -26,6 +26,7 @@ from ruamel.yaml.error import CommentMark, YAMLError
 from ruamel.yaml.tokens import CommentToken
 
 from engine.diagnostics import Diagnostic, PackError
+from engine.errors import CogworkError
 from engine.packs.source import load_yaml
 from engine.resources import data_dir
 
@@ -68,7 +69,7 @@ def format_file(path: Path) -> tuple[str, str] | None:
     return text, format_text(text, schema_id)
 
 
-class FormatError(Exception):
+class FormatError(CogworkError):
     """The text cannot be formatted safely (a YAML error, or a result that would mean something else)."""
 
     def __init__(self, message: str, diagnostics: list[Diagnostic] | None = None) -> None:

@@ -9,7 +9,7 @@ from engine.commands.common import EXIT_OK, UsageError, options
 from engine.compile.loading import load_pack
 from engine.play.agents import Agent, HumanAgent, RandomAgent
 from engine.play.log import GameLog
-from engine.play.session import Outcome, Session
+from engine.play.match import Match, Outcome
 from engine.runtime.defs import Pack
 from engine.runtime.scoring import final_scores
 
@@ -36,7 +36,7 @@ def _agents(players: int, seed: int, human: list[int]) -> list[Agent]:
     return [HumanAgent() if seat + 1 in human else RandomAgent(seed, seat) for seat in range(players)]
 
 
-def summary_line(session: Session, label: str) -> str:
+def summary_line(session: Match, label: str) -> str:
     parts = []
     for r in final_scores(session.game):
         detail = ", ".join(f"{k} {v}" for k, v in r.breakdown.items())
@@ -56,7 +56,7 @@ def print_outcome(pack: Pack, outcome: Outcome) -> None:
     print(f"{outcome.decisions} decisions, state hash {outcome.hash}")
 
 
-def _follow_rounds(session: Session) -> None:
+def _follow_rounds(session: Match) -> None:
     """Print a summary line each time a flow `repeat` starts its next pass."""
     def on_round(number: int) -> None:
         if number > 1:
@@ -73,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
     players = resume.players if resume else (pack.min_players if args.players is None else args.players)
     seed = resume.seed if resume else args.seed
     agents = _agents(players, seed, args.human or [])
-    session = Session.from_log(pack, resume, agents) if resume else Session(pack, players, seed, options(args.option))
+    session = Match.from_log(pack, resume, agents) if resume else Match(pack, players, seed, options(args.option))
     if not args.quiet:
         print(f"{pack.name} {pack.version}: {players} players, seed {seed}")
         _follow_rounds(session)

@@ -8,9 +8,9 @@ from pathlib import Path
 
 from engine.commands.common import EXIT_FINDINGS, EXIT_OK
 from engine.compile.loading import load_pack
-from engine.errors import RuleError
+from engine.errors import MoveError, RuleError
 from engine.play.log import GameLog
-from engine.play.session import Session
+from engine.play.match import Match
 
 NAME = "replay"
 HELP = "re-run a game log and check the final state hash"
@@ -28,10 +28,10 @@ def run(args: argparse.Namespace) -> int:
     if pack.version != log.version:
         print(f"warning: log was made with {log.pack} {log.version}, replaying with {pack.version}",
               file=sys.stderr)
-    session = Session(pack, log.players, log.seed, log.options)
+    session = Match(pack, log.players, log.seed, log.options)
     try:
         session.replay(log.labels())
-    except RuleError as exc:
+    except (RuleError, MoveError) as exc:
         print(f"replay diverged at decision {len(session.log) + 1}: {exc}")
         return EXIT_FINDINGS
     if not session.done:

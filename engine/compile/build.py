@@ -17,6 +17,7 @@ from engine.packs.files import Entry, RawPack
 from engine.packs.source import SourceFile
 from engine.runtime.boards import DERIVED_KINDS, Graph, derived_id
 from engine.runtime.context import Ctx
+from engine.runtime.costs import all_payers
 from engine.runtime.defs import (
     ActionDef,
     AttrDef,
@@ -160,6 +161,7 @@ class Builder:
             pack.scoring = self._scoring(raw.scoring)
         if any(d.severity == "error" for d in self.diagnostics):
             raise PackError(sorted(self.diagnostics, key=lambda d: (d.file, d.line, d.col)))
+        pack.payers = all_payers(pack)   # filled now: a pack is never written while matches run
         return pack
 
     def _boards(self, order: int) -> None:

@@ -74,25 +74,31 @@ class FlowCompiler:
             return []
         body = getattr(self, f"_{kinds[0]}")(src, path, d, sid + "/")
         listened = self.b.pack.listened  # most steps have no listener: no event is built
-        start = stmts("game.emit('step_start', ctx.seat, {'step': N})", N=const(sid)) \
+        start = stmts("if game.live:\n    game.emit('step_start', ctx.seat, {'step': N})", N=const(sid)) \
             if "step_start" in listened else []
-        end = stmts("game.emit('step_end', ctx.seat, {'step': N})", N=const(sid)) if "step_end" in listened else []
-        outer = self.c.unit.temp()
-        return stamp(stmts("O = game.step\ngame.step = N\nSTART\nBODY\nEND\ngame.step = O", O=outer, N=const(sid),
-                           START=start or [ast.Pass()], BODY=body or [ast.Pass()], END=end or [ast.Pass()]),
+        end = stmts("if game.live:\n    game.emit('step_end', ctx.seat, {'step': N})", N=const(sid)) \
+            if "step_end" in listened else []
+        outer, slot = self.c.unit.temp(), self.c.unit.temp()
+        # enter_step/exit_step keep the flow position (engine/runtime/interpreter.py): K < 0 skips a step
+        # already done while a fork catches up with its checkpoint
+        return stamp(stmts("O = game.state.step\ngame.state.step = N\nK = game.enter_step()\nif K >= 0:\n"
+                           "    START\n    BODY\n    END\n    game.exit_step(K)\ngame.state.step = O", O=outer,
+                           N=const(sid), K=slot, START=start or [ast.Pass()], BODY=body or [ast.Pass()],
+                           END=end or [ast.Pass()]),
                      self._where(src, path))
 
     def _do(self, src: SourceFile, path: tuple, d: Any, prefix: str) -> list[ast.stmt]:
         tree = self._dsl(src, (*path, "do"), d["do"], "effect")
-        return [] if tree is None else self.c.effect(tree).body
+        return [] if tree is None else stmts("if game.live:\n    BODY", BODY=self.c.effect(tree).body or [ast.Pass()])
 
     def _per_player(self, src: SourceFile, path: tuple, d: Any, key: str, prefix: str) -> list[ast.stmt]:
         # `order` is read for each seat in turn: a lambda over a context acting for that seat
         seats = expr("seats(ctx, lambda ctx: X)", X=self._expr(src, (*path, "order"), d["order"])) if "order" in d \
             else expr("game.turn_order()")
+        seats = expr("game.traced(X) if game.live else game.untrace()", X=seats)
         body = self.steps(src, (*path, key), d[key], prefix)
         outer, seat = self.c.unit.temp(), self.c.unit.temp()
-        return stmts("O = ctx.seat\nfor S in SEATS:\n    game.epochs['turn'] += 1\n    ctx.seat = S\n"
+        return stmts("O = ctx.seat\nfor S in SEATS:\n    game.state.periods['turn'] += 1\n    ctx.seat = S\n"
                      "    BODY\nctx.seat = O", O=outer, S=seat, SEATS=seats, BODY=body or [ast.Pass()])
 
     def _each_player(self, src: SourceFile, path: tuple, d: Any, prefix: str) -> list[ast.stmt]:
@@ -110,13 +116,13 @@ class FlowCompiler:
         cond = self._expr(src, (*path, "if"), d["if"])
         then = self.steps(src, (*path, "then"), d.get("then"), prefix)
         other = self.steps(src, (*path, "else"), d.get("else"), prefix)
-        return [ast.If(cond, then or [ast.Pass()], other)]
+        return [ast.If(self._traced(cond), then or [ast.Pass()], other)]
 
     def _repeat(self, src: SourceFile, path: tuple, d: Any, prefix: str) -> list[ast.stmt]:
         spec = d["repeat"] or {}
-        count = expr("int(C)", C=self._expr(src, (*path, "repeat", "count"), spec["count"])) if "count" in spec \
-            else const(MAX_ROUNDS)
-        until = self._expr(src, (*path, "repeat", "until"), spec["until"]) if "until" in spec else None
+        count = self._traced(expr("int(C)", C=self._expr(src, (*path, "repeat", "count"), spec["count"]))) \
+            if "count" in spec else const(MAX_ROUNDS)
+        until = self._traced(self._expr(src, (*path, "repeat", "until"), spec["until"])) if "until" in spec else None
         counter = spec.get("counter")
         if counter is not None and counter not in self.b.pack.counters:
             self.b.error(src, (*path, "repeat", "counter"), "REF001", f"unknown counter '{counter}'")
@@ -126,9 +132,8 @@ class FlowCompiler:
         mark = stmts("game.set_counter(ctx, C, N)", C=const(counter), N=n) if counter is not None else []
         stop = [ast.If(until, [ast.Break()], [])] if until is not None else []
         return stmts("N = 0\nLIMIT = COUNT\ntry:\n    while N < LIMIT:\n        N += 1\n"
-                     "        game.epochs['round'] += 1\n        if game.round_listener is not None:\n"
-                     "            game.round_listener(N)\n        MARK\n        BODY\n        STOP\n"
-                     "except StopLoop:\n    pass", N=n, LIMIT=limit, COUNT=count, MARK=mark or [ast.Pass()],
+                     "        game.round_started(N)\n        MARK\n        BODY\n        STOP\n"
+                     "except StopLoop:\n    game.stopped()", N=n, LIMIT=limit, COUNT=count, MARK=mark or [ast.Pass()],
                      BODY=body or [ast.Pass()], STOP=stop or [ast.Pass()])
 
     def _for(self, src: SourceFile, path: tuple, d: Any, prefix: str) -> list[ast.stmt]:
@@ -137,7 +142,12 @@ class FlowCompiler:
         py, saved = self.c.bind(str(spec.get("var", "x")))
         body = self.steps(src, (*path, "steps"), d.get("steps"), prefix)
         self.c.scope = saved
-        return stmts("for V in C:\n    BODY", V=py, C=self.c.snapshot(coll), BODY=body or [ast.Pass()])
+        coll = expr("game.traced(list(C)) if game.live else game.untrace()", C=self.c.snapshot(coll))
+        return stmts("for V in C:\n    BODY", V=py, C=coll, BODY=body or [ast.Pass()])
+
+    def _traced(self, value: ast.expr) -> ast.expr:
+        """A value the flow's shape depends on, kept in the flow trace so a fork can retrace the shape."""
+        return expr("game.traced(X) if game.live else game.untrace()", X=value)
 
 
 def _seats(ctx: Ctx, order: Any) -> list[int]:

@@ -27,9 +27,9 @@ from engine.dsl.types import parse
 from engine.errors import RuleError
 from engine.packs.files import Entry, RawPack
 from engine.play.agents import RandomAgent
-from engine.play.session import Session
+from engine.play.match import Match
 from engine.runtime.defs import Pack
-from engine.runtime.interpreter import BUILTIN_EVENTS, Game
+from engine.runtime.interpreter import BUILTIN_EVENTS, Interpreter
 from engine.runtime.state import Zone
 from engine.usage import Where
 
@@ -341,14 +341,14 @@ class _Short:
 class _DrawWatch:
     """Notes every draw its zone (and the zone refilling it) cannot satisfy; the engine then just draws fewer."""
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: Interpreter) -> None:
         self.game = game
         self.short: list[_Short] = []
 
     def __call__(self, src: Zone, amount: int) -> None:
         had = len(src.items) + self._refill_size(src)
         if amount > had:
-            self.short.append(_Short(src.id, amount, had, self.game.step))
+            self.short.append(_Short(src.id, amount, had, self.game.state.step))
 
     def _refill_size(self, zone: Zone) -> int:
         if zone.zdef.refill_from is None:
@@ -361,13 +361,13 @@ class _DrawWatch:
 
 def _random_game(pack: Pack, players: int, seed: int) -> tuple[list[_Short], RuleError | None]:
     """Play one game with seeded random bots; the short draws and the rule error that stopped it, if any."""
-    game = Game(pack, players, seed)
+    game = Interpreter(pack, players, seed)
     watch = _DrawWatch(game)
     game.draw_listener = watch
     if pack.flow is None:
         return watch.short, None
     try:
-        Session(pack, players, seed, game=game).run([RandomAgent(seed, seat) for seat in range(players)],
+        Match(pack, players, seed, game=game).run([RandomAgent(seed, seat) for seat in range(players)],
                                                     stop_after=MAX_PLAYTEST_DECISIONS)
     except RuleError as exc:
         return watch.short, exc

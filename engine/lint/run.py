@@ -23,6 +23,7 @@ from engine import __version__
 from engine.compile.build import Builder
 from engine.diagnostics import Diagnostic, PackError, did_you_mean
 from engine.dsl.types import parsed_sites, typecheck
+from engine.errors import CogworkError
 from engine.lint.checks import semantic_checks
 from engine.packs import cache
 from engine.packs.files import MANIFEST, RawPack, find_pack, load_pack_files, pack_inputs
@@ -106,7 +107,7 @@ RULES: tuple[Rule, ...] = (
 RULE_INDEX = {rule.code: i for i, rule in enumerate(RULES)}
 
 
-class LintUsageError(Exception):
+class LintUsageError(CogworkError):
     """A path that does not exist, or a --select/--ignore code no rule starts with."""
 
 

@@ -8,6 +8,7 @@ from collections import deque
 from collections.abc import Iterable, Mapping
 from typing import Any, Protocol, TextIO
 
+from engine.errors import CogworkError
 from engine.runtime.decision import Decision
 
 
@@ -31,7 +32,7 @@ class RandomAgent:
         self.rng.random()
 
 
-class ScriptError(Exception):
+class ScriptError(CogworkError):
     """A scripted label is not among the legal options."""
 
 

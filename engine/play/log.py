@@ -39,7 +39,7 @@ class GameLog:
     winners: list[int] | None = None
 
     def labels(self) -> list[str]:
-        """The answers in order, as the labels `Session.replay` takes."""
+        """The answers in order, as the labels `Match.replay` takes."""
         return [d["label"] for d in self.decisions]
 
     def pack_spec(self) -> str:

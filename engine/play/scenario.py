@@ -8,10 +8,10 @@ from typing import Any
 
 from engine.compile.loading import load_pack
 from engine.diagnostics import PackError
-from engine.errors import RuleError
+from engine.errors import MoveError, RuleError
 from engine.packs.schema_check import validate
 from engine.packs.source import SourceFile, load_yaml
-from engine.play.session import Session
+from engine.play.match import Match
 from engine.play.state_paths import PathError, read, write
 from engine.runtime.defs import Pack
 
@@ -44,7 +44,7 @@ class Runner:
         spec = str(data["pack"])
         if spec not in pack_cache:
             pack_cache[spec] = load_pack(spec if "/" not in spec else str((src.path.parent / spec).resolve()))
-        self.session = Session(pack_cache[spec], int(data.get("players", 2)), int(data.get("seed", 1)),
+        self.session = Match(pack_cache[spec], int(data.get("players", 2)), int(data.get("seed", 1)),
                                {o: True for o in data.get("options", []) or []})
         self.result = ScenarioResult(str(data.get("name", src.path.stem)), src.display)
         self.verbose = False
@@ -62,7 +62,7 @@ class Runner:
             kind = next(iter(step))
             try:
                 ok = getattr(self, f"_{kind}")(step[kind], (*path, kind))
-            except (RuleError, PathError) as exc:
+            except (RuleError, MoveError, PathError) as exc:
                 self.fail(path, str(exc))
                 ok = False
             if self.verbose:
@@ -75,9 +75,9 @@ class Runner:
     def _answer(self, labels: Any, path: tuple) -> bool:
         for i, label in enumerate(labels if isinstance(labels, list) else [labels]):
             try:
-                self.session.answer_label(str(label))
-            except RuleError as exc:
-                self.fail((*path, i) if isinstance(labels, list) else path, exc.message)
+                self.session.apply_label(str(label))
+            except (RuleError, MoveError) as exc:
+                self.fail((*path, i) if isinstance(labels, list) else path, str(exc))
                 return False
         return True
 
@@ -85,13 +85,13 @@ class Runner:
         """Answer every decision with its first option until the pending one matches `spec`."""
         s = self.session
         for _ in range(MAX_AUTO_DECISIONS):
-            d = s.pending
+            d = s.decision
             if d is None:
                 self.fail(path, f"the game ended before reaching {dict(spec)}")
                 return False
             if _matches(d, spec):
                 return True
-            s.answer(0)
+            s.apply(0)
         self.fail(path, f"no decision matching {dict(spec)} within {MAX_AUTO_DECISIONS} decisions")
         return False
 
@@ -125,7 +125,7 @@ class Runner:
         return self._options(labels, path, want=False)
 
     def _options(self, labels: Any, path: tuple, want: bool) -> bool:
-        d = self.session.pending
+        d = self.session.decision
         if d is None:
             self.fail(path, "no decision is pending (the game is over)")
             return False
@@ -143,9 +143,9 @@ class Runner:
         """Play out the rest of the game with first options."""
         s = self.session
         for _ in range(MAX_AUTO_DECISIONS):
-            if s.pending is None:
+            if s.decision is None:
                 return True
-            s.answer(0)
+            s.apply(0)
         self.fail(path, "the game did not end")
         return False
 

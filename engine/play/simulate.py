@@ -13,9 +13,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
-from engine.errors import RuleError
+from engine.errors import MoveError, RuleError
 from engine.play.agents import RandomAgent
-from engine.play.session import Session
+from engine.play.match import Match
 from engine.runtime.defs import Pack
 
 
@@ -81,19 +81,19 @@ def _stats(values: list[int]) -> dict[str, float] | None:
 
 
 def play_one(pack: Pack, players: int, seed: int, options: dict[str, bool], check_replay: bool) -> GameRecord:
-    session = Session(pack, players, seed, options)
+    session = Match(pack, players, seed, options)
     try:
         session.run([RandomAgent(seed, s) for s in range(players)])
-    except RuleError as exc:
+    except (RuleError, MoveError) as exc:
         return GameRecord(seed, players, [], [], len(session.log), "", error=str(exc))
     outcome = session.outcome()
     record = GameRecord(seed, players, [r.score for r in outcome.results], outcome.winners, outcome.decisions,
                         outcome.hash, coverage=session.game.coverage)
     if check_replay:
         try:
-            again = Session.from_log(pack, session.to_log())
+            again = Match.from_log(pack, session.to_log())
             record.replayed = again.done and again.outcome().hash == outcome.hash
-        except RuleError as exc:
+        except (RuleError, MoveError) as exc:
             record.replayed = False
             record.error = f"replay: {exc}"
     return record

@@ -13,19 +13,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.errors import RuleError
-from engine.play.session import Session
+from engine.errors import CogworkError, RuleError
+from engine.play.match import Match
 from engine.runtime.context import Ctx
-from engine.runtime.interpreter import Game
+from engine.runtime.interpreter import Interpreter
 from engine.runtime.scoring import final_scores, winners
 from engine.runtime.state import Item, Zone
 
 
-class PathError(Exception):
+class PathError(CogworkError):
     """A state path that names nothing."""
 
 
-def _seat(token: str, game: Game) -> int | None:
+def _seat(token: str, game: Interpreter) -> int | None:
     if len(token) > 1 and token[0] in "Pp" and token[1:].isdigit():
         seat = int(token[1:]) - 1
         if not 0 <= seat < len(game.state.players):
@@ -34,13 +34,13 @@ def _seat(token: str, game: Game) -> int | None:
     return None
 
 
-def _split(game: Game, path: str) -> tuple[int | None, list[str]]:
+def _split(game: Interpreter, path: str) -> tuple[int | None, list[str]]:
     parts = path.split(".")
     seat = _seat(parts[0], game)
     return (seat, parts[1:]) if seat is not None else (None, parts)
 
 
-def _zone(game: Game, zid: str, seat: int | None) -> Zone | None:
+def _zone(game: Interpreter, zid: str, seat: int | None) -> Zone | None:
     if zid not in game.pack.zones:
         return None
     try:
@@ -49,7 +49,7 @@ def _zone(game: Game, zid: str, seat: int | None) -> Zone | None:
         raise PathError(f"zone '{zid}' belongs to each player: write P1.{zid}") from None
 
 
-def read(session: Session, path: str) -> Any:
+def read(session: Match, path: str) -> Any:
     game = session.game
     head = path.split(".")[0]
     if head == "pending":
@@ -85,7 +85,7 @@ def read(session: Session, path: str) -> Any:
     raise PathError(f"'{path}' names no counter, zone or component attribute")
 
 
-def write(session: Session, path: str, value: Any) -> None:
+def write(session: Match, path: str, value: Any) -> None:
     game = session.game
     seat, parts = _split(game, path)
     if not parts:
@@ -114,7 +114,7 @@ def write(session: Session, path: str, value: Any) -> None:
     raise PathError(f"'{path}' cannot be set (counters, zones and component attributes can)")
 
 
-def _fill_zone(game: Game, zone: Zone, seat: int | None, ids: Any) -> None:
+def _fill_zone(game: Interpreter, zone: Zone, seat: int | None, ids: Any) -> None:
     """Make `zone` hold exactly the named components' items, in order; others go back to their start zone."""
     if not isinstance(ids, list):
         raise PathError(f"zone '{zone.id}' is set from a list of component ids")
@@ -141,7 +141,7 @@ def _fill_zone(game: Game, zone: Zone, seat: int | None, ids: Any) -> None:
             home.items.append(item)
 
 
-def _free_item(game: Game, cid: str, seat: int | None, taken: list[Item], zone: Zone) -> Item:
+def _free_item(game: Interpreter, cid: str, seat: int | None, taken: list[Item], zone: Zone) -> Item:
     """An item of `cid` (the seat's own for per-player components), preferring one already in `zone`."""
     comp = game.pack.components[cid]
     owner = seat if comp.ctype.per_player else None
@@ -152,9 +152,9 @@ def _free_item(game: Game, cid: str, seat: int | None, taken: list[Item], zone: 
     return candidates[0]
 
 
-def _pending(session: Session, path: str) -> Any:
+def _pending(session: Match, path: str) -> Any:
     field = path.partition(".")[2]
-    decision = session.pending
+    decision = session.decision
     if decision is None:
         return None
     values = {"seat": decision.seat + 1, "prompt": decision.prompt, "labels": decision.labels,
@@ -164,7 +164,7 @@ def _pending(session: Session, path: str) -> Any:
     return values[field]
 
 
-def _score(game: Game, path: str) -> int:
+def _score(game: Interpreter, path: str) -> int:
     seat = _seat(path.partition(".")[2], game)
     if seat is None or game.pack.scoring is None:
         raise PathError("write score.P1 (the pack must have scoring)")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from engine.runtime.interpreter import Game
+    from engine.runtime.interpreter import Interpreter
     from engine.runtime.state import Item
 
 
@@ -17,7 +17,7 @@ class Ctx:
 
     __slots__ = ("event", "game", "seat", "self_item")
 
-    def __init__(self, game: Game, seat: int | None, self_item: Item | None = None,
+    def __init__(self, game: Interpreter, seat: int | None, self_item: Item | None = None,
                  event: dict[str, Any] | None = None) -> None:
         self.game = game
         self.seat = seat

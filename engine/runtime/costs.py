@@ -17,11 +17,14 @@ MAX_WAYS = 256
 
 
 def payers(pack: Pack, name: str) -> list[str]:
-    """Counters that may pay one unit of `name`, preferred first (computed once per pack and name)."""
-    cached = pack.payers.get(name)
-    if cached is None:
-        cached = pack.payers[name] = _payers(pack, name)
-    return cached
+    """Counters that may pay one unit of `name`, preferred first (worked out when the pack is built)."""
+    found = pack.payers.get(name)
+    return found if found is not None else _payers(pack, name)
+
+
+def all_payers(pack: Pack) -> dict[str, list[str]]:
+    """`payers` of every counter and wildcard: the build fills `Pack.payers` with it."""
+    return {name: _payers(pack, name) for name in [*pack.counters, *pack.wildcards]}
 
 
 def _payers(pack: Pack, name: str) -> list[str]:

@@ -21,7 +21,7 @@ Runner = Callable[["Ctx"], None]
 
 @dataclass(slots=True)
 class Effect:
-    """A compiled effect: `run` carries it out (asking players through `Game.ask`).
+    """A compiled effect: `run` carries it out (asking players through `Interpreter.ask`).
 
     `legal` tells, without running, whether the effect can start (its leading
     cost can be paid); None means always.

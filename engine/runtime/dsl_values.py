@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.errors import RuleError
 from engine.runtime.defs import ActionDef
-from engine.runtime.state import Item, PlayerRef, Zone
+from engine.runtime.state import Item, ItemRef, PlayerRef, Zone, ZoneRef
 
 if TYPE_CHECKING:
     from engine.runtime.context import Ctx
@@ -49,7 +49,8 @@ def get_attr(ctx: Ctx, obj: Any, name: str) -> Any:
 def plain_attr(ctx: Ctx, obj: Any, name: str) -> Any:
     """`obj.name` for an attribute every type stores as a plain value: straight from the item when it has it."""
     if obj.__class__ is Item and name in obj.attrs:
-        return obj.attrs[name]
+        value = obj.attrs[name]
+        return _resolved(ctx, value) if value.__class__ is list else value
     return get_attr(ctx, obj, name)
 
 
@@ -59,9 +60,13 @@ def _item_attr(ctx: Ctx, item: Item, name: str) -> Any:
         kind = item.comp.ctype.attrs[name].type if name in item.comp.ctype.attrs else "int"
         value = attrs[name]
         if value is None or kind in _PLAIN:
-            return value
+            return _resolved(ctx, value) if value.__class__ is list else value
+        if value.__class__ is ItemRef:
+            return ctx.game.state.items[value.uid]
+        if value.__class__ is ZoneRef:
+            return ctx.game.state.zone(value.zone, value.owner)
         seat = item.owner if item.owner is not None else ctx.seat
-        if kind == "zone":
+        if kind == "zone":   # a zone or a component named in the pack's data, by id
             return ctx.game.state.zone(value, seat)
         return ctx.game.instance(value, seat)
     derived = item.comp.derived.get(name)
@@ -184,15 +189,31 @@ def need_item(value: Any, what: str) -> Item:
     return value
 
 
+def _resolved(ctx: Ctx, values: list[Any]) -> list[Any]:
+    """A list attribute's elements, with stored item and zone references turned back into those very things."""
+    if not any(v.__class__ is ItemRef or v.__class__ is ZoneRef for v in values):
+        return values
+    state = ctx.game.state
+    return [state.items[v.uid] if v.__class__ is ItemRef
+            else state.zone(v.zone, v.owner) if v.__class__ is ZoneRef else v for v in values]
+
+
 def set_item_attr(target: Any, attr: str, value: Any) -> None:
-    """`set x.attr = value` on an item; items and zones are stored by id."""
+    """`set x.attr = value` on an item; an item is stored as that item's uid, a zone as (id, owner)."""
     if target.__class__ is not Item:
         raise RuleError(f"cannot set '.{attr}' on {describe(target)}")
-    if isinstance(value, Item):
-        value = value.comp.id
-    elif isinstance(value, Zone):
-        value = value.id
-    target.attrs[attr] = value
+    target.attrs[attr] = stored(value)
+
+
+def stored(value: Any) -> Any:
+    """How an attribute stores `value`: an item as that item's uid, a zone as (id, owner), lists element-wise."""
+    if value.__class__ is Item:
+        return ItemRef(value.uid)
+    if value.__class__ is Zone:
+        return ZoneRef(value.id, value.owner)
+    if value.__class__ is list:
+        return [stored(v) for v in value]
+    return value
 
 
 def show(value: Any) -> str:

@@ -2,25 +2,24 @@
 
 Generated DSL code calls the methods here. A method that needs a player's
 choice calls `ask`, which hands a `Decision` to whoever drives the game (the
-`Session`, through `pause`) and returns the answer: effects are plain calls
+`Match`, through `pause`) and returns the answer: effects are plain calls
 that can stop anywhere and resume where they stopped.
 """
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
-from engine.errors import RuleError
+from engine.errors import RuleError, StopLoop
 from engine.runtime.boards import Graph
 from engine.runtime.context import Ctx
 from engine.runtime.costs import can_pay, explain, payment_ways, way_label
-from engine.runtime.decision import Decision
+from engine.runtime.decision import KINDS, Decision
 from engine.runtime.defs import ActionDef, CounterDef, Pack, TriggerDef
-from engine.runtime.dsl_values import describe, item_key, item_label
-from engine.runtime.state import Item, Player, PlayerRef, State, Zone
+from engine.runtime.dsl_values import describe, item_key, item_label, stored
+from engine.runtime.state import Item, ItemRef, PlayerRef, Zone, new_state
 
 MAX_TRIGGER_DEPTH = 16
 MAX_TRIGGER_FIRINGS = 200_000
@@ -30,22 +29,32 @@ MAX_DECISIONS = 200_000
 BUILTIN_EVENTS = ("gained", "paid", "changed", "moved", "placed", "step_start", "step_end")
 
 
-class Game:
+class Interpreter:
     """One game of a pack: its state plus the operations effects perform."""
 
-    def __init__(self, pack: Pack, players: int, seed: int, options: dict[str, bool] | None = None) -> None:
+    def __init__(self, pack: Pack, players: int, seed: int, options: dict[str, bool] | None = None,
+                 like: Interpreter | None = None) -> None:
+        """A new game; `like`: a game of the same match whose items to copy (blank: a fork loads its state)."""
         if not pack.min_players <= players <= pack.max_players:
             raise RuleError(f"{pack.name} plays with {pack.min_players} to {pack.max_players} players,"
                             f" not {players}")
         self.pack = pack
         self.seed = seed
         self.options = {name: False for name in pack.options} | dict(options or {})
-        self.state, self._instances = _new_state(pack, players, seed)
-        self.step = ""
-        self.epochs = {"turn": 0, "round": 0}
-        self.decisions = 0
+        if like is None:
+            self.state = new_state(pack, players, seed)
+            # each component's items by owner, as uids in copy order (fixed for the match and its forks)
+            self._copies: dict[tuple[str, int | None], list[int]] = {}
+            for item in self.state.items:
+                self._copies.setdefault((item.comp.id, item.owner), []).append(item.uid)
+        else:
+            self.state, self._copies = like.state.blank_copy(), like._copies
         self._trigger_depth = 0
-        self._trigger_firings = 0
+        self.trace: list[Any] | None = None   # the flow trace (None: not kept, this match will not be forked)
+        self.live = True                      # False while a fork catches up with its checkpoint
+        self.at_step: Callable[[int], None] | None = None  # told at each step start (the trace length then)
+        self._cursor = self._target = 0
+        self._arrival: dict[str, Any] = {}
         self._call_depth = 0
         self._reserved: set[Item] = set()  # items being played: they cannot pay for themselves
         self.round_listener: Callable[[int], None] | None = None  # told when a flow `repeat` starts a pass
@@ -61,15 +70,104 @@ class Game:
         self._rotations = [refs[seat:] + refs[:seat] for seat in range(players)]
         self._orders = [[p.seat for p in rotation] for rotation in self._rotations]
 
+    # ---------------------------------------------------------------- the flow's position
+    # The flow is one generated function; where it stands is its Python stack. To rebuild that stack
+    # (fork, undo, another thread) a match records a trace while it runs: a slot per flow step begun
+    # (filled with (steps begun, trace length) when the step ends) and every value the flow's shape
+    # depends on (`if` conditions, `for` collections, seat orders, repeat counts, `until` results,
+    # `stop`s). A fork loads a checkpoint of the state taken at a step start, then runs the flow with
+    # `live` False: the recorded values replace the evaluations, finished steps are jumped over whole
+    # and no effect runs, until it reaches the checkpoint's step; there it loads the checkpoint and
+    # goes live. See docs/architecture.md ("A match is a value").
+    def enter_step(self) -> int:
+        """A flow step begins: its trace slot (>= 0) to run it, or -1 to skip it (a fork catching up)."""
+        trace = self.trace
+        if trace is None:
+            self.state.steps += 1
+            return 0
+        if self.live:
+            self.state.steps += 1
+            if self.at_step is not None:
+                self.at_step(len(trace))
+            trace.append(None)
+            return len(trace) - 1
+        if self._cursor < len(trace) and trace[self._cursor] is _STOPPED:
+            self._cursor += 1
+            raise StopLoop
+        self.state.steps += 1
+        if self.state.steps == self._target:
+            self._arrive()
+            trace.append(None)
+            return len(trace) - 1
+        record = trace[self._cursor]
+        slot = self._cursor
+        self._cursor += 1
+        if record is not None and record[0] < self._target:   # it ended before the checkpoint: jump over it
+            self.state.steps, self._cursor = record
+            return -1
+        return slot
+
+    def exit_step(self, slot: int) -> None:
+        trace = self.trace
+        if trace is not None and self.live:
+            trace[slot] = (self.state.steps, len(trace))
+
+    def traced(self, value: Any) -> Any:
+        if self.trace is not None:
+            self.trace.append(value)
+        return value
+
+    def untrace(self) -> Any:
+        value = self.trace[self._cursor]  # type: ignore[index]
+        self._cursor += 1
+        if value is _STOPPED:
+            raise StopLoop
+        return self._adopt(value)
+
+    def stopped(self) -> None:
+        """A `stop` ended the innermost flow `repeat`."""
+        if self.trace is not None and self.live:
+            self.trace.append(_STOPPED)
+
+    def round_started(self, n: int) -> None:
+        self.state.periods["round"] += 1
+        if self.round_listener is not None and self.live:
+            self.round_listener(n)
+
+    def catch_up(self, trace: list[Any], steps: int, data: dict[str, Any]) -> None:
+        """Make the next run of the flow retrace `trace` up to flow step `steps`, then continue from `data`."""
+        self.trace, self.live, self._cursor, self._target, self._arrival = trace, False, 0, steps, data
+
+    def _arrive(self) -> None:
+        self.state.load(self._arrival)
+        self._arrival = {}
+        del self.trace[self._cursor:]  # type: ignore[index]
+        self.live = True
+
+    def _adopt(self, value: Any) -> Any:
+        """A traced value as this match's own: items and zones of the match that traced it become ours."""
+        cls = value.__class__
+        if cls is Item:
+            return self.state.items[value.uid]
+        if cls is Zone:
+            return self.state.zone(value.id, value.owner)
+        if cls is list or cls is tuple:
+            return cls(self._adopt(v) for v in value)
+        return value
+
     # ---------------------------------------------------------------- lookups
     def instance(self, comp_id: str, seat: int | None) -> Item:
         """The item of component `comp_id`: the seat's own for per-player types."""
         comp = self.pack.components[comp_id]
         owner = seat if comp.ctype.per_player else None
-        item = self._instances.get((comp_id, owner))
-        if item is None:
+        copies = self._copies.get((comp_id, owner))
+        if not copies:
             raise RuleError(f"component '{comp_id}' has no item for player {owner}")
-        return item
+        return self.state.items[copies[0]]
+
+    def item(self, ref: ItemRef) -> Item:
+        """The very item an attribute refers to."""
+        return self.state.items[ref.uid]
 
     def all_of(self, type_id: str, seat: int | None) -> list[Item]:
         ctype = self.pack.types[type_id]
@@ -84,8 +182,14 @@ class Game:
         return graph
 
     def neighbors(self, space: Any) -> list[Item]:
+        """The spaces linked to `space`: of a board with several copies, those of the same copy."""
         graph = self.graph_of(space)
-        return [self.instance(cid, space.owner) for cid in graph.links[space.comp.id]]
+        found = []
+        for cid in graph.links[space.comp.id]:
+            self.instance(cid, space.owner)  # a clear error if the linked space has no item
+            copies = self._copies[(cid, space.owner if self.pack.components[cid].ctype.per_player else None)]
+            found.append(self.state.items[copies[space.copy] if space.copy < len(copies) else copies[0]])
+        return found
 
     def counter(self, name: str, seat: int | None) -> int:
         cdef = self.pack.counters[name]
@@ -121,13 +225,13 @@ class Game:
         """Pause for the acting player's choice; a forced single option is taken at once."""
         if len(values) == 1 and not optional:
             return values[0]
-        self.decisions += 1
-        if self.decisions > MAX_DECISIONS:
+        self.state.decisions += 1
+        if self.state.decisions > MAX_DECISIONS:
             raise RuleError(f"more than {MAX_DECISIONS} decisions in one game: does a loop never end?")
         seat = ctx.seat
         if seat is None:
             self._seat(seat)  # raises: nobody to ask
-        return values[self.pause(Decision(seat, kind, prompt, labels, values, self.step))]
+        return values[self.pause(Decision(seat, KINDS[kind], prompt, labels, values, self.state.step))]
 
     # ---------------------------------------------------------------- counters
     def set_counter(self, ctx: Ctx, name: str, value: int) -> None:
@@ -230,11 +334,7 @@ class Game:
 
     # ---------------------------------------------------------------- zones
     def set_attr(self, item: Item, attr: str, value: Any) -> None:
-        if isinstance(value, Item):
-            value = value.comp.id
-        elif isinstance(value, Zone):
-            value = value.id
-        item.attrs[attr] = value
+        item.attrs[attr] = stored(value)
 
     def move(self, ctx: Ctx, item: Item, zone: Zone, top: bool = False) -> None:
         cap = zone.zdef.capacity
@@ -480,8 +580,8 @@ class Game:
                            [True, False], optional=True)
             if not yes:
                 return False
-        self._trigger_firings += 1
-        if self._trigger_firings > MAX_TRIGGER_FIRINGS:
+        self.state.firings += 1
+        if self.state.firings > MAX_TRIGGER_FIRINGS:
             raise RuleError(f"more than {MAX_TRIGGER_FIRINGS} trigger firings in one game")
         if key is not None:
             self.state.trigger_uses[key] = self.state.trigger_uses.get(key, 0) + 1
@@ -489,7 +589,7 @@ class Game:
         return True
 
     def _epoch(self, limit: str) -> int:
-        return 0 if limit == "game" else self.epochs[limit]
+        return 0 if limit == "game" else self.state.periods[limit]
 
 
 class _NoActingPlayer:
@@ -502,6 +602,9 @@ class _NoActingPlayer:
     zones = counters
 
 
+_STOPPED = ("stopped",)  # in a flow trace: a `stop` left the innermost repeat here
+
+
 def _no_driver(decision: Decision) -> int:
     raise RuleError(f"'{decision.prompt}' needs a player's answer, but no session is running this game")
 
@@ -510,32 +613,4 @@ def _need_item(value: Any, what: str) -> Item:
     if not isinstance(value, Item):
         raise RuleError(f"{what} needs an item, got {describe(value)}")
     return value
-
-
-def _new_state(pack: Pack, players: int, seed: int) -> tuple[State, dict[tuple[str, int | None], Item]]:
-    """The state a game starts from, and each component's first item by (component id, owner)."""
-    rng = random.Random(seed)
-    seats = [Player(seat) for seat in range(players)]
-    global_zones = {z.id: Zone(z, None) for z in pack.zones.values() if z.scope == "global"}
-    counters = {c.id: c.initial for c in pack.counters.values() if c.scope == "global" and c.zone is None}
-    for player in seats:
-        player.counters = {c.id: c.initial for c in pack.counters.values()
-                           if c.scope == "player" and c.zone is None}
-        player.zones = {z.id: Zone(z, player.seat) for z in pack.zones.values() if z.scope == "player"}
-    state = State(seats, counters, global_zones, rng)
-    everyone: tuple[int | None, ...] = tuple(range(players))
-    instances: dict[tuple[str, int | None], Item] = {}
-    for comp in pack.components.values():
-        zid = comp.ctype.zone
-        for owner in everyone if comp.ctype.per_player else (None,):
-            made = [Item(len(state.items) + k, comp, owner) for k in range(comp.copies)]
-            state.items.extend(made)
-            if made:
-                instances[(comp.id, owner)] = made[0]
-            if zid:
-                zone = state.zone(zid, owner)
-                zone.items.extend(made)
-                for item in made:
-                    item.zone = zone
-    return state, instances
 

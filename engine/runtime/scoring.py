@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from engine.runtime.context import Ctx
 
 if TYPE_CHECKING:
-    from engine.runtime.interpreter import Game
+    from engine.runtime.interpreter import Interpreter
 
 
 @dataclass
@@ -20,7 +20,7 @@ class PlayerResult:
     rank: str | None = None
 
 
-def final_scores(game: Game) -> list[PlayerResult]:
+def final_scores(game: Interpreter) -> list[PlayerResult]:
     scoring = game.pack.scoring
     results = []
     for seat in range(len(game.state.players)):

@@ -1,28 +1,48 @@
-"""Mutable game state: players, counters, zones and the items in them.
+"""Mutable match state: players, counters, zones, the items in them, and where the flow is.
 
-The state holds only data (no closures), so it can be hashed, snapshotted for
-a seat's view and compared between a game and its replay.
+Every fact that can change what happens next lives in `State`, and `State.to_data()` turns it into
+plain data (numbers, strings, lists, dicts, tuples: ids, never definitions). That form is what is
+hashed (`digest`), copied for fork and undo checkpoints (`load` writes one back in place), pickled
+and written as JSON. `Item` and `Zone` are the live objects generated code works on; an item keeps
+a pointer to its (immutable) definition for speed, and is known in the plain form by its `uid`.
 """
 
 from __future__ import annotations
 
+import hashlib
 import random
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from engine.runtime.defs import ComponentDef, ZoneDef
+    from engine.runtime.defs import ComponentDef, Pack, ZoneDef
+
+
+@dataclass(frozen=True, slots=True)
+class ItemRef:
+    """An attribute that holds an item holds this: that very item (its uid), not its component."""
+
+    uid: int
+
+
+@dataclass(frozen=True, slots=True)
+class ZoneRef:
+    """An attribute that holds a zone: which zone, and whose copy of it (None: the global one)."""
+
+    zone: str
+    owner: int | None
 
 
 class Item:
-    """One instance of a component (a card, a token) living in a zone."""
+    """One instance of a component (a card, a token) living in a zone; `copy` numbers it among its component's."""
 
-    __slots__ = ("attrs", "comp", "owner", "uid", "zone")
+    __slots__ = ("attrs", "comp", "copy", "owner", "uid", "zone")
 
-    def __init__(self, uid: int, comp: ComponentDef, owner: int | None) -> None:
+    def __init__(self, uid: int, comp: ComponentDef, owner: int | None, copy: int = 0) -> None:
         self.uid = uid
         self.comp = comp
         self.owner = owner
+        self.copy = copy
         self.attrs: dict[str, Any] = dict(comp.values)
         self.zone: Zone | None = None
 
@@ -80,16 +100,20 @@ class Player:
 
 @dataclass
 class State:
-    """Everything that changes during a game."""
+    """Everything that changes during a match (see the module docstring for its plain-data form)."""
 
     players: list[Player]
     counters: dict[str, int]
     zones: dict[str, Zone]
     rng: random.Random
     items: list[Item] = field(default_factory=list)
+    # (trigger id, seat, "period:count") -> uses: triggers limited to once per turn, round or game
     trigger_uses: dict[tuple[str, int | None, str], int] = field(default_factory=dict)
-    turn: int = 0
-    finished: bool = False
+    step: str = ""                # the flow step running now
+    periods: dict[str, int] = field(default_factory=lambda: {"turn": 0, "round": 0})  # turns and rounds begun
+    decisions: int = 0            # decisions asked (forced single options are not asked)
+    firings: int = 0              # triggers fired (a budget against trigger loops)
+    steps: int = 0                # flow steps begun: with the flow trace, where the flow is (engine/play/match.py)
 
     def zone(self, zid: str, seat: int | None) -> Zone:
         """The zone `zid`: the seat's own copy for per-player zones."""
@@ -99,3 +123,96 @@ class State:
         if seat is None:
             raise KeyError(f"zone '{zid}' belongs to a player, but no player is acting here")
         return self.players[seat].zones[zid]
+
+    def all_zones(self) -> list[Zone]:
+        """Every zone, in a fixed order: the global ones, then each player's."""
+        return [*self.zones.values(), *(z for p in self.players for z in p.zones.values())]
+
+    def blank_copy(self) -> State:
+        """New objects for the same items, zones and players, holding nothing yet: `load` fills them in."""
+        items = []
+        for old in self.items:
+            item = Item.__new__(Item)
+            item.uid, item.comp, item.owner, item.copy, item.attrs, item.zone = \
+                old.uid, old.comp, old.owner, old.copy, {}, None
+            items.append(item)
+        players = [Player(p.seat, {}, {zid: Zone(z.zdef, z.owner) for zid, z in p.zones.items()})
+                   for p in self.players]
+        return State(players, {}, {zid: Zone(z.zdef, None) for zid, z in self.zones.items()}, random.Random(0), items)
+
+    # ---------------------------------------------------------------- the plain-data form
+    def to_data(self) -> dict[str, Any]:
+        """Every fact of the state as plain data (item attributes hold `ItemRef`/`ZoneRef`, both plain values)."""
+        return {
+            "step": self.step, "periods": dict(self.periods), "decisions": self.decisions,
+            "firings": self.firings, "steps": self.steps,
+            "counters": dict(self.counters), "players": [dict(p.counters) for p in self.players],
+            "zones": [(z.visibility, [i.uid for i in z.items]) for z in self.all_zones()],
+            "attrs": [dict(i.attrs) for i in self.items],
+            "trigger_uses": dict(self.trigger_uses),
+            "rng": self.rng.getstate(),
+        }
+
+    def load(self, data: dict[str, Any]) -> None:
+        """Make this state the one `data` describes (from `to_data` of a state of the same match), in place."""
+        self.step, self.decisions, self.firings, self.steps = data["step"], data["decisions"], data["firings"], \
+            data["steps"]
+        self.periods = dict(data["periods"])
+        self.counters.clear()
+        self.counters.update(data["counters"])
+        for player, counters in zip(self.players, data["players"], strict=True):
+            player.counters.clear()
+            player.counters.update(counters)
+        items = self.items
+        for item, attrs in zip(items, data["attrs"], strict=True):
+            item.attrs = dict(attrs)
+            item.zone = None
+        for zone, (visibility, uids) in zip(self.all_zones(), data["zones"], strict=True):
+            zone.visibility = visibility
+            zone.items = [items[uid] for uid in uids]
+            for item in zone.items:
+                item.zone = zone
+        self.trigger_uses = dict(data["trigger_uses"])
+        self.rng.setstate(data["rng"])
+
+    def digest(self) -> str:
+        """A hash of `to_data()`: two states with equal digests are the same state."""
+        return hashlib.blake2b(repr(self.to_data()).encode(), digest_size=8).hexdigest()
+
+
+def json_safe(value: Any) -> Any:
+    """A plain-data value (from `State.to_data` or an attribute) as JSON: refs become small objects."""
+    if isinstance(value, ItemRef):
+        return {"item": value.uid}
+    if isinstance(value, ZoneRef):
+        return {"zone": value.zone, "owner": value.owner}
+    if isinstance(value, dict):
+        return {str(k) if not isinstance(k, tuple) else "|".join(map(str, k)): json_safe(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [json_safe(v) for v in value]
+    return value
+
+
+def new_state(pack: Pack, players: int, seed: int) -> State:
+    """The state a match starts from: every component's copies made and put in their starting zones."""
+    rng = random.Random(seed)
+    seats = [Player(seat) for seat in range(players)]
+    global_zones = {z.id: Zone(z, None) for z in pack.zones.values() if z.scope == "global"}
+    counters = {c.id: c.initial for c in pack.counters.values() if c.scope == "global" and c.zone is None}
+    for player in seats:
+        player.counters = {c.id: c.initial for c in pack.counters.values()
+                           if c.scope == "player" and c.zone is None}
+        player.zones = {z.id: Zone(z, player.seat) for z in pack.zones.values() if z.scope == "player"}
+    state = State(seats, counters, global_zones, rng)
+    everyone: tuple[int | None, ...] = tuple(range(players))
+    for comp in pack.components.values():
+        zid = comp.ctype.zone
+        for owner in everyone if comp.ctype.per_player else (None,):
+            made = [Item(len(state.items) + k, comp, owner, k) for k in range(comp.copies)]
+            state.items.extend(made)
+            if zid:
+                zone = state.zone(zid, owner)
+                zone.items.extend(made)
+                for item in made:
+                    item.zone = zone
+    return state

@@ -1,20 +1,18 @@
-"""Plain-data pictures of the state: full (for hashing) or as one seat may see it."""
+"""Plain-data pictures of the state: as one seat may see it (JSON-safe), and the hash of all of it."""
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
-from engine.runtime.state import Item, Zone
+from engine.runtime.state import Item, Zone, json_safe
 
 if TYPE_CHECKING:
-    from engine.runtime.interpreter import Game
+    from engine.runtime.interpreter import Interpreter
 
 
 def _item(item: Item) -> dict[str, Any]:
-    return {"id": item.comp.id, "name": item.comp.name, **item.attrs}
+    return {"id": item.comp.id, "name": item.comp.name, "uid": item.uid, **json_safe(item.attrs)}
 
 
 def _zone(zone: Zone, seat: int | None, full: bool) -> Any:
@@ -23,11 +21,11 @@ def _zone(zone: Zone, seat: int | None, full: bool) -> Any:
     return {"hidden": len(zone.items)}
 
 
-def snapshot(game: Game, seat: int | None = None, full: bool = False) -> dict[str, Any]:
-    """The state as `seat` may see it (`full=True`: everything, for hashes and debugging)."""
+def snapshot(game: Interpreter, seat: int | None = None, full: bool = False) -> dict[str, Any]:
+    """The state as `seat` may see it (`full=True`: everything, for debugging), as JSON-safe data."""
     state = game.state
     return {
-        "step": game.step,
+        "step": state.step,
         "counters": dict(state.counters),
         "zones": {zid: _zone(z, seat, full) for zid, z in state.zones.items()},
         "players": [
@@ -41,7 +39,7 @@ def snapshot(game: Game, seat: int | None = None, full: bool = False) -> dict[st
 class SeatView(Mapping[str, Any]):
     """What one seat may see, computed only when an agent looks (random bots never do)."""
 
-    def __init__(self, game: Game, seat: int) -> None:
+    def __init__(self, game: Interpreter, seat: int) -> None:
         self._game, self._seat = game, seat
         self._data: dict[str, Any] | None = None
 
@@ -60,9 +58,6 @@ class SeatView(Mapping[str, Any]):
         return len(self._get())
 
 
-def state_hash(game: Game) -> str:
-    """A digest of the whole state, RNG included: equal hashes mean identical games."""
-    data = snapshot(game, full=True)
-    data["rng"] = hashlib.sha256(repr(game.state.rng.getstate()).encode()).hexdigest()
-    text = json.dumps(data, sort_keys=True, default=str)
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
+def state_hash(game: Interpreter) -> str:
+    """A digest of the whole state (`State.digest`): equal hashes mean identical games from here on."""
+    return game.state.digest()

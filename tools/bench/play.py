@@ -24,7 +24,7 @@ sys.path.insert(0, str(ROOT))
 
 from engine.compile.loading import load_pack  # noqa: E402
 from engine.play.agents import RandomAgent  # noqa: E402
-from engine.play.session import Session  # noqa: E402
+from engine.play.match import Match  # noqa: E402
 
 LOAD_SNIPPET = """
 import time
@@ -40,7 +40,7 @@ def games(pack_name: str, n: int, players: int) -> tuple[float, int]:
     decisions = 0
     start = time.perf_counter()
     for seed in range(n):
-        session = Session(pack, players, seed)
+        session = Match(pack, players, seed)
         session.run([RandomAgent(seed, s) for s in range(players)])
         decisions += len(session.log)
     return time.perf_counter() - start, decisions

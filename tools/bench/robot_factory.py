@@ -30,14 +30,14 @@ from bench.sampling import sample  # noqa: E402
 
 from engine.compile.loading import load_pack  # noqa: E402
 from engine.play.agents import RandomAgent  # noqa: E402
-from engine.play.session import Session  # noqa: E402
+from engine.play.match import Match  # noqa: E402
 from engine.runtime.defs import Pack  # noqa: E402
 from engine.runtime.scoring import final_scores, winners  # noqa: E402
 
 PACK = "robot-factory"
 
 
-def engine_state(session: Session) -> dict[str, Any]:
+def engine_state(session: Match) -> dict[str, Any]:
     """The interpreter's final state in the baseline's `final_state()` shape."""
     game = session.game
     players = []
@@ -55,12 +55,12 @@ def engine_state(session: Session) -> dict[str, Any]:
     return {"turn": game.state.counters["turn"], "winners": winners(final_scores(game)), "players": players}
 
 
-def final_and_length(session: Session) -> tuple[dict[str, Any], int]:
+def final_and_length(session: Match) -> tuple[dict[str, Any], int]:
     return engine_state(session), len(session.log)
 
 
-def play_engine(pack: Pack, seed: int, advanced: bool = False) -> Session:
-    session = Session(pack, 2, seed, {"advanced": advanced})
+def play_engine(pack: Pack, seed: int, advanced: bool = False) -> Match:
+    session = Match(pack, 2, seed, {"advanced": advanced})
     session.run([RandomAgent(seed, seat) for seat in range(2)])
     return session
 
@@ -68,18 +68,18 @@ def play_engine(pack: Pack, seed: int, advanced: bool = False) -> Session:
 # where a sample's innermost frame is -> category: (file suffix or "<dsl>", qualified function prefix or "*")
 CATEGORIES: list[tuple[str, str, str]] = [
     ("generated code (effects, conditions, flow)", "<dsl>", "*"),
-    ("event dispatch", "engine/runtime/interpreter.py", "Game.emit"),
-    ("event dispatch", "engine/runtime/interpreter.py", "Game._listeners"),
-    ("event dispatch", "engine/runtime/interpreter.py", "Game._fire"),
+    ("event dispatch", "engine/runtime/interpreter.py", "Interpreter.emit"),
+    ("event dispatch", "engine/runtime/interpreter.py", "Interpreter._listeners"),
+    ("event dispatch", "engine/runtime/interpreter.py", "Interpreter._fire"),
     ("decisions: options, labels, asking, agents", "engine/runtime/dsl_values.py", "distinct"),
     ("decisions: options, labels, asking, agents", "engine/runtime/dsl_values.py", "option_labels"),
     ("decisions: options, labels, asking, agents", "engine/runtime/dsl_values.py", "show"),
-    ("decisions: options, labels, asking, agents", "engine/runtime/interpreter.py", "Game.ask"),
-    ("decisions: options, labels, asking, agents", "engine/play/session.py", "*"),
+    ("decisions: options, labels, asking, agents", "engine/runtime/interpreter.py", "Interpreter.ask"),
+    ("decisions: options, labels, asking, agents", "engine/play/match.py", "*"),
     ("decisions: options, labels, asking, agents", "engine/play/agents.py", "*"),
     ("decisions: options, labels, asking, agents", "engine/runtime/decision.py", "*"),
     ("setting up each game", "engine/runtime/interpreter.py", "_new_state"),
-    ("setting up each game", "engine/runtime/interpreter.py", "Game.__init__"),
+    ("setting up each game", "engine/runtime/interpreter.py", "Interpreter.__init__"),
     ("setting up each game", "engine/runtime/state.py", "*"),
     ("setting up each game", "<string>", "*"),
     ("setting up each game", "random.py", "*"),

@@ -1,0 +1,332 @@
+"""A match: one game of a pack, paused at its next decision, driven from Python.
+
+The pack's flow runs in its own greenlet. When an effect needs a choice, `Interpreter.ask` switches
+back here with the `Decision`; `apply` switches into the flow again with the chosen index. So
+effects are plain function calls (no generator frame per statement), yet a match can stop at any
+decision. `run` lets agents answer in place, inside the flow, and switches out only where it must
+stop.
+
+A greenlet belongs to the thread that started it. A match remembers that thread; used from another
+one it first rebuilds its flow there (as `fork` does), so a worker pool may hand a match from
+thread to thread. Two threads at once get a `MoveError`: a match is one game, played by one caller
+at a time.
+"""
+
+from __future__ import annotations
+
+import bisect
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from greenlet import getcurrent, greenlet
+
+from engine.errors import GameOver, MoveError, RuleError
+from engine.play.agents import Agent
+from engine.play.log import GameLog
+from engine.runtime.context import Ctx
+from engine.runtime.decision import Decision
+from engine.runtime.defs import Pack
+from engine.runtime.events import Event, EventKind
+from engine.runtime.interpreter import Interpreter
+from engine.runtime.scoring import PlayerResult, final_scores, winners
+from engine.runtime.views import SeatView, snapshot, state_hash
+
+Observer = Callable[[Any], None]
+
+
+@dataclass
+class Outcome:
+    """How a finished match ended: each seat's result, the winning seats, the final hash, answers given."""
+
+    results: list[PlayerResult]
+    winners: list[int]
+    hash: str
+    decisions: int
+
+
+class Match:
+    """One game of a pack, paused at its next decision (`decision`), or finished (`done`)."""
+
+    def __init__(self, pack: Pack, players: int, seed: int, options: dict[str, bool] | None = None,
+                 game: Interpreter | None = None, forkable: bool = False,
+                 _resume: tuple[list[dict[str, Any]], list[_Checkpoint]] | None = None) -> None:
+        """A match run up to its first decision. `forkable` keeps the flow trace and checkpoints that make
+        `fork`, `undo` and a change of thread cost a short catch-up instead of a replay from the start."""
+        if pack.flow is None:
+            raise RuleError("the pack has no flow")
+        self.pack = pack
+        self.game = game if game is not None else Interpreter(pack, players, seed, options)
+        self.log: list[dict[str, Any]] = []
+        self.decision: Decision | None = None
+        self._observers: list[Observer] = []
+        self._busy = threading.Lock()
+        self._checkpoints: list[_Checkpoint] = []
+        if _resume is not None:
+            self.log, self._checkpoints = _resume
+        if forkable:
+            if self.game.trace is None:
+                self.game.trace = []
+            self.game.at_step = self._at_step
+        self._start_flow()
+        self._advance(None)
+
+    def _at_step(self, trace_length: int) -> None:
+        """At a flow step's start: keep a checkpoint if answers were given since the last one."""
+        checkpoints = self._checkpoints
+        if not checkpoints or checkpoints[-1].answers < len(self.log):
+            state = self.game.state
+            checkpoints.append(_Checkpoint(len(self.log), state.steps, trace_length, state.to_data()))
+
+    def _start_flow(self) -> None:
+        flow = self.pack.flow
+        assert flow is not None
+        self._flow = greenlet(lambda: flow(Ctx(self.game, None)))
+        self._thread = threading.get_ident()
+        # inside the flow, `Interpreter.ask` hands its decision to whoever advanced it and waits for the answer
+        self.game.pause = self._flow.parent.switch
+
+    def _advance(self, answer: int | None) -> None:
+        caller = getcurrent()
+        if self._flow.parent is not caller:
+            self._flow.parent = caller
+            self.game.pause = caller.switch
+        try:
+            pending = self._flow.switch() if answer is None else self._flow.switch(answer)
+        except GameOver:
+            pending = None
+        if self._flow.dead:
+            self.decision = None
+            if self._observers:
+                outcome = self.outcome()
+                self._tell(Event(EventKind.GAME_ENDED, None, {
+                    "scores": [r.score for r in outcome.results], "winners": outcome.winners}))
+        else:
+            self.decision = pending
+
+    # ---------------------------------------------------------------- the decision
+    @property
+    def done(self) -> bool:
+        return self.decision is None
+
+    @property
+    def to_move(self) -> int | None:
+        """The seat whose decision is pending, or None once the match is over."""
+        return None if self.decision is None else self.decision.seat
+
+    def legal(self) -> list[str]:
+        """The pending decision's option labels ([] once the match is over)."""
+        return [] if self.decision is None else list(self.decision.labels)
+
+    def apply(self, index: int) -> None:
+        """Answer the pending decision with option `index`; the match runs on to its next decision."""
+        with self._owned():
+            decision = self.decision
+            if decision is None:
+                raise MoveError("the game is over; there is nothing to answer")
+            self._record(decision, index)
+            self._advance(index)
+
+    def _record(self, decision: Decision, index: int) -> None:
+        if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(decision.labels):
+            raise MoveError(f"option {index!r} is not one of the {len(decision.labels)} options")
+        self.log.append({"seat": decision.seat, "step": decision.step, "label": decision.labels[index]})
+        if self._observers:
+            self._tell(Event(EventKind.ANSWERED, decision.seat, {
+                "step": decision.step, "kind": decision.kind.value, "label": decision.labels[index]}))
+
+    def apply_label(self, label: str) -> None:
+        """Answer with the option whose label is `label` (exact, then case-insensitive)."""
+        decision = self.decision
+        if decision is None:
+            raise MoveError(f"the game is over; cannot answer '{label}'")
+        try:
+            index = decision.index_of(label)
+        except KeyError:
+            raise MoveError(f"'{label}' is not a legal option for '{decision.prompt}' (seat {decision.seat + 1});"
+                            f" legal: {', '.join(decision.labels)}") from None
+        self.apply(index)
+
+    # ---------------------------------------------------------------- looking at it
+    def view(self, seat: int | None = None) -> dict[str, Any]:
+        """What `seat` may see now, as JSON-safe data (hidden zones show only their size); None: everything."""
+        return snapshot(self.game, seat, full=seat is None)
+
+    def state_hash(self) -> str:
+        """A digest of everything that decides how the match goes on: equal hashes, identical futures."""
+        return state_hash(self.game)
+
+    def outcome(self) -> Outcome:
+        """Scores and winners (of the position now, if the match is still running)."""
+        results = final_scores(self.game)
+        return Outcome(results, winners(results), state_hash(self.game), len(self.log))
+
+    # ---------------------------------------------------------------- copies and history
+    def fork(self) -> Match:
+        """An independent match at the same decision: answering one never changes the other."""
+        return self._replayed(len(self.log))
+
+    def undo(self, n: int = 1) -> None:
+        """Go back to the decision `n` answers ago (its hash is the one that decision had)."""
+        if not 0 <= n <= len(self.log):
+            raise MoveError(f"cannot undo {n} answers: {len(self.log)} were given")
+        with self._owned():
+            earlier = self._replayed(len(self.log) - n)
+            self._take(earlier)
+
+    def _replayed(self, answers: int) -> Match:
+        """A new match at the decision after the first `answers` answers: from the last checkpoint before
+        it (a catch-up of the flow, then the answers given since), else replayed from the start."""
+        game = self.game
+        players, labels = len(game.state.players), [entry["label"] for entry in self.log[:answers]]
+        if game.trace is None:
+            copy = Match(self.pack, players, game.seed, game.options)
+            copy.replay(labels)
+            return copy
+        at = bisect.bisect_right(self._checkpoints, answers, key=_answers) - 1
+        if at < 0:
+            copy = Match(self.pack, players, game.seed, game.options, forkable=True)
+            copy.replay(labels)
+            return copy
+        inner = Interpreter(self.pack, players, game.seed, game.options, like=game)
+        point = self._checkpoints[at]
+        inner.catch_up(game.trace[:point.trace_length], point.steps, point.data)
+        copy = Match(self.pack, players, game.seed, game.options, game=inner, forkable=True,
+                     _resume=(self.log[:point.answers], self._checkpoints[:at + 1]))
+        copy.replay(labels[point.answers:])
+        return copy
+
+    def to_log(self) -> GameLog:
+        game = self.game
+        log = GameLog(pack=self.pack.id, version=self.pack.version, players=len(game.state.players), seed=game.seed,
+                      options={k: v for k, v in game.options.items() if v}, decisions=list(self.log),
+                      pack_path=self.pack.root, finished=self.done)
+        if self.done:
+            outcome = self.outcome()
+            log.hash, log.scores, log.winners = outcome.hash, [r.score for r in outcome.results], outcome.winners
+        return log
+
+    @classmethod
+    def from_log(cls, pack: Pack, log: GameLog, agents: list[Agent] | None = None) -> Match:
+        """The logged match, replayed up to its last answer (agents are told each answer)."""
+        match = cls(pack, log.players, log.seed, log.options)
+        match.replay(log.labels(), agents)
+        return match
+
+    def replay(self, labels: list[str], agents: list[Agent] | None = None) -> None:
+        """Answer with logged labels; agents are told so they can continue identically."""
+        for label in labels:
+            decision = self.decision
+            self.apply_label(label)
+            if agents is not None and decision is not None:
+                agents[decision.seat].observe(decision, decision.index_of(label))
+
+    # ---------------------------------------------------------------- observers
+    def subscribe(self, observer: Observer) -> Callable[[], None]:
+        """Call `observer(event)` for every event from now on; returns a function that unsubscribes it."""
+        self._observers.append(observer)
+        return lambda: self._observers.remove(observer) if observer in self._observers else None
+
+    def _tell(self, event: Event) -> None:
+        for observer in list(self._observers):
+            observer(event)
+
+    # ---------------------------------------------------------------- agents
+    def run(self, agents: list[Agent], stop_after: int | None = None) -> None:
+        """Let the agents play until the game ends (or `stop_after` logged decisions).
+
+        The agents answer inside the flow: `Interpreter.ask` calls them at once instead of switching out to this
+        loop and back (two greenlet switches per decision); the game pauses for real only at `stop_after`.
+        """
+        with self._owned():
+            self._run(agents, stop_after)
+
+    def _run(self, agents: list[Agent], stop_after: int | None) -> None:
+        game = self.game
+
+        def answer_here(decision: Decision) -> int:
+            if stop_after is not None and len(self.log) >= stop_after:
+                return self._flow.parent.switch(decision)
+            try:
+                index = agents[decision.seat].choose(SeatView(game, decision.seat), decision)
+                self._record(decision, index)
+            except Exception as exc:  # the generated code would take it for a content mistake
+                raise _AgentFailed(exc) from None
+            return index
+
+        game.pause = answer_here
+        try:
+            while self.decision is not None:
+                if stop_after is not None and len(self.log) >= stop_after:
+                    return
+                decision = self.decision
+                index = agents[decision.seat].choose(SeatView(game, decision.seat), decision)
+                self._record(decision, index)
+                self._advance(index)
+        except _AgentFailed as failed:
+            raise failed.error from None
+        finally:
+            game.pause = self._flow.parent.switch
+
+    # ---------------------------------------------------------------- threads
+    def _owned(self) -> _Owned:
+        return _Owned(self)
+
+    def _adopt_thread(self) -> None:
+        """Rebuild the flow in the calling thread (a greenlet cannot be resumed from another thread)."""
+        if self.decision is None:
+            self._thread = threading.get_ident()
+            return
+        self._take(self._replayed(len(self.log)))
+
+    def _take(self, other: Match) -> None:
+        """Become `other` (a rebuilt copy of this match), keeping this match's observers."""
+        if other.game.trace is not None:
+            other.game.at_step = self._at_step
+        self.game, self.log, self.decision, self._checkpoints = other.game, other.log, other.decision, \
+            other._checkpoints
+        self._flow, self._thread = other._flow, other._thread
+
+
+@dataclass(frozen=True, slots=True)
+class _Checkpoint:
+    """The state at a flow step's start: after `answers` answers, at flow step `steps`, trace length then."""
+
+    answers: int
+    steps: int
+    trace_length: int
+    data: dict[str, Any]
+
+
+def _answers(checkpoint: _Checkpoint) -> int:
+    return checkpoint.answers
+
+
+class _Owned:
+    """Held while a match is being advanced: refuses a second thread, moves the flow to a new one."""
+
+    def __init__(self, match: Match) -> None:
+        self.match = match
+
+    def __enter__(self) -> None:
+        match = self.match
+        if not match._busy.acquire(blocking=False):
+            raise MoveError("this match is being advanced by another call (one caller at a time)")
+        if match._thread != threading.get_ident():
+            try:
+                match._adopt_thread()
+            except BaseException:
+                match._busy.release()
+                raise
+
+    def __exit__(self, *exc: object) -> None:
+        self.match._busy.release()
+
+
+class _AgentFailed(BaseException):
+    """An agent's error on its way out through the flow, past handlers meant for content mistakes."""
+
+    def __init__(self, error: Exception) -> None:
+        super().__init__(error)
+        self.error = error

@@ -1,0 +1,185 @@
+"""A match is a value: its state is plain data with a complete hash, items keep their identity, and
+`fork`/`undo` give the same match back (also in the middle of an effect inside a trigger)."""
+
+from __future__ import annotations
+
+import copy
+import json
+import pickle
+import random
+from pathlib import Path
+
+import pytest
+from test_engine_mechanisms import BOARD, make_pack
+
+import engine
+from engine.play.match import Match
+from engine.runtime.state import json_safe
+
+PACKS = ["raising-robots", "robot-factory", "raising-robots-expansion"]
+
+
+@pytest.fixture(scope="module", params=PACKS)
+def pack(request: pytest.FixtureRequest) -> engine.Pack:
+    return engine.load_pack(request.param)
+
+
+def random_game(pack: engine.Pack, players: int, seed: int) -> tuple[Match, list[int], list[str]]:
+    """A finished forkable match, the answers given, and the hash at each decision (and at the end)."""
+    rng = random.Random(seed)
+    match = engine.new_match(pack, players, seed)
+    answers, hashes = [], []
+    while not match.done:
+        hashes.append(match.state_hash())
+        answers.append(rng.randrange(len(match.legal())))
+        match.apply(answers[-1])
+    hashes.append(match.state_hash())
+    return match, answers, hashes
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_fork_and_undo_give_the_same_match_back(pack: engine.Pack, seed: int) -> None:
+    players = min(pack.max_players, 2 + seed)
+    whole, answers, hashes = random_game(pack, players, seed)
+    rng = random.Random(seed)
+    match = engine.new_match(pack, players, seed)
+    inside_a_trigger = 0
+    for at, answer in enumerate(answers):
+        if rng.random() < 0.08:
+            inside_a_trigger += match.game._trigger_depth > 0
+            fork = match.fork()
+            assert fork.state_hash() == hashes[at] and fork.legal() == match.legal()
+            for later, again in enumerate(answers[at:at + 12], at):   # it goes on exactly as the original
+                assert fork.state_hash() == hashes[later]
+                fork.apply(again)
+            assert match.state_hash() == hashes[at]                  # and never touched the original
+            back = rng.randrange(0, at + 1)
+            fork.undo(min(12, len(answers) - at) + back)
+            assert fork.state_hash() == hashes[at - back]
+        match.apply(answer)
+    assert match.done and match.state_hash() == hashes[-1] == whole.state_hash()
+    assert match.fork().state_hash() == hashes[-1] and match.fork().done
+
+
+def test_a_fork_inside_a_trigger_inside_an_effect() -> None:
+    """Raising Robots asks `may` questions from triggers run by card effects: fork right there."""
+    pack = engine.load_pack("raising-robots")
+    for seed in range(1, 30):
+        _, answers, hashes = random_game(pack, 3, seed)
+        replay = engine.new_match(pack, 3, seed)
+        for at, answer in enumerate(answers):
+            if replay.game._trigger_depth > 0 and replay.decision.kind is engine.DecisionKind.MAY:
+                fork = replay.fork()
+                for later, again in enumerate(answers[at:], at):
+                    assert fork.state_hash() == hashes[later]
+                    fork.apply(again)
+                assert fork.done and fork.state_hash() == hashes[-1]
+                return
+            replay.apply(answer)
+    pytest.fail("no decision inside a trigger in 30 games")
+
+
+def test_equal_hashes_continue_identically_for_every_answer(pack: engine.Pack) -> None:
+    _, answers, _ = random_game(pack, 2, 5)
+    for at in (len(answers) // 3, 2 * len(answers) // 3):
+        forked = engine.new_match(pack, 2, 5)
+        for answer in answers[:at]:
+            forked.apply(answer)
+        replayed = Match.from_log(pack, forked.to_log())          # the same decision reached the slow way
+        assert replayed.state_hash() == forked.state_hash()
+        for option in range(len(forked.legal())):
+            one, two = forked.fork(), Match.from_log(pack, forked.to_log())
+            rng, pick = random.Random(option), option
+            for _ in range(25):
+                if one.done:
+                    break
+                assert one.state_hash() == two.state_hash() and one.legal() == two.legal()
+                one.apply(pick)
+                two.apply(pick)
+                pick = rng.randrange(len(one.legal())) if not one.done else 0
+            assert one.state_hash() == two.state_hash() and one.done == two.done
+
+
+def test_every_state_field_is_in_the_hash() -> None:
+    match = engine.new_match(engine.load_pack("raising-robots"), 2, 3)
+    for _ in range(60):
+        match.apply(0)
+    state = match.game.state
+    base = state.digest()
+    mutations = {
+        "step": lambda s: setattr(s, "step", s.step + "x"),
+        "periods": lambda s: s.periods.__setitem__("turn", s.periods["turn"] + 1),
+        "decisions": lambda s: setattr(s, "decisions", s.decisions + 1),
+        "firings": lambda s: setattr(s, "firings", s.firings + 1),
+        "steps": lambda s: setattr(s, "steps", s.steps + 1),
+        "global counter": lambda s: s.counters.__setitem__(next(iter(s.counters)), 99),
+        "player counter": lambda s: s.players[1].counters.__setitem__("vp", 99),
+        "visibility": lambda s: setattr(s.zones["robot_deck"], "visibility", "public"),
+        "zone order": lambda s: s.zones["robot_deck"].items.reverse(),
+        "item attribute": lambda s: s.items[5].attrs.__setitem__("extra", 1),
+        "trigger uses": lambda s: s.trigger_uses.__setitem__(("t", 0, "round:1"), 1),
+        "rng": lambda s: s.rng.random(),
+    }
+    for name, mutate in mutations.items():
+        data = state.to_data()
+        mutate(state)
+        assert state.digest() != base, name
+        state.load(data)
+        assert state.digest() == base, name
+
+
+def test_state_is_plain_data() -> None:
+    match = engine.new_match(engine.load_pack("robot-factory"), 2, 4)
+    for _ in range(30):
+        match.apply(len(match.legal()) - 1)
+    data = match.game.state.to_data()
+    assert pickle.loads(pickle.dumps(data)) == data
+    assert copy.deepcopy(data) == data
+    json.dumps(json_safe(data))
+    twin = match.fork()
+    twin.game.state.load(data)            # loading it elsewhere gives the same state
+    assert twin.state_hash() == match.state_hash()
+
+
+def test_the_pack_is_not_written_during_play() -> None:
+    pack = engine.load_pack("raising-robots")
+    before = (dict(pack.payers), set(pack.attr_names))
+    engine.play_match(engine.new_match(pack, 3, 2), [engine.RandomAgent(2, s) for s in range(3)])
+    assert (pack.payers, pack.attr_names) == before
+
+
+IDENTITY = """\
+counters:
+  vp: {}
+zones:
+  pool: {scope: global}
+  desk: {scope: global}
+component_types:
+  token: {zone: pool, attrs: {power: {type: int, default: 0}}}
+  holder: {zone: desk, attrs: {target: {type: token}}}
+components:
+  token: [{id: t, name: T, copies: 3}]
+  holder: [{id: h, name: H}]
+flow:
+  - id: go
+    each_player:
+      - id: x
+        do: |
+          set items(pool)[3].power = 7
+          set h.target = items(pool)[3]
+          gain h.target.power vp
+"""
+
+
+def test_an_item_attribute_holds_that_very_item(tmp_path: Path) -> None:
+    match = Match(make_pack(tmp_path, IDENTITY), 1, 1)
+    assert match.game.counter("vp", 0) == 7        # copy 3's power, not copy 1's
+
+
+def test_neighbours_of_a_copy_of_a_board_come_from_that_copy(tmp_path: Path) -> None:
+    board = BOARD.replace("{id: a, name: A, next_to: [b, c]}", "{id: a, name: A, next_to: [b, c], copies: 2}") \
+                 .replace("{id: b, name: B, next_to: [c]}", "{id: b, name: B, next_to: [c], copies: 2}")
+    game = Match(make_pack(tmp_path, board), 1, 1).game
+    second_a = [i for i in game.state.items if i.comp.id == "a"][1]
+    near = game.neighbors(second_a)
+    assert [(i.comp.id, i.copy) for i in near] == [("b", 1), ("c", 0)]
