@@ -40,7 +40,7 @@ def new_match(pack: Pack, players: int, seed: int = 1, options: dict[str, bool] 
     unknown = sorted(set(options or {}) - set(pack.options))
     if unknown:
         raise RuleError(f"{pack.name} has no option {', '.join(unknown)} (it has: {', '.join(pack.options) or 'none'})")
-    return Match(pack, players, seed, options, forkable=True)
+    return Match(pack, players, seed, options, forkable=True, log_forced=True)
 
 
 def play_match(match: Match, agents: list[Agent]) -> Outcome:

@@ -341,7 +341,7 @@ def test_resume_with_an_illegal_label(tmp_path: Path, capsys: pytest.CaptureFixt
     log = tmp_path / "game.json"
     assert play(capsys, "raising-robots", "--players", "2", "--stop-after", "5", "--log", str(log), "-q")[0] == 0
     data = json.loads(log.read_text(encoding="utf-8"))
-    data["decisions"][2]["label"] = "no such option"
+    [d for d in data["decisions"] if not d.get("forced")][2]["label"] = "no such option"
     log.write_text(json.dumps(data), encoding="utf-8")
     code, out, err = play(capsys, "--resume", str(log), "-q")
     assert_no_traceback(out, err)

@@ -60,8 +60,13 @@ def play(pack: Pack, players: int, seed: int) -> Match:
     return session
 
 
+def answers(log: dict[str, Any]) -> list[dict[str, Any]]:
+    """The logged decisions that were answers (a decision with one option is logged `forced`, not asked)."""
+    return [d for d in log["decisions"] if not d.get("forced")]
+
+
 def labels(log: dict[str, Any]) -> list[str]:
-    return [d["label"] for d in log["decisions"]]
+    return [d["label"] for d in answers(log)]
 
 
 def cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -149,12 +154,12 @@ def test_cli_replay_rejects_tampered_logs(tmp_path: Path, capsys: pytest.Capture
 
     tampered: dict[str, dict[str, Any]] = {}
     tampered["illegal label"] = json.loads(json.dumps(data))
-    tampered["illegal label"]["decisions"][len(chosen) // 2]["label"] = "no such option"
+    answers(tampered["illegal label"])[len(chosen) // 2]["label"] = "no such option"
     tampered["other legal label"] = json.loads(json.dumps(data))
-    tampered["other legal label"]["decisions"][at]["label"] = other
+    answers(tampered["other legal label"])[at]["label"] = other
     tampered["hash"] = dict(data, hash="0" * 16)
-    tampered["truncated"] = dict(data, decisions=data["decisions"][:-1])
-    tampered["extra decision"] = dict(data, decisions=[*data["decisions"], data["decisions"][-1]])
+    tampered["truncated"] = dict(data, decisions=answers(data)[:-1])
+    tampered["extra decision"] = dict(data, decisions=[*data["decisions"], answers(data)[-1]])
     for name, bad in tampered.items():
         path = tmp_path / f"{name.replace(' ', '_')}.json"
         write(path, bad)
@@ -173,7 +178,7 @@ def test_stop_and_resume_ends_like_one_game(players: int, seed: int, stop: int, 
     assert cli(capsys, "play", BUILT_IN, *common, "--log", str(whole))[0] == 0
     code, out, _ = cli(capsys, "play", BUILT_IN, *common, "--stop-after", str(stop), "--log", str(part))
     assert code == 0
-    total = len(read(whole)["decisions"])
+    total = len(answers(read(whole)))
     saved = read(part)
     if stop < total:
         assert "stopped after" in out and "Winner" not in out
@@ -195,7 +200,7 @@ def test_resume_twice(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
     assert cli(capsys, "play", BUILT_IN, *common, "--log", str(whole))[0] == 0
     assert cli(capsys, "play", BUILT_IN, *common, "--stop-after", "30", "--log", str(first))[0] == 0
     assert cli(capsys, "play", "--resume", str(first), "--stop-after", "90", "--log", str(second), "-q")[0] == 0
-    assert len(read(second)["decisions"]) == 90
+    assert len(answers(read(second))) == 90
     assert cli(capsys, "play", "--resume", str(second), "--log", str(last), "-q")[0] == 0
     assert read(last)["hash"] == read(whole)["hash"]
 

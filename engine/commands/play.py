@@ -11,6 +11,7 @@ from engine.play.agents import Agent, HumanAgent, RandomAgent
 from engine.play.log import GameLog
 from engine.play.match import Match, Outcome
 from engine.runtime.defs import Pack
+from engine.runtime.events import Event, EventKind
 from engine.runtime.scoring import final_scores
 
 NAME = "play"
@@ -57,11 +58,11 @@ def print_outcome(pack: Pack, outcome: Outcome) -> None:
 
 
 def _follow_rounds(session: Match) -> None:
-    """Print a summary line each time a flow `repeat` starts its next pass."""
-    def on_round(number: int) -> None:
-        if number > 1:
-            print(summary_line(session, f"After round {number - 1}"))
-    session.game.round_listener = on_round
+    """Print a summary line each time a flow `repeat` starts its next pass (an observer of the match)."""
+    def on_round(event: Event) -> None:
+        if event.kind is EventKind.ROUND_STARTED and event.data["round"] > 1:
+            print(summary_line(session, f"After round {event.data['round'] - 1}"))
+    session.subscribe(on_round)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -73,7 +74,9 @@ def run(args: argparse.Namespace) -> int:
     players = resume.players if resume else (pack.min_players if args.players is None else args.players)
     seed = resume.seed if resume else args.seed
     agents = _agents(players, seed, args.human or [])
-    session = Match.from_log(pack, resume, agents) if resume else Match(pack, players, seed, options(args.option))
+    logged = bool(args.log)   # a saved log lists the decisions taken without asking too
+    session = Match.from_log(pack, resume, agents, forkable=False, log_forced=logged) if resume \
+        else Match(pack, players, seed, options(args.option), log_forced=logged)
     if not args.quiet:
         print(f"{pack.name} {pack.version}: {players} players, seed {seed}")
         _follow_rounds(session)

@@ -29,6 +29,7 @@ from engine.packs.files import Entry, RawPack
 from engine.play.agents import RandomAgent
 from engine.play.match import Match
 from engine.runtime.defs import Pack
+from engine.runtime.events import Event, EventKind
 from engine.runtime.interpreter import BUILTIN_EVENTS, Interpreter
 from engine.runtime.state import Zone
 from engine.usage import Where
@@ -345,7 +346,11 @@ class _DrawWatch:
         self.game = game
         self.short: list[_Short] = []
 
-    def __call__(self, src: Zone, amount: int) -> None:
+    def __call__(self, event: Event) -> None:
+        if event.kind is not EventKind.DRAWN:
+            return
+        zid, owner = event.data["from"]
+        src, amount = self.game.state.zone(zid, owner), event.data["amount"]
         had = len(src.items) + self._refill_size(src)
         if amount > had:
             self.short.append(_Short(src.id, amount, had, self.game.state.step))
@@ -363,7 +368,7 @@ def _random_game(pack: Pack, players: int, seed: int) -> tuple[list[_Short], Rul
     """Play one game with seeded random bots; the short draws and the rule error that stopped it, if any."""
     game = Interpreter(pack, players, seed)
     watch = _DrawWatch(game)
-    game.draw_listener = watch
+    game.observers.append(watch)
     if pack.flow is None:
         return watch.short, None
     try:

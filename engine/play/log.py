@@ -31,7 +31,7 @@ class GameLog:
     players: int
     seed: int
     options: dict[str, bool] = field(default_factory=dict)
-    decisions: list[dict[str, Any]] = field(default_factory=list)   # {seat, step, label} per answer
+    decisions: list[dict[str, Any]] = field(default_factory=list)   # {seat, step, label[, forced]} per answer
     pack_path: str | None = None
     finished: bool = False
     hash: str | None = None
@@ -39,8 +39,8 @@ class GameLog:
     winners: list[int] | None = None
 
     def labels(self) -> list[str]:
-        """The answers in order, as the labels `Match.replay` takes."""
-        return [d["label"] for d in self.decisions]
+        """The answers in order, as the labels `Match.replay` takes (decisions marked `forced` were not asked)."""
+        return [d["label"] for d in self.decisions if not d.get("forced")]
 
     def pack_spec(self) -> str:
         """The folder the logged game was loaded from if it still holds a pack, else the pack's name."""

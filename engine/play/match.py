@@ -34,6 +34,9 @@ from engine.runtime.scoring import PlayerResult, final_scores, winners
 from engine.runtime.views import SeatView, snapshot, state_hash
 
 Observer = Callable[[Any], None]
+# answers between checkpoints: fewer make play slower (a checkpoint copies the state), more make a fork
+# replay more answers (measured with tools/bench/fork.py and random games; see docs/architecture.md)
+CHECKPOINT_EVERY = 8
 
 
 @dataclass
@@ -50,21 +53,24 @@ class Match:
     """One game of a pack, paused at its next decision (`decision`), or finished (`done`)."""
 
     def __init__(self, pack: Pack, players: int, seed: int, options: dict[str, bool] | None = None,
-                 game: Interpreter | None = None, forkable: bool = False,
-                 _resume: tuple[list[dict[str, Any]], list[_Checkpoint]] | None = None) -> None:
+                 game: Interpreter | None = None, forkable: bool = False, log_forced: bool = False,
+                 _resume: tuple[list[dict[str, Any]], list[_Checkpoint], list[_Forced]] | None = None) -> None:
         """A match run up to its first decision. `forkable` keeps the flow trace and checkpoints that make
-        `fork`, `undo` and a change of thread cost a short catch-up instead of a replay from the start."""
+        `fork`, `undo` and a change of thread cost a short catch-up instead of a replay from the start;
+        `log_forced` puts the decisions taken without asking (one option) in `to_log` too."""
         if pack.flow is None:
             raise RuleError("the pack has no flow")
         self.pack = pack
         self.game = game if game is not None else Interpreter(pack, players, seed, options)
         self.log: list[dict[str, Any]] = []
         self.decision: Decision | None = None
-        self._observers: list[Observer] = []
         self._busy = threading.Lock()
         self._checkpoints: list[_Checkpoint] = []
+        self._forced: list[_Forced] = []
         if _resume is not None:
-            self.log, self._checkpoints = _resume
+            self.log, self._checkpoints, self._forced = _resume
+        if log_forced:
+            self.game.on_forced = self._note_forced
         if forkable:
             if self.game.trace is None:
                 self.game.trace = []
@@ -72,12 +78,20 @@ class Match:
         self._start_flow()
         self._advance(None)
 
+    def _note_forced(self, seat: int | None, kind: str, label: str) -> None:
+        state = self.game.state
+        entry: dict[str, Any] = {"step": state.step, "label": label, "forced": True}
+        if seat is not None:
+            entry["seat"] = seat
+        self._forced.append(_Forced(len(self.log), state.steps, entry))
+
     def _at_step(self, trace_length: int) -> None:
-        """At a flow step's start: keep a checkpoint if answers were given since the last one."""
+        """At a flow step's start: keep a checkpoint if `CHECKPOINT_EVERY` answers were given since the last one."""
         checkpoints = self._checkpoints
-        if not checkpoints or checkpoints[-1].answers < len(self.log):
+        if not checkpoints or checkpoints[-1].answers + CHECKPOINT_EVERY <= len(self.log):
             state = self.game.state
-            checkpoints.append(_Checkpoint(len(self.log), state.steps, trace_length, state.to_data()))
+            like = checkpoints[-1].data if checkpoints else None
+            checkpoints.append(_Checkpoint(len(self.log), state.steps, trace_length, state.to_data(like)))
 
     def _start_flow(self) -> None:
         flow = self.pack.flow
@@ -98,9 +112,9 @@ class Match:
             pending = None
         if self._flow.dead:
             self.decision = None
-            if self._observers:
+            if self.game.observers:
                 outcome = self.outcome()
-                self._tell(Event(EventKind.GAME_ENDED, None, {
+                self.game.tell(Event(EventKind.GAME_ENDED, None, {
                     "scores": [r.score for r in outcome.results], "winners": outcome.winners}))
         else:
             self.decision = pending
@@ -132,9 +146,13 @@ class Match:
         if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(decision.labels):
             raise MoveError(f"option {index!r} is not one of the {len(decision.labels)} options")
         self.log.append({"seat": decision.seat, "step": decision.step, "label": decision.labels[index]})
-        if self._observers:
-            self._tell(Event(EventKind.ANSWERED, decision.seat, {
-                "step": decision.step, "kind": decision.kind.value, "label": decision.labels[index]}))
+        if self.game.observers:
+            said = {"step": decision.step, "kind": decision.kind.value}
+            self.game.tell(Event(EventKind.ANSWERED, decision.seat, {**said, "label": decision.labels[index]},
+                                 frozenset((decision.seat,))))
+            others = frozenset(range(len(self.game.state.players))) - {decision.seat}
+            if others:
+                self.game.tell(Event(EventKind.ANSWERED, decision.seat, said, others))
 
     def apply_label(self, label: str) -> None:
         """Answer with the option whose label is `label` (exact, then case-insensitive)."""
@@ -180,37 +198,52 @@ class Match:
         it (a catch-up of the flow, then the answers given since), else replayed from the start."""
         game = self.game
         players, labels = len(game.state.players), [entry["label"] for entry in self.log[:answers]]
-        if game.trace is None:
-            copy = Match(self.pack, players, game.seed, game.options)
-            copy.replay(labels)
-            return copy
         at = bisect.bisect_right(self._checkpoints, answers, key=_answers) - 1
-        if at < 0:
-            copy = Match(self.pack, players, game.seed, game.options, forkable=True)
+        if game.trace is None or at < 0:
+            copy = Match(self.pack, players, game.seed, game.options, forkable=game.trace is not None,
+                         log_forced=game.on_forced is not None)
             copy.replay(labels)
             return copy
         inner = Interpreter(self.pack, players, game.seed, game.options, like=game)
         point = self._checkpoints[at]
         inner.catch_up(game.trace[:point.trace_length], point.steps, point.data)
+        forced = [f for f in self._forced if f.steps < point.steps]
         copy = Match(self.pack, players, game.seed, game.options, game=inner, forkable=True,
-                     _resume=(self.log[:point.answers], self._checkpoints[:at + 1]))
+                     log_forced=game.on_forced is not None,
+                     _resume=(self.log[:point.answers], self._checkpoints[:at + 1], forced))
         copy.replay(labels[point.answers:])
         return copy
 
     def to_log(self) -> GameLog:
         game = self.game
         log = GameLog(pack=self.pack.id, version=self.pack.version, players=len(game.state.players), seed=game.seed,
-                      options={k: v for k, v in game.options.items() if v}, decisions=list(self.log),
+                      options={k: v for k, v in game.options.items() if v}, decisions=self._with_forced(),
                       pack_path=self.pack.root, finished=self.done)
         if self.done:
             outcome = self.outcome()
             log.hash, log.scores, log.winners = outcome.hash, [r.score for r in outcome.results], outcome.winners
         return log
 
+    def _with_forced(self) -> list[dict[str, Any]]:
+        """The answers, with the decisions taken without asking where they happened."""
+        if not self._forced:
+            return list(self.log)
+        out: list[dict[str, Any]] = []
+        forced = iter(self._forced)
+        pending = next(forced, None)
+        for i, entry in enumerate([*self.log, None]):
+            while pending is not None and pending.answers <= i:
+                out.append(pending.entry)
+                pending = next(forced, None)
+            if entry is not None:
+                out.append(entry)
+        return out
+
     @classmethod
-    def from_log(cls, pack: Pack, log: GameLog, agents: list[Agent] | None = None) -> Match:
+    def from_log(cls, pack: Pack, log: GameLog, agents: list[Agent] | None = None, forkable: bool = True,
+                 log_forced: bool = True) -> Match:
         """The logged match, replayed up to its last answer (agents are told each answer)."""
-        match = cls(pack, log.players, log.seed, log.options)
+        match = cls(pack, log.players, log.seed, log.options, forkable=forkable, log_forced=log_forced)
         match.replay(log.labels(), agents)
         return match
 
@@ -225,12 +258,12 @@ class Match:
     # ---------------------------------------------------------------- observers
     def subscribe(self, observer: Observer) -> Callable[[], None]:
         """Call `observer(event)` for every event from now on; returns a function that unsubscribes it."""
-        self._observers.append(observer)
-        return lambda: self._observers.remove(observer) if observer in self._observers else None
+        self.game.observers.append(observer)
 
-    def _tell(self, event: Event) -> None:
-        for observer in list(self._observers):
-            observer(event)
+        def unsubscribe() -> None:
+            if observer in self.game.observers:
+                self.game.observers.remove(observer)
+        return unsubscribe
 
     # ---------------------------------------------------------------- agents
     def run(self, agents: list[Agent], stop_after: int | None = None) -> None:
@@ -284,9 +317,22 @@ class Match:
         """Become `other` (a rebuilt copy of this match), keeping this match's observers."""
         if other.game.trace is not None:
             other.game.at_step = self._at_step
+        other.game.observers = self.game.observers
+        if other.game.on_forced is not None:
+            other.game.on_forced = self._note_forced
         self.game, self.log, self.decision, self._checkpoints = other.game, other.log, other.decision, \
             other._checkpoints
+        self._forced = other._forced
         self._flow, self._thread = other._flow, other._thread
+
+
+@dataclass(frozen=True, slots=True)
+class _Forced:
+    """A decision taken without asking, after `answers` answers, in flow step number `steps`."""
+
+    answers: int
+    steps: int
+    entry: dict[str, Any]
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,6 +17,7 @@ from engine.errors import MoveError, RuleError
 from engine.play.agents import RandomAgent
 from engine.play.match import Match
 from engine.runtime.defs import Pack
+from engine.runtime.events import Event, EventKind
 
 
 @dataclass
@@ -30,6 +31,27 @@ class GameRecord:
     replayed: bool | None = None
     error: str | None = None
     coverage: Counter[tuple[str, str]] = field(default_factory=Counter)
+
+
+class CoverageCount:
+    """An observer counting, per component, draws from hidden zones, entries into play and actions done."""
+
+    def __init__(self, pack: Pack) -> None:
+        self.zones = pack.zones
+        self.counts: Counter[tuple[str, str]] = Counter()
+
+    def __call__(self, event: Event) -> None:
+        data = event.data
+        if "component" not in data:      # a seat's copy without the item: the full event is counted
+            return
+        if event.kind is EventKind.MOVED:
+            origin, to = data["from"], self.zones[data["to"][0]]
+            if origin is not None and self.zones[origin[0]].visibility == "hidden":
+                self.counts[(data["component"], "drawn")] += 1
+            if to.active and (origin is None or not self.zones[origin[0]].active):
+                self.counts[(data["component"], "played")] += 1
+        elif event.kind is EventKind.ACTIVATED:
+            self.counts[(data["component"], "activated")] += 1
 
 
 @dataclass
@@ -82,16 +104,18 @@ def _stats(values: list[int]) -> dict[str, float] | None:
 
 def play_one(pack: Pack, players: int, seed: int, options: dict[str, bool], check_replay: bool) -> GameRecord:
     session = Match(pack, players, seed, options)
+    coverage = CoverageCount(pack)
+    session.subscribe(coverage)
     try:
         session.run([RandomAgent(seed, s) for s in range(players)])
     except (RuleError, MoveError) as exc:
         return GameRecord(seed, players, [], [], len(session.log), "", error=str(exc))
     outcome = session.outcome()
     record = GameRecord(seed, players, [r.score for r in outcome.results], outcome.winners, outcome.decisions,
-                        outcome.hash, coverage=session.game.coverage)
+                        outcome.hash, coverage=coverage.counts)
     if check_replay:
         try:
-            again = Match.from_log(pack, session.to_log())
+            again = Match.from_log(pack, session.to_log(), forkable=False, log_forced=False)
             record.replayed = again.done and again.outcome().hash == outcome.hash
         except (RuleError, MoveError) as exc:
             record.replayed = False

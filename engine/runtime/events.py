@@ -1,8 +1,10 @@
 """What happened in a match, as typed events for observers (a UI animating, a log, coverage counts).
 
 Every event says who may see it: `visible_to` is None for everyone, else the seats that may. A
-seat's feed (`Event.seen_by`) never holds what that seat may not see; hidden item ids are only in
-events visible to their owner (or to nobody: a shuffle inside a deck).
+seat's feed (the events `seen_by` it) never holds what that seat may not see: an item that moves
+between zones a seat cannot see reaches that seat as a twin event without the item. An observer
+receives every event (both twins); filtering by seat is the feed's job. Events are made only while
+someone observes, and not while a fork catches up (nothing happens then; it is retraced).
 """
 
 from __future__ import annotations
@@ -13,15 +15,18 @@ from typing import Any
 
 
 class EventKind(StrEnum):
-    ANSWERED = "answered"        # a seat answered a decision (forced single options too, marked `forced`)
-    STEP_STARTED = "step_started"  # a flow step began (`step`), with the round and turn counts
-    MOVED = "moved"              # an item went from one zone to another
-    DRAWN = "drawn"              # items were drawn from a zone (each one is also `moved`)
-    REVEALED = "revealed"        # a zone became public (`conceal` ends it: `concealed`)
-    CONCEALED = "concealed"
-    GAINED = "gained"            # a counter went up (`counter`, `amount`, `seat`)
-    PAID = "paid"                # a counter was spent
-    GAME_ENDED = "game_ended"    # the match is over (`scores`, `winners`)
+    ANSWERED = "answered"          # a seat answered a decision (`label`; others see only that it did)
+    FORCED = "forced"              # a decision with one option, taken without asking (`label`)
+    STEP_STARTED = "step_started"  # a flow step began (`step`, `round`, `turn`: rounds and turns begun)
+    ROUND_STARTED = "round_started"  # a flow `repeat` began its pass `round` (1, 2, ...)
+    MOVED = "moved"                # an item went `from` one zone `to` another (zones as [id, owner])
+    DRAWN = "drawn"                # `amount` items asked for `from` a zone `to` another (each is also `moved`)
+    REVEALED = "revealed"          # a zone became public (`items`: what is in it)
+    CONCEALED = "concealed"        # a revealed zone went back to its own visibility
+    GAINED = "gained"              # the acting seat gained `amount` of `counter`
+    PAID = "paid"                  # the acting seat spent `amount` of `counter`
+    ACTIVATED = "activated"        # an item's action was performed (`item`, `component`, `action`)
+    GAME_ENDED = "game_ended"      # the match is over (`scores`, `winners`)
 
 
 EVERYONE: None = None

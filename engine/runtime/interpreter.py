@@ -8,7 +8,6 @@ that can stop anywhere and resume where they stopped.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
@@ -19,6 +18,7 @@ from engine.runtime.costs import can_pay, explain, payment_ways, way_label
 from engine.runtime.decision import KINDS, Decision
 from engine.runtime.defs import ActionDef, CounterDef, Pack, TriggerDef
 from engine.runtime.dsl_values import describe, item_key, item_label, stored
+from engine.runtime.events import Event, EventKind
 from engine.runtime.state import Item, ItemRef, PlayerRef, Zone, new_state
 
 MAX_TRIGGER_DEPTH = 16
@@ -53,15 +53,14 @@ class Interpreter:
         self.trace: list[Any] | None = None   # the flow trace (None: not kept, this match will not be forked)
         self.live = True                      # False while a fork catches up with its checkpoint
         self.at_step: Callable[[int], None] | None = None  # told at each step start (the trace length then)
+        self.on_forced: Callable[[int | None, str, str], None] | None = None  # told of (seat, kind, label) taken
+        # without asking: a decision with a single option
         self._cursor = self._target = 0
         self._arrival: dict[str, Any] = {}
         self._call_depth = 0
         self._reserved: set[Item] = set()  # items being played: they cannot pay for themselves
-        self.round_listener: Callable[[int], None] | None = None  # told when a flow `repeat` starts a pass
-        self.draw_listener: Callable[[Zone, int], None] | None = None  # told of every draw (zone, amount asked)
+        self.observers: list[Callable[[Event], None]] = []   # told of every event (engine/runtime/events.py)
         self.pause: Callable[[Decision], int] = _no_driver  # the session sets this: it returns the answer
-        # (component id, "drawn" | "played" | "activated") -> times: the designer's coverage report
-        self.coverage: Counter[tuple[str, str]] = Counter()
         # the acting seat's player, for generated code: no seat (a top-level step) reads as a clear error
         self.seats: dict[int | None, Any] = {p.seat: p for p in self.state.players}
         self.seats[None] = _NoActingPlayer()
@@ -84,9 +83,13 @@ class Interpreter:
         trace = self.trace
         if trace is None:
             self.state.steps += 1
+            if self.observers:
+                self._step_started()
             return 0
         if self.live:
             self.state.steps += 1
+            if self.observers:
+                self._step_started()
             if self.at_step is not None:
                 self.at_step(len(trace))
             trace.append(None)
@@ -130,9 +133,39 @@ class Interpreter:
             self.trace.append(_STOPPED)
 
     def round_started(self, n: int) -> None:
+        """A flow `repeat` begins its pass `n`."""
         self.state.periods["round"] += 1
-        if self.round_listener is not None and self.live:
-            self.round_listener(n)
+        if self.observers:
+            self.tell(Event(EventKind.ROUND_STARTED, None, {"round": n}))
+
+    # ---------------------------------------------------------------- events
+    def tell(self, event: Event) -> None:
+        """Hand `event` to every observer (not while a fork catches up: nothing happens then)."""
+        if self.live:
+            for observer in self.observers:
+                observer(event)
+
+    def _step_started(self) -> None:
+        periods = self.state.periods
+        self.tell(Event(EventKind.STEP_STARTED, None, {"step": self.state.step, "round": periods["round"],
+                                                       "turn": periods["turn"]}))
+
+    def _seats_seeing(self, *zones: Zone | None) -> frozenset[int] | None:
+        """Who may see into any of `zones`: None when they are all public."""
+        if all(z is None or z.visibility == "public" for z in zones):
+            return None
+        return frozenset(s for s in range(len(self.state.players))
+                         if any(z is not None and z.visible_to(s) for z in zones))
+
+    def _tell_about_item(self, kind: EventKind, seat: int | None, item: Item, zones: tuple[Zone | None, ...],
+                         data: dict[str, Any]) -> None:
+        """An event naming `item` for the seats that may see it in one of `zones`; the others get it without."""
+        seeing = self._seats_seeing(*zones)
+        self.tell(Event(kind, seat, {"item": item.uid, "component": item.comp.id, **data}, seeing))
+        if seeing is not None:
+            others = frozenset(range(len(self.state.players))) - seeing
+            if others:
+                self.tell(Event(kind, seat, data, others))
 
     def catch_up(self, trace: list[Any], steps: int, data: dict[str, Any]) -> None:
         """Make the next run of the flow retrace `trace` up to flow step `steps`, then continue from `data`."""
@@ -224,6 +257,8 @@ class Interpreter:
             optional: bool = False) -> Any:
         """Pause for the acting player's choice; a forced single option is taken at once."""
         if len(values) == 1 and not optional:
+            if self.on_forced is not None and self.live:
+                self.on_forced(ctx.seat, kind, labels[0])
             return values[0]
         self.state.decisions += 1
         if self.state.decisions > MAX_DECISIONS:
@@ -247,6 +282,8 @@ class Interpreter:
     def gain(self, ctx: Ctx, name: str, amount: int) -> None:
         if amount <= 0:
             return
+        if self.observers:
+            self.tell(Event(EventKind.GAINED, ctx.seat, {"counter": name, "amount": amount}))
         wildcard = self.pack.wildcards.get(name)
         if wildcard is not None:
             for _ in range(amount):  # one unit at a time: a drawn card may inform the next choice
@@ -311,6 +348,8 @@ class Interpreter:
 
     def _spend(self, ctx: Ctx, name: str, amount: int) -> None:
         cdef = self.pack.counters[name]
+        if self.observers:
+            self.tell(Event(EventKind.PAID, ctx.seat, {"counter": name, "amount": amount}))
 
         def apply() -> None:
             if cdef.zone is None:
@@ -350,12 +389,11 @@ class Interpreter:
     def _place(self, ctx: Ctx, item: Item, origin: Zone | None, zone: Zone, top: bool) -> None:
         if origin is not None:
             origin.items.remove(item)
-            if origin.zdef.visibility == "hidden":
-                self.coverage[(item.comp.id, "drawn")] += 1
         zone.items.insert(0, item) if top else zone.items.append(item)
         item.zone = zone
-        if zone.zdef.active and (origin is None or not origin.zdef.active):
-            self.coverage[(item.comp.id, "played")] += 1
+        if self.observers:
+            self._tell_about_item(EventKind.MOVED, ctx.seat, item, (origin, zone),
+                                  {"from": _key(origin), "to": _key(zone)})
         if origin is not None and origin.zdef.keep_filled:
             self.refill(ctx, origin)
 
@@ -367,8 +405,8 @@ class Interpreter:
             self.draw(ctx, source, zone, missing)
 
     def draw(self, ctx: Ctx, src: Zone, dst: Zone, amount: int) -> None:
-        if self.draw_listener is not None:
-            self.draw_listener(src, amount)
+        if self.observers:
+            self.tell(Event(EventKind.DRAWN, ctx.seat, {"from": _key(src), "to": _key(dst), "amount": amount}))
         for _ in range(amount):
             if not src.items and src.zdef.refill_from:
                 refill = self.state.zone(src.zdef.refill_from, src.owner)
@@ -386,9 +424,14 @@ class Interpreter:
         self.state.rng.shuffle(zone.items)
 
     def reveal(self, zone: Zone) -> None:
+        if self.observers and zone.visibility != "public":
+            self.tell(Event(EventKind.REVEALED, None, {"zone": _key(zone), "items": [i.uid for i in zone.items],
+                                                       "components": [i.comp.id for i in zone.items]}))
         zone.visibility = "public"
 
     def conceal(self, zone: Zone) -> None:
+        if self.observers and zone.visibility != zone.zdef.visibility:
+            self.tell(Event(EventKind.CONCEALED, None, {"zone": _key(zone)}))
         zone.visibility = zone.zdef.visibility
 
     # ---------------------------------------------------------------- placing with costs
@@ -447,8 +490,9 @@ class Interpreter:
         return action.effect.legal is None or bool(action.effect.legal(ctx))
 
     def perform(self, ctx: Ctx, action: ActionDef) -> None:
-        if ctx.self_item is not None:
-            self.coverage[(ctx.self_item.comp.id, "activated")] += 1
+        item = ctx.self_item
+        if item is not None and self.observers:
+            self._tell_about_item(EventKind.ACTIVATED, ctx.seat, item, (item.zone,), {"action": action.label})
         if action.cost is not None:
             self.pay(ctx, action.cost.amounts(ctx), action.cost.text)
         action.effect.run(ctx)
@@ -600,6 +644,11 @@ class _NoActingPlayer:
         raise RuleError("this needs an acting player, but it runs outside any player's turn")
 
     zones = counters
+
+
+def _key(zone: Zone | None) -> list[Any] | None:
+    """A zone in an event: [id, owner]."""
+    return None if zone is None else [zone.id, zone.owner]
 
 
 _STOPPED = ("stopped",)  # in a flow trace: a `stop` left the innermost repeat here

@@ -141,14 +141,23 @@ class State:
         return State(players, {}, {zid: Zone(z.zdef, None) for zid, z in self.zones.items()}, random.Random(0), items)
 
     # ---------------------------------------------------------------- the plain-data form
-    def to_data(self) -> dict[str, Any]:
-        """Every fact of the state as plain data (item attributes hold `ItemRef`/`ZoneRef`, both plain values)."""
+    def to_data(self, like: dict[str, Any] | None = None) -> dict[str, Any]:
+        """Every fact of the state as plain data (item attributes hold `ItemRef`/`ZoneRef`, both plain values).
+
+        `like`: an earlier `to_data` of this state to share unchanged parts with (both are then read-only):
+        checkpoints taken every few answers hold mostly the same items, and fresh copies of all of them
+        would mostly feed the garbage collector.
+        """
+        zones = [(z.visibility, tuple([i.uid for i in z.items])) for z in self.all_zones()]
+        attrs = [dict(i.attrs) for i in self.items] if like is None else \
+            [old if old == i.attrs else dict(i.attrs) for i, old in zip(self.items, like["attrs"], strict=True)]
+        if like is not None:
+            zones = [old if old == new else new for new, old in zip(zones, like["zones"], strict=True)]
         return {
             "step": self.step, "periods": dict(self.periods), "decisions": self.decisions,
             "firings": self.firings, "steps": self.steps,
             "counters": dict(self.counters), "players": [dict(p.counters) for p in self.players],
-            "zones": [(z.visibility, [i.uid for i in z.items]) for z in self.all_zones()],
-            "attrs": [dict(i.attrs) for i in self.items],
+            "zones": zones, "attrs": attrs,
             "trigger_uses": dict(self.trigger_uses),
             "rng": self.rng.getstate(),
         }

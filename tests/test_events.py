@@ -1,0 +1,103 @@
+"""Events: typed, tagged with who may see them; a seat's feed never names an item that seat cannot see."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+import engine
+from engine.play.log import GameLog
+from engine.runtime.events import Event, EventKind
+
+PACKS = ["raising-robots", "robot-factory", "raising-robots-expansion"]
+GAMES = 200
+
+
+class FeedCheck:
+    """An observer that checks, as each event happens, that every seat shown an item may see it."""
+
+    def __init__(self, match: engine.Match) -> None:
+        self.match = match
+        self.seen = self.hidden = 0
+        self.kinds: set[EventKind] = set()
+
+    def __call__(self, event: Event) -> None:
+        state = self.match.game.state
+        self.kinds.add(event.kind)
+        for seat in range(len(state.players)):
+            if not event.seen_by(seat):
+                self.hidden += 1
+                continue
+            self.seen += 1
+            data = event.data
+            if "label" in data and event.kind in (EventKind.ANSWERED, EventKind.FORCED):
+                assert event.visible_to == frozenset((event.seat,))
+            if "item" in data:
+                item = state.items[data["item"]]
+                origin = data.get("from")
+                was = state.zone(origin[0], origin[1]) if origin else None
+                assert item.zone is not None and (item.zone.visible_to(seat) or (was and was.visible_to(seat))), \
+                    (event, seat)
+            if event.kind is EventKind.REVEALED:
+                assert event.visible_to is None
+
+
+@pytest.mark.parametrize("name", PACKS)
+def test_no_hidden_item_reaches_another_seats_feed(name: str) -> None:
+    pack = engine.load_pack(name)
+    hidden = seen = 0
+    kinds: set[EventKind] = set()
+    for seed in range(GAMES):
+        players = 2 + seed % 2 if pack.max_players > 2 else 2
+        match = engine.Match(pack, players, seed)       # not forkable: no checkpoints, a cheaper game
+        check = FeedCheck(match)
+        match.subscribe(check)
+        engine.play_match(match, [engine.RandomAgent(seed, s) for s in range(players)])
+        hidden, seen, kinds = hidden + check.hidden, seen + check.seen, kinds | check.kinds
+    assert hidden and seen     # the feeds really differ from seat to seat
+    assert {EventKind.MOVED, EventKind.ANSWERED, EventKind.STEP_STARTED, EventKind.GAME_ENDED} <= kinds
+
+
+def test_event_kinds_and_unsubscribe() -> None:
+    match = engine.new_match(engine.load_pack("robot-factory"), 2, 3)
+    got: list[Event] = []
+    stop = match.subscribe(got.append)
+    for _ in range(40):
+        match.apply(0)
+    kinds = {e.kind for e in got}
+    assert {EventKind.ANSWERED, EventKind.MOVED, EventKind.DRAWN, EventKind.STEP_STARTED,
+            EventKind.REVEALED} <= kinds
+    assert all(isinstance(e.to_json()["kind"], str) for e in got)
+    fork = match.fork()                     # a fork has its own observers (none)
+    count = len(got)
+    fork.apply(0)
+    assert len(got) == count
+    match.undo(1)                           # undo keeps them; the catch-up tells nothing
+    assert len(got) == count
+    match.apply(0)
+    assert len(got) > count
+    stop()
+    count = len(got)
+    match.apply(0)
+    assert len(got) == count
+
+
+def test_forced_moves_are_in_the_log_and_skipped_on_replay(tmp_path: Path) -> None:
+    pack = engine.load_pack("raising-robots")
+    match = engine.new_match(pack, 2, 4)
+    rng = random.Random(4)
+    for _ in range(150):
+        match.apply(rng.randrange(len(match.legal())))
+    log = match.to_log()
+    forced = [d for d in log.decisions if d.get("forced")]
+    assert forced and len(log.decisions) == 150 + len(forced)
+    log.write(tmp_path / "game.json")
+    again = engine.Match.from_log(pack, GameLog.read(tmp_path / "game.json"))
+    assert again.state_hash() == match.state_hash()
+    assert again.to_log().decisions == log.decisions
+    match.undo(30)                         # forced moves after the point undone are gone too
+    assert match.to_log().decisions == log.decisions[:len(match.to_log().decisions)]
+    fork = again.fork()
+    assert fork.to_log().decisions == log.decisions
