@@ -54,8 +54,8 @@ def _items(session: Session, zone: str, seat: int | None = None) -> list[Any]:
 
 
 # ---------------------------------------------------------------- tic-tac-toe
-def tic_tac_toe_action(session: Session, label: str) -> int:
-    return TIC_TAC_TOE_CELLS.index(label)
+def tic_tac_toe_actions(session: Session, labels: list[str]) -> list[int]:
+    return [TIC_TAC_TOE_CELLS.index(label) for label in labels]
 
 
 def tic_tac_toe_position(session: Session) -> str:
@@ -64,8 +64,8 @@ def tic_tac_toe_position(session: Session) -> str:
 
 
 # ---------------------------------------------------------------- connect four
-def connect_four_action(session: Session, label: str) -> int:
-    return int(label.removeprefix("column ")) - 1
+def connect_four_actions(session: Session, labels: list[str]) -> list[int]:
+    return [int(label.removeprefix("column ")) - 1 for label in labels]
 
 
 def connect_four_position(session: Session) -> str:
@@ -74,8 +74,8 @@ def connect_four_position(session: Session) -> str:
 
 
 # ---------------------------------------------------------------- goofspiel
-def goofspiel_action(session: Session, label: str) -> int:
-    return int(label) - 1
+def goofspiel_actions(session: Session, labels: list[str]) -> list[int]:
+    return [int(label) - 1 for label in labels]
 
 
 def goofspiel_chance(session: Session) -> int:
@@ -98,13 +98,15 @@ def goofspiel_openspiel_position(text: str) -> str:
 
 
 # ---------------------------------------------------------------- breakthrough
-def breakthrough_action(session: Session, label: str) -> int:
+def breakthrough_actions(session: Session, labels: list[str]) -> list[int]:
     """`a7b6` -> OpenSpiel's ((row * 8 + column) * 6 + direction) * 2 + capture, row 0 = rank 8."""
-    c1, r1, c2, r2 = FILES.index(label[0]), 8 - int(label[1]), FILES.index(label[2]), 8 - int(label[3])
-    direction = BREAKTHROUGH_DIRECTIONS.index((r2 - r1, c2 - c1))
-    target = next(cell for cell in _items(session, "board") if cell.comp.id == label[2:])
-    capture = int(target.attrs["piece"] != 0)
-    return ((r1 * 8 + c1) * 6 + direction) * 2 + capture
+    occupied = {cell.comp.id: cell.attrs["piece"] != 0 for cell in _items(session, "board")}
+    actions = []
+    for label in labels:
+        c1, r1, c2, r2 = FILES.index(label[0]), 8 - int(label[1]), FILES.index(label[2]), 8 - int(label[3])
+        direction = BREAKTHROUGH_DIRECTIONS.index((r2 - r1, c2 - c1))
+        actions.append(((r1 * 8 + c1) * 6 + direction) * 2 + int(occupied[label[2:]]))
+    return actions
 
 
 def breakthrough_position(session: Session) -> str:
@@ -119,18 +121,18 @@ class Classic:
 
     pack: str
     openspiel: str
-    action: Callable[[Session, str], int]                # our option label (in this position) -> OpenSpiel action
+    actions: Callable[[Session, list[str]], list[int]]   # our option labels (in this position) -> OpenSpiel actions
     position: Callable[[Session], str]                   # our state in OpenSpiel's `str(state)` text
     openspiel_position: Callable[[str], str] = lambda text: text
     chance: Callable[[Session], int] | None = None       # the chance outcome our game dealt
 
 
 CLASSICS = {c.pack: c for c in [
-    Classic("tic-tac-toe", "tic_tac_toe", tic_tac_toe_action, tic_tac_toe_position),
-    Classic("connect-four", "connect_four", connect_four_action, connect_four_position),
-    Classic("goofspiel", "goofspiel", goofspiel_action, goofspiel_position, goofspiel_openspiel_position,
+    Classic("tic-tac-toe", "tic_tac_toe", tic_tac_toe_actions, tic_tac_toe_position),
+    Classic("connect-four", "connect_four", connect_four_actions, connect_four_position),
+    Classic("goofspiel", "goofspiel", goofspiel_actions, goofspiel_position, goofspiel_openspiel_position,
             goofspiel_chance),
-    Classic("breakthrough", "breakthrough", breakthrough_action, breakthrough_position),
+    Classic("breakthrough", "breakthrough", breakthrough_actions, breakthrough_position),
 ]}
 
 
@@ -169,7 +171,7 @@ def crosscheck_game(classic: Classic, pack: Pack, openspiel_game: Any, seed: int
         if decision is None or decision.seat != player:
             who = "nobody (game over)" if decision is None else f"seat {decision.seat + 1}"
             raise fail(f"OpenSpiel asks player {player} to choose among {legal}; ours asks {who}")
-        mapped = [classic.action(session, label) for label in decision.labels]
+        mapped = classic.actions(session, decision.labels)
         if sorted(mapped) != legal:
             raise fail(f"legal moves differ: ours {decision.labels} -> {sorted(mapped)}, OpenSpiel {legal}")
         index = rng.randrange(len(mapped))
