@@ -16,8 +16,10 @@ default: all) three players of random games are timed on the same seeds:
   same order as the pack and draws like `RandomAgent`, so it plays the very
   same games (the run checks that winners and final boards agree).
 
-Each side is timed `--repeat` times, interleaved (so a busy machine skews all
-alike), and the best run counts. Ends with one line per game:
+Each side is timed `--repeat` times, interleaved, and the best run counts.
+Times are this process's CPU time (`time.process_time`; all three run in
+this one thread, OpenSpiel's C++ included), so other work on a shared
+machine does not count against whichever side it happened to overlap. Ends with one line per game:
 `connect-four cogwork/openspiel: X.XXx  cogwork/handwritten: Y.YYx`, the
 ratios of time per game (lower is better).
 
@@ -106,9 +108,10 @@ def play_openspiel(game: Any, seed: int) -> tuple[list[float], int]:
 
 
 def timed(work: Callable[[], Any]) -> tuple[float, Any]:
-    start = time.perf_counter()
+    """CPU seconds of this process spent on `work`, and its result."""
+    start = time.process_time()
     result = work()
-    return time.perf_counter() - start, result
+    return time.process_time() - start, result
 
 
 def race(name: str, seeds: range, repeat: int) -> str:
@@ -140,7 +143,7 @@ def race(name: str, seeds: range, repeat: int) -> str:
     if differ:
         print(f"  DIFFERENT final states, seeds: {differ[:20]}")
     for side, seconds in best.items():
-        print(f"  {side:<12} {seconds:6.3f} s  {len(seeds) / seconds:9.1f} games/s")
+        print(f"  {side:<12} {seconds:6.3f} CPU s  {len(seeds) / seconds:9.1f} games/s")
     return (f"{name} cogwork/openspiel: {best['cogwork'] / best['openspiel']:.2f}x  "
             f"cogwork/handwritten: {best['cogwork'] / best['handwritten']:.2f}x")
 
@@ -157,7 +160,7 @@ def profile(name: str, seeds: range, top: int = 25) -> None:
 
     seconds, (inclusive, own, samples) = timed(lambda: sample_stacks(work))
     per_decision = 1e6 * seconds / max(decisions, 1)
-    print(f"{name}: {len(seeds)} games, {decisions} decisions asked, {seconds:.2f} s under the profiler, "
+    print(f"{name}: {len(seeds)} games, {decisions} decisions asked, {seconds:.2f} CPU s under the profiler, "
           f"{per_decision:.0f} µs per decision; {samples} samples")
 
     def show(title: str, counts: Counter[tuple[str, str]]) -> None:
