@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from engine.loading import load_pack
-from engine.pack import Pack
-from engine.scenario import run_scenario
+from engine.compile.loading import load_pack
+from engine.play.scenario import run_scenario
+from engine.runtime.defs import Pack
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))

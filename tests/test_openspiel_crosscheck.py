@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.loading import load_pack
+from engine.compile.loading import load_pack
 
 pyspiel = pytest.importorskip("pyspiel")
 

@@ -36,9 +36,10 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from engine.loading import load_pack  # noqa: E402
-from engine.pack import Pack  # noqa: E402
-from engine.session import Session  # noqa: E402
+from engine.compile.loading import load_pack  # noqa: E402
+from engine.play.session import Session  # noqa: E402
+from engine.runtime.defs import Pack  # noqa: E402
+from engine.runtime.scoring import Verdict  # noqa: E402
 
 MARKS = ".xo"        # tic-tac-toe and connect four: empty, seat 1 (OpenSpiel player 0), seat 2
 PIECES = ".bw"       # breakthrough: empty, Black (seat 1, OpenSpiel player 0), White (seat 2)
@@ -141,10 +142,14 @@ class MismatchError(AssertionError):
 
 
 def our_returns(session: Session) -> list[float]:
-    winners = session.outcome().winners
-    if len(winners) == len(session.game.state.players):
-        return [0.0] * len(winners)
-    return [1.0 if seat in winners else -1.0 for seat in range(len(session.game.state.players))]
+    """OpenSpiel's zero-sum returns: +1 the winner, -1 the loser, 0 each in a draw."""
+    outcome = session.outcome()
+    players = len(session.game.state.players)
+    if outcome.verdict == Verdict.DRAW:
+        return [0.0] * players
+    if outcome.verdict != Verdict.WIN:
+        raise MismatchError(f"a two-player classic ended as {outcome.verdict}")
+    return [1.0 if seat in outcome.winners else -1.0 for seat in range(players)]
 
 
 def crosscheck_game(classic: Classic, pack: Pack, openspiel_game: Any, seed: int) -> int:

@@ -46,11 +46,11 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tools")]
 from baselines.random_bots import random_chooser  # noqa: E402
 from bench.sampling import sample_stacks  # noqa: E402
 
-from engine.agents import RandomAgent  # noqa: E402
-from engine.loading import load_pack  # noqa: E402
-from engine.pack import Pack  # noqa: E402
-from engine.scoring import final_scores, winners  # noqa: E402
-from engine.session import Session  # noqa: E402
+from engine.compile.loading import load_pack  # noqa: E402
+from engine.play.agents import RandomAgent  # noqa: E402
+from engine.play.session import Session  # noqa: E402
+from engine.runtime.defs import Pack  # noqa: E402
+from engine.runtime.scoring import winners  # noqa: E402
 
 GAMES = {  # our pack -> (OpenSpiel game, baseline module, the item attribute the final check compares)
     "tic-tac-toe": ("tic_tac_toe", "tic_tac_toe", "mark"),
@@ -69,13 +69,13 @@ def play_engine(pack: Pack, seed: int) -> Session:
 def engine_result(pack: Pack, seed: int) -> tuple[list[int], int]:
     """Winners and the number of decisions asked: a game played and its result known, nothing kept."""
     session = play_engine(pack, seed)
-    return winners(final_scores(session.game)), len(session.log)
+    return winners(session.game), len(session.log)
 
 
 def engine_final(session: Session, attribute: str) -> dict[str, Any]:
     """The engine's final state in the baseline's `play()` shape."""
     game = session.game
-    final: dict[str, Any] = {"winners": winners(final_scores(game))}
+    final: dict[str, Any] = {"winners": winners(game)}
     if attribute:
         final["board"] = [cell.attrs[attribute] for cell in game.state.zone("board", None).items]
     else:
