@@ -30,7 +30,7 @@ from engine.runtime.decision import Decision
 from engine.runtime.defs import Pack
 from engine.runtime.events import Event, EventKind
 from engine.runtime.interpreter import Interpreter
-from engine.runtime.scoring import PlayerResult, final_scores, winners
+from engine.runtime.scoring import PlayerResult, Verdict, final_scores, team_lost, verdict
 from engine.runtime.views import SeatView, snapshot, state_hash
 
 Observer = Callable[[Any], None]
@@ -47,6 +47,7 @@ class Outcome:
     winners: list[int]
     hash: str
     decisions: int
+    verdict: Verdict = Verdict.WIN
 
 
 class Match:
@@ -178,7 +179,8 @@ class Match:
     def outcome(self) -> Outcome:
         """Scores and winners (of the position now, if the match is still running)."""
         results = final_scores(self.game)
-        return Outcome(results, winners(results), state_hash(self.game), len(self.log))
+        kind, won = verdict(results, team_lost(self.game))
+        return Outcome(results, won, state_hash(self.game), len(self.log), kind)
 
     # ---------------------------------------------------------------- copies and history
     def fork(self) -> Match:
