@@ -183,3 +183,13 @@ def test_neighbours_of_a_copy_of_a_board_come_from_that_copy(tmp_path: Path) -> 
     second_a = [i for i in game.state.items if i.comp.id == "a"][1]
     near = game.neighbors(second_a)
     assert [(i.comp.id, i.copy) for i in near] == [("b", 1), ("c", 0)]
+
+
+def test_a_match_deep_copies_and_pickles() -> None:
+    match = engine.new_match(engine.load_pack("robot-factory"), 2, 6)
+    for _ in range(20):
+        match.apply(0)
+    for twin in (copy.deepcopy(match), pickle.loads(pickle.dumps(match))):
+        assert twin.state_hash() == match.state_hash() and twin.legal() == match.legal()
+        twin.apply(0)
+        assert twin.state_hash() != match.state_hash()

@@ -71,6 +71,11 @@ class GameLog:
             src = load_yaml(path, shown)      # positions, for the message only
             found = validate(src, "log.schema.json") or [_at(src, path_, msg) for path_, msg in problems]
             raise PackError(found)
+        return cls.from_json(data)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> GameLog:
+        """A log from `to_json()`'s data (already checked: `read` checks a file against the schema first)."""
         return cls(pack=data["pack"], version=data.get("version", ""), players=data["players"], seed=data["seed"],
                    options={k: v for k, v in data.get("options", {}).items() if v},
                    decisions=data["decisions"], pack_path=data.get("pack_path"),

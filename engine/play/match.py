@@ -33,7 +33,7 @@ from engine.runtime.interpreter import Interpreter
 from engine.runtime.scoring import PlayerResult, Verdict, final_scores, team_lost, verdict
 from engine.runtime.views import SeatView, snapshot, state_hash
 
-Observer = Callable[[Any], None]
+Observer = Callable[[Event], None]
 # answers between checkpoints: fewer make play slower (a checkpoint copies the state), more make a fork
 # replay more answers (measured with tools/bench/fork.py and random games; see docs/architecture.md)
 CHECKPOINT_EVERY = 8
@@ -183,9 +183,16 @@ class Match:
         return Outcome(results, won, state_hash(self.game), len(self.log), kind)
 
     # ---------------------------------------------------------------- copies and history
-    def fork(self) -> Match:
-        """An independent match at the same decision: answering one never changes the other."""
-        return self._replayed(len(self.log))
+    def fork(self, history: bool = True) -> Match:
+        """An independent match at the same decision: answering one never changes the other.
+
+        `history=False` gives a lighter copy for rollouts: it keeps no checkpoints, so it plays as fast as
+        a match that is not forkable, but its own `fork` and `undo` replay from the start.
+        """
+        copy = self._replayed(len(self.log))
+        if not history:
+            copy.game.trace, copy.game.at_step, copy._checkpoints = None, None, []
+        return copy
 
     def undo(self, n: int = 1) -> None:
         """Go back to the decision `n` answers ago (its hash is the one that decision had)."""
@@ -256,6 +263,13 @@ class Match:
             self.apply_label(label)
             if agents is not None and decision is not None:
                 agents[decision.seat].observe(decision, decision.index_of(label))
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Match:
+        return self.fork()
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its pack's folder or name and its log: unpickling loads the pack and replays."""
+        return (_unpickled, (self.pack.root or self.pack.id, self.to_log().to_json(), self.game.trace is not None))
 
     # ---------------------------------------------------------------- observers
     def subscribe(self, observer: Observer) -> Callable[[], None]:
@@ -345,6 +359,11 @@ class _Checkpoint:
     steps: int
     trace_length: int
     data: dict[str, Any]
+
+
+def _unpickled(spec: str, log: dict[str, Any], forkable: bool) -> Match:
+    from engine.compile.loading import load_pack  # only here: a running match needs no compiler
+    return Match.from_log(load_pack(spec), GameLog.from_json(log), forkable=forkable)
 
 
 def _answers(checkpoint: _Checkpoint) -> int:
