@@ -7,6 +7,7 @@ A match is a value: `fork()` copies it, `undo(n)` takes answers back, `to_log()`
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 
 from engine.compile import loading
@@ -14,7 +15,7 @@ from engine.diagnostics import Diagnostic
 from engine.errors import RuleError
 from engine.lint import run as lint_run
 from engine.play.agents import Agent
-from engine.play.match import Match, Outcome
+from engine.play.match import Match, Observer, Outcome
 from engine.runtime.defs import Pack
 
 
@@ -32,17 +33,18 @@ def lint_pack(path: str | Path, games: int = lint_run.DEFAULT_GAMES) -> list[Dia
 
 
 def new_match(pack: Pack, players: int, seed: int = 1, options: dict[str, bool] | None = None,
-              forkable: bool = True) -> Match:
+              forkable: bool = True, observers: Iterable[Observer] = ()) -> Match:
     """A match of `pack` for `players` seats, run up to its first decision.
 
     The same pack, players, seed and options always give the same match; unknown options raise
     `RuleError`. `forkable` keeps checkpoints so `fork`, `undo` and a change of thread are fast (about
-    a third more time per decision); without, they replay the match from its start.
+    a third more time per decision); without, they replay the match from its start. `observers` see
+    every event from the first step on (`Match.subscribe` sees those after it is called).
     """
     unknown = sorted(set(options or {}) - set(pack.options))
     if unknown:
         raise RuleError(f"{pack.name} has no option {', '.join(unknown)} (it has: {', '.join(pack.options) or 'none'})")
-    return Match(pack, players, seed, options, forkable=forkable, log_forced=True)
+    return Match(pack, players, seed, options, forkable=forkable, log_forced=True, observers=observers)
 
 
 def play_match(match: Match, agents: list[Agent]) -> Outcome:

@@ -10,6 +10,7 @@ import pytest
 import engine
 from engine.play.log import GameLog
 from engine.runtime.events import Event, EventKind
+from engine.runtime.interpreter import Interpreter
 
 PACKS = ["raising-robots", "robot-factory", "raising-robots-expansion"]
 GAMES = 200
@@ -18,13 +19,13 @@ GAMES = 200
 class FeedCheck:
     """An observer that checks, as each event happens, that every seat shown an item may see it."""
 
-    def __init__(self, match: engine.Match) -> None:
-        self.match = match
+    def __init__(self, game: Interpreter) -> None:
+        self.game = game
         self.seen = self.hidden = 0
         self.kinds: set[EventKind] = set()
 
     def __call__(self, event: Event) -> None:
-        state = self.match.game.state
+        state = self.game.state
         self.kinds.add(event.kind)
         for seat in range(len(state.players)):
             if not event.seen_by(seat):
@@ -51,9 +52,9 @@ def test_no_hidden_item_reaches_another_seats_feed(name: str) -> None:
     kinds: set[EventKind] = set()
     for seed in range(GAMES):
         players = 2 + seed % 2 if pack.max_players > 2 else 2
-        match = engine.Match(pack, players, seed)       # not forkable: no checkpoints, a cheaper game
-        check = FeedCheck(match)
-        match.subscribe(check)
+        game = Interpreter(pack, players, seed)
+        check = FeedCheck(game)             # from the first step on; not forkable: no checkpoints, a cheaper game
+        match = engine.Match(pack, players, seed, game=game, observers=[check])
         engine.play_match(match, [engine.RandomAgent(seed, s) for s in range(players)])
         hidden, seen, kinds = hidden + check.hidden, seen + check.seen, kinds | check.kinds
     assert hidden and seen     # the feeds really differ from seat to seat

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import bisect
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -55,10 +55,12 @@ class Match:
 
     def __init__(self, pack: Pack, players: int, seed: int, options: dict[str, bool] | None = None,
                  game: Interpreter | None = None, forkable: bool = False, log_forced: bool = False,
+                 observers: Iterable[Observer] = (),
                  _resume: tuple[list[dict[str, Any]], list[_Checkpoint], list[_Forced]] | None = None) -> None:
         """A match run up to its first decision. `forkable` keeps the flow trace and checkpoints that make
         `fork`, `undo` and a change of thread cost a short catch-up instead of a replay from the start;
-        `log_forced` puts the decisions taken without asking (one option) in `to_log` too."""
+        `log_forced` puts the decisions taken without asking (one option) in `to_log` too; `observers` are
+        subscribed before the first step runs (`subscribe` later misses what happens up to the first decision)."""
         if pack.flow is None:
             raise RuleError("the pack has no flow")
         self.pack = pack
@@ -66,6 +68,7 @@ class Match:
         self.log: list[dict[str, Any]] = []
         self.decision: Decision | None = None
         self._busy = threading.Lock()
+        self.game.observers.extend(observers)
         self._checkpoints: list[_Checkpoint] = []
         self._forced: list[_Forced] = []
         if _resume is not None:

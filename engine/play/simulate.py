@@ -107,9 +107,8 @@ def _stats(values: list[int]) -> dict[str, float] | None:
 
 
 def play_one(pack: Pack, players: int, seed: int, options: dict[str, bool], check_replay: bool) -> GameRecord:
-    session = Match(pack, players, seed, options)
     coverage = CoverageCount(pack)
-    session.subscribe(coverage)
+    session = Match(pack, players, seed, options, observers=[coverage])
     try:
         session.run([RandomAgent(seed, s) for s in range(players)])
     except (RuleError, MoveError) as exc:
