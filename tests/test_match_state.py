@@ -111,7 +111,6 @@ def test_every_state_field_is_in_the_hash() -> None:
         "periods": lambda s: s.periods.__setitem__("turn", s.periods["turn"] + 1),
         "decisions": lambda s: setattr(s, "decisions", s.decisions + 1),
         "firings": lambda s: setattr(s, "firings", s.firings + 1),
-        "steps": lambda s: setattr(s, "steps", s.steps + 1),
         "global counter": lambda s: s.counters.__setitem__(next(iter(s.counters)), 99),
         "player counter": lambda s: s.players[1].counters.__setitem__("vp", 99),
         "visibility": lambda s: setattr(s.zones["robot_deck"], "visibility", "public"),

@@ -33,13 +33,14 @@ class FlowCompiler:
         self.c = EffectCompiler(builder.pack, DslText("", src, path), builder.procedures,
                                 usage=builder.pack.usage)
         self.c.unit.globals.update(seats=_seats, reveal_all=_reveal_all)
+        self.state = self.c.unit.temp()   # a local for `game.state` (one object for the whole match)
 
     def compile(self, data: Any) -> Runner:
         flow = self.c.dsl
         assert flow.src is not None
         body = self.steps(flow.src, flow.path, data)  # generated now: one function, run by every game
         self.c.dsl = flow  # the function is named for the flow, not for its last step's text
-        return self.c.function(lambda c: body)
+        return self.c.function(lambda c: [*stmts("S = game.state", S=self.state), *body])
 
     def steps(self, src: SourceFile, path: tuple, data: Any, prefix: str = "") -> list[ast.stmt]:
         return [node for i, d in enumerate(data or []) for node in self.step(src, (*path, i), d, prefix)]
@@ -80,9 +81,11 @@ class FlowCompiler:
             if "step_end" in listened else []
         outer, slot = self.c.unit.temp(), self.c.unit.temp()
         # enter_step/exit_step keep the flow position (engine/runtime/interpreter.py): K < 0 skips a step
-        # already done while a fork catches up with its checkpoint
-        return stamp(stmts("O = game.state.step\ngame.state.step = N\nK = game.enter_step()\nif K >= 0:\n"
-                           "    START\n    BODY\n    END\n    game.exit_step(K)\ngame.state.step = O", O=outer,
+        # already done while a fork catches up with its checkpoint; a quiet game (no trace, nobody watching)
+        # keeps none
+        return stamp(stmts("O = S.step\nS.step = N\nK = 0 if game.quiet else game.enter_step()\n"
+                           "if K >= 0:\n    START\n    BODY\n    END\n    if not game.quiet:\n"
+                           "        game.exit_step(K)\nS.step = O", O=outer, S=self.state,
                            N=const(sid), K=slot, START=start or [ast.Pass()], BODY=body or [ast.Pass()],
                            END=end or [ast.Pass()]),
                      self._where(src, path))
@@ -95,11 +98,11 @@ class FlowCompiler:
         # `order` is read for each seat in turn: a lambda over a context acting for that seat
         seats = expr("seats(ctx, lambda ctx: X)", X=self._expr(src, (*path, "order"), d["order"])) if "order" in d \
             else expr("game.turn_order()")
-        seats = expr("game.traced(X) if game.live else game.untrace()", X=seats)
+        seats = self._traced(seats)
         body = self.steps(src, (*path, key), d[key], prefix)
         outer, seat = self.c.unit.temp(), self.c.unit.temp()
-        return stmts("O = ctx.seat\nfor S in SEATS:\n    game.state.periods['turn'] += 1\n    ctx.seat = S\n"
-                     "    BODY\nctx.seat = O", O=outer, S=seat, SEATS=seats, BODY=body or [ast.Pass()])
+        return stmts("O = ctx.seat\nfor S in SEATS:\n    ST.periods['turn'] += 1\n    ctx.seat = S\n"
+                     "    BODY\nctx.seat = O", O=outer, S=seat, ST=self.state, SEATS=seats, BODY=body or [ast.Pass()])
 
     def _each_player(self, src: SourceFile, path: tuple, d: Any, prefix: str) -> list[ast.stmt]:
         return self._per_player(src, path, d, "each_player", prefix)
@@ -142,12 +145,12 @@ class FlowCompiler:
         py, saved = self.c.bind(str(spec.get("var", "x")))
         body = self.steps(src, (*path, "steps"), d.get("steps"), prefix)
         self.c.scope = saved
-        coll = expr("game.traced(list(C)) if game.live else game.untrace()", C=self.c.snapshot(coll))
+        coll = self._traced(expr("list(C)", C=self.c.snapshot(coll)))
         return stmts("for V in C:\n    BODY", V=py, C=coll, BODY=body or [ast.Pass()])
 
     def _traced(self, value: ast.expr) -> ast.expr:
         """A value the flow's shape depends on, kept in the flow trace so a fork can retrace the shape."""
-        return expr("game.traced(X) if game.live else game.untrace()", X=value)
+        return expr("X if game.quiet else game.traced(X) if game.live else game.untrace()", X=value)
 
 
 def _seats(ctx: Ctx, order: Any) -> list[int]:

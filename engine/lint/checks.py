@@ -368,7 +368,7 @@ def _random_game(pack: Pack, players: int, seed: int) -> tuple[list[_Short], Rul
     """Play one game with seeded random bots; the short draws and the rule error that stopped it, if any."""
     game = Interpreter(pack, players, seed)
     watch = _DrawWatch(game)
-    game.observers.append(watch)
+    game.watch(watch)
     if pack.flow is None:
         return watch.short, None
     try:

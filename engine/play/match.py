@@ -68,7 +68,8 @@ class Match:
         self.log: list[dict[str, Any]] = []
         self.decision: Decision | None = None
         self._busy = threading.Lock()
-        self.game.observers.extend(observers)
+        for observer in observers:
+            self.game.watch(observer)
         self._checkpoints: list[_Checkpoint] = []
         self._forced: list[_Forced] = []
         if _resume is not None:
@@ -77,7 +78,7 @@ class Match:
             self.game.on_forced = self._note_forced
         if forkable:
             if self.game.trace is None:
-                self.game.trace = []
+                self.game.keep_trace([])
             self.game.at_step = self._at_step
         self._start_flow()
         self._advance(None)
@@ -147,7 +148,7 @@ class Match:
             self._advance(index)
 
     def _record(self, decision: Decision, index: int) -> None:
-        if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(decision.labels):
+        if type(index) is not int or not 0 <= index < len(decision.labels):   # True is no option
             raise MoveError(f"option {index!r} is not one of the {len(decision.labels)} options")
         self.log.append({"seat": decision.seat, "step": decision.step, "label": decision.labels[index]})
         if self.game.observers:
@@ -194,7 +195,8 @@ class Match:
         """
         copy = self._replayed(len(self.log))
         if not history:
-            copy.game.trace, copy.game.at_step, copy._checkpoints = None, None, []
+            copy.game.keep_trace(None)
+            copy.game.at_step, copy._checkpoints = None, []
         return copy
 
     def undo(self, n: int = 1) -> None:
@@ -277,12 +279,8 @@ class Match:
     # ---------------------------------------------------------------- observers
     def subscribe(self, observer: Observer) -> Callable[[], None]:
         """Call `observer(event)` for every event from now on; returns a function that unsubscribes it."""
-        self.game.observers.append(observer)
-
-        def unsubscribe() -> None:
-            if observer in self.game.observers:
-                self.game.observers.remove(observer)
-        return unsubscribe
+        self.game.watch(observer)
+        return lambda: self.game.unwatch(observer)
 
     # ---------------------------------------------------------------- agents
     def run(self, agents: list[Agent], stop_after: int | None = None) -> None:
@@ -336,7 +334,8 @@ class Match:
         """Become `other` (a rebuilt copy of this match), keeping this match's observers."""
         if other.game.trace is not None:
             other.game.at_step = self._at_step
-        other.game.observers = self.game.observers
+        for observer in self.game.observers:
+            other.game.watch(observer)
         if other.game.on_forced is not None:
             other.game.on_forced = self._note_forced
         self.game, self.log, self.decision, self._checkpoints = other.game, other.log, other.decision, \

@@ -49,6 +49,7 @@ class Interpreter:
                 self._copies.setdefault((item.comp.id, item.owner), []).append(item.uid)
         else:
             self.state, self._copies = like.state.blank_copy(), like._copies
+        self._first = {key: self.state.items[uids[0]] for key, uids in self._copies.items()}  # for `instance`
         self._trigger_depth = 0
         self.trace: list[Any] | None = None   # the flow trace (None: not kept, this match will not be forked)
         self.live = True                      # False while a fork catches up with its checkpoint
@@ -59,7 +60,9 @@ class Interpreter:
         self._arrival: dict[str, Any] = {}
         self._call_depth = 0
         self._reserved: set[Item] = set()  # items being played: they cannot pay for themselves
-        self.observers: list[Callable[[Event], None]] = []   # told of every event (engine/runtime/events.py)
+        # told of every event (engine/runtime/events.py); change it with watch/unwatch, which keep `quiet`
+        self.observers: list[Callable[[Event], None]] = []
+        self.quiet = True   # no trace, nobody watching: the generated flow keeps no position and tells nothing
         self.pause: Callable[[Decision], int] = _no_driver  # the session sets this: it returns the answer
         # the acting seat's player, for generated code: no seat (a top-level step) reads as a clear error
         self.seats: dict[int | None, Any] = {p.seat: p for p in self.state.players}
@@ -82,7 +85,6 @@ class Interpreter:
         """A flow step begins: its trace slot (>= 0) to run it, or -1 to skip it (a fork catching up)."""
         trace = self.trace
         if trace is None:
-            self.state.steps += 1
             if self.observers:
                 self._step_started()
             return 0
@@ -170,6 +172,24 @@ class Interpreter:
     def catch_up(self, trace: list[Any], steps: int, data: dict[str, Any]) -> None:
         """Make the next run of the flow retrace `trace` up to flow step `steps`, then continue from `data`."""
         self.trace, self.live, self._cursor, self._target, self._arrival = trace, False, 0, steps, data
+        self._update_quiet()
+
+    def keep_trace(self, trace: list[Any] | None) -> None:
+        """Record the flow's position from now on (a list), or stop (None): a game that will not be forked."""
+        self.trace = trace
+        self._update_quiet()
+
+    def watch(self, observer: Callable[[Event], None]) -> None:
+        self.observers.append(observer)
+        self._update_quiet()
+
+    def unwatch(self, observer: Callable[[Event], None]) -> None:
+        if observer in self.observers:
+            self.observers.remove(observer)
+        self._update_quiet()
+
+    def _update_quiet(self) -> None:
+        self.quiet = self.trace is None and not self.observers
 
     def _arrive(self) -> None:
         self.state.load(self._arrival)
@@ -193,10 +213,10 @@ class Interpreter:
         """The item of component `comp_id`: the seat's own for per-player types."""
         comp = self.pack.components[comp_id]
         owner = seat if comp.ctype.per_player else None
-        copies = self._copies.get((comp_id, owner))
-        if not copies:
+        item = self._first.get((comp_id, owner))
+        if item is None:
             raise RuleError(f"component '{comp_id}' has no item for player {owner}")
-        return self.state.items[copies[0]]
+        return item
 
     def item(self, ref: ItemRef) -> Item:
         """The very item an attribute refers to."""
@@ -260,13 +280,14 @@ class Interpreter:
             if self.on_forced is not None and self.live:
                 self.on_forced(ctx.seat, kind, labels[0])
             return values[0]
-        self.state.decisions += 1
-        if self.state.decisions > MAX_DECISIONS:
+        state = self.state
+        state.decisions += 1
+        if state.decisions > MAX_DECISIONS:
             raise RuleError(f"more than {MAX_DECISIONS} decisions in one game: does a loop never end?")
         seat = ctx.seat
         if seat is None:
             self._seat(seat)  # raises: nobody to ask
-        return values[self.pause(Decision(seat, KINDS[kind], prompt, labels, values, self.state.step))]
+        return values[self.pause(Decision(seat, KINDS[kind], prompt, labels, values, state.step))]
 
     # ---------------------------------------------------------------- counters
     def set_counter(self, ctx: Ctx, name: str, value: int) -> None:

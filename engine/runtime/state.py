@@ -113,7 +113,7 @@ class State:
     periods: dict[str, int] = field(default_factory=lambda: {"turn": 0, "round": 0})  # turns and rounds begun
     decisions: int = 0            # decisions asked (forced single options are not asked)
     firings: int = 0              # triggers fired (a budget against trigger loops)
-    steps: int = 0                # flow steps begun: with the flow trace, where the flow is (engine/play/match.py)
+    steps: int = 0                # flow steps begun (forkable matches): with the flow trace, where the flow is
 
     def zone(self, zid: str, seat: int | None) -> Zone:
         """The zone `zid`: the seat's own copy for per-player zones."""
@@ -185,8 +185,11 @@ class State:
         self.rng.setstate(data["rng"])
 
     def digest(self) -> str:
-        """A hash of `to_data()`: two states with equal digests are the same state."""
-        return hashlib.blake2b(repr(self.to_data()).encode(), digest_size=8).hexdigest()
+        """A hash of `to_data()` but `steps` (the flow's bookkeeping, kept only by forkable matches: it
+        changes nothing that happens): two states with equal digests are the same game."""
+        data = self.to_data()
+        del data["steps"]
+        return hashlib.blake2b(repr(data).encode(), digest_size=8).hexdigest()
 
 
 def json_safe(value: Any) -> Any:
