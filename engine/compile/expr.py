@@ -42,7 +42,7 @@ HELPERS: dict[str, Any] = {
 _COMPARE = {"eq": ast.Eq, "ne": ast.NotEq, "lt": ast.Lt, "le": ast.LtE, "gt": ast.Gt, "ge": ast.GtE}
 _ARITH = {"add": ast.Add, "sub": ast.Sub, "mul": ast.Mult}
 _BOOLEAN = {"eq", "ne", "lt", "le", "gt", "ge", "in_", "and_", "or_", "not_", "true", "false"}
-_PLAIN = ("int", "str", "bool", "list")
+_PLAIN = ("int", "str", "bool")  # read straight from `item.attrs` (a list may hold item references: get_attr)
 
 
 class ExprCompiler:

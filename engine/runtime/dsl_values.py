@@ -47,10 +47,9 @@ def get_attr(ctx: Ctx, obj: Any, name: str) -> Any:
 
 
 def plain_attr(ctx: Ctx, obj: Any, name: str) -> Any:
-    """`obj.name` for an attribute every type stores as a plain value: straight from the item when it has it."""
+    """`obj.name` for an attribute every type stores as a number, string or bool: straight from the item."""
     if obj.__class__ is Item and name in obj.attrs:
-        value = obj.attrs[name]
-        return _resolved(ctx, value) if value.__class__ is list else value
+        return obj.attrs[name]
     return get_attr(ctx, obj, name)
 
 
