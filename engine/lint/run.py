@@ -15,8 +15,9 @@ import json
 import os
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote
 
 from engine import __version__
@@ -182,7 +183,7 @@ def lint_pack(root: Path, games: int = DEFAULT_GAMES) -> tuple[list[Diagnostic],
     an unchanged pack only reads its manifests and hashes its files.
     """
     key = _result_key(root, games)
-    hit = cache.get(key) if key else None
+    hit = _decoded(cache.get(key)) if key else None
     if hit is not None:
         return hit
     with _collector_paused():
@@ -193,8 +194,18 @@ def lint_pack(root: Path, games: int = DEFAULT_GAMES) -> tuple[list[Diagnostic],
         else:
             result = _sorted(_findings(raw, games)), {src.display: src.path for src in raw.files}
     if key:
-        cache.put(key, result)
+        cache.put(key, {"diagnostics": [asdict(d) for d in result[0]],
+                        "files": {name: str(path) for name, path in result[1].items()}})
     return result
+
+
+def _decoded(entry: Any) -> tuple[list[Diagnostic], dict[str, Path]] | None:
+    """A cached lint result back from its JSON form; None (lint again) for anything else."""
+    try:
+        return ([Diagnostic(**d) for d in entry["diagnostics"]],
+                {str(name): Path(path) for name, path in entry["files"].items()})
+    except (TypeError, KeyError, AttributeError):
+        return None
 
 
 def _result_key(root: Path, games: int) -> str | None:

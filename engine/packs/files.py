@@ -11,6 +11,7 @@ names up as for a single pack: a pack may not redefine another pack's id
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -211,9 +212,8 @@ def _load(path: Path, base: Path, schema_id: str, diagnostics: list[Diagnostic])
     except OSError:
         key = None
     hit = cache.get(key) if key else None
-    if hit is not None:
-        text, data, layout = hit
-        return SourceFile(path, display, text, data, layout)
+    if isinstance(hit, dict) and isinstance(hit.get("text"), str) and "data" in hit:
+        return SourceFile(path, display, hit["text"], hit["data"], hit.get("layout"))
     try:
         src = load_yaml(path, display)
     except PackError as exc:
@@ -221,9 +221,19 @@ def _load(path: Path, base: Path, schema_id: str, diagnostics: list[Diagnostic])
         return None
     found = validate(src, schema_id)
     diagnostics += found
-    if key and not found:
-        cache.put(key, (src.text, src.data, src.layout))
+    if key and not found and _json_exact(src.data):
+        cache.put(key, {"text": src.text, "data": src.data, "layout": src.layout})
     return src
+
+
+def _json_exact(data: Any) -> bool:
+    """Whether JSON gives `data` back unchanged: keys that are not text (`1:`, `true:`) or NaN would
+    come back different, so such a file is not cached. (Its layout's tuples come back as lists,
+    which `SourceFile` reads alike.)"""
+    try:
+        return bool(json.loads(json.dumps(data)) == data)
+    except (TypeError, ValueError, RecursionError):
+        return False
 
 
 def _items(value: Any) -> Iterator[tuple[Any, Any]]:
