@@ -30,7 +30,7 @@ def expected(case: Path) -> dict:
 
 def materialize(case: Path, tmp: Path) -> Path:
     """A copy of the case's pack (and the packs beside it that it needs), with its generated files."""
-    shutil.copytree(case, tmp / case.name, ignore=shutil.ignore_patterns("expected.yaml"))
+    shutil.copytree(case, tmp / case.name, symlinks=True, ignore=shutil.ignore_patterns("expected.yaml"))
     dest = tmp / case.name / "pack"
     spec = expected(case).get("generate")
     if spec is None:

@@ -27,6 +27,7 @@ from engine.dsl.types import parsed_sites, typecheck
 from engine.lint.checks import semantic_checks
 from engine.packs import cache
 from engine.packs.files import MANIFEST, RawPack, find_pack, load_pack_files, pack_inputs
+from engine.packs.source import MAX_FILE_BYTES
 
 DOCS_URL = "docs/diagnostics.md#{code}"
 DEFAULT_GAMES = 2
@@ -64,6 +65,9 @@ RULES: tuple[Rule, ...] = (
     Rule("PACK006", "a dependency's version fails the version tests"),
     Rule("PACK007", "a pack is loaded together with one it declares incompatible"),
     Rule("PACK008", "packs depend on each other in a cycle"),
+    Rule("PACK009", "a file or folder of the pack is a symbolic link to outside it"),
+    Rule("PACK010", "a sub-folder holds another pack", "warning"),
+    Rule("PACK011", "a YAML file in a sub-folder is not content", "warning"),
     Rule("DUP001", "id defined twice"),
     Rule("DUP002", "flow or scoring written in two files"),
     Rule("DUP003", "trigger id used twice"),
@@ -324,12 +328,25 @@ def _shown(path: Path) -> str:
         return str(path)
 
 
-def _source_line(path: Path, line: int) -> str | None:
+def _source_line(path: Path, line: int, result: LintResult) -> str | None:
+    """The line to show under a finding: only from a pack's own YAML (a file it loaded, or a YAML
+    file inside the pack folder, links resolved) of a size a pack file may have; never from a
+    file a link points to outside the pack (docs/security.md)."""
+    loaded = path in result.paths.values()
+    if not loaded and not (path.suffix in (".yaml", ".yml") and _within(path, result.pack)):
+        return None
     try:
+        if not path.is_file() or path.stat().st_size > MAX_FILE_BYTES:
+            return None
         lines = path.read_text(encoding="utf-8").splitlines()
     except (OSError, UnicodeDecodeError):
         return None
     return lines[line - 1] if 0 < line <= len(lines) else None
+
+
+def _within(path: Path, folder: Path) -> bool:
+    real = os.path.realpath(folder)
+    return os.path.commonpath([os.path.realpath(path), real]) == real
 
 
 def _caret(line: str, d: Diagnostic) -> str:
@@ -345,7 +362,7 @@ def format_text(results: list[LintResult]) -> str:
         for d in result.diagnostics:
             path = result.path(d)
             out.append(f"{_shown(path)}:{d.line}:{d.col}: {d.severity}: {d.message} [{d.code}]")
-            line = _source_line(path, d.line)
+            line = _source_line(path, d.line, result)
             if line is not None:
                 out += [f"  {line}", f"  {_caret(line, d)}"]
             if d.hint:

@@ -35,7 +35,7 @@ from engine.resources import data_dir
 
 KEY_BYTES = 32
 MAX_ENTRY_BYTES = 128 * 1024 * 1024     # a 20 MiB pack's largest file entry is far below this
-_TAG_CHARS = 64                         # hex SHA-256
+_TAG_CHARS = 64                         # a SHA-256 digest in hex
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 
 
