@@ -107,6 +107,7 @@ RULES: tuple[Rule, ...] = (
     Rule("RUN001", "a rule failed while playing"),
     Rule("LOG001", "game log unreadable: missing, too large, not UTF-8 or not JSON"),
     Rule("LOG002", "game log does not match the log format"),
+    Rule("SCEN001", "scenario input the pack cannot take (a value of the wrong kind, an unknown option)"),
 )
 RULE_INDEX = {rule.code: i for i, rule in enumerate(RULES)}
 

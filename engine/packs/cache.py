@@ -10,7 +10,7 @@ single diagnostic are stored.
 
 Whoever can write the cache folder (a shared COGWORK_CACHE_DIR, a CI cache
 restored from another branch) is not trusted (docs/security.md). So an entry
-is data only (JSON: reading it never runs code) and carries an HMAC-SHA256 tag
+is data only (JSON: reading it never runs code) and carries an HMAC (SHA-256) tag
 made with a per-user secret kept *outside* the cache folder (a restored cache
 never brings its own key), in a 0600 file. An entry whose tag does not match,
 that is too large, or that does not decode is ignored and rebuilt. Entries are
