@@ -253,6 +253,8 @@ class ExprCompiler:
         if not _is_name(base_tree, "event") and name not in self.attr_names:
             self.unknown(name_tok, "attribute", sorted(self.attr_names))
         base = self.expr(base_tree)
+        if name in self.pack.zones or name in self.pack.counters:     # `q.hand` through a player value uses it
+            self.usage.ref(name, self.dsl.place(name_tok))
         if kind_of(base) == "player":
             return self._player_attr(base, name)
         if name in ("id", "name") and isinstance(base, ast.Name) and not self._declared(name):
