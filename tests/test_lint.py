@@ -243,3 +243,12 @@ def test_a_zone_reached_through_a_player_value_is_used(tmp_path: Path) -> None:
         'scoring:\n  score: "coin"\n')
     unused = [d.message for d in lint(tmp_path / "pack", games=0) if d.code == "UNUSED001"]
     assert unused == ["zone 'attic' is never used"]
+
+
+def test_a_revealed_zone_may_be_read_by_other_players(tmp_path: Path) -> None:
+    case = REPO / "tests" / "lint_corpus" / "hidden001-reads-other-hand" / "pack"
+    shutil.copytree(case, tmp_path / "pack")
+    game = tmp_path / "pack" / "game.yaml"
+    game.write_text(game.read_text().replace("          choose c in", "          reveal next_player.hand\n"
+                                                                     "          choose c in"))
+    assert [d.code for d in lint(tmp_path / "pack", games=0)] == []

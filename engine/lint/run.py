@@ -102,6 +102,7 @@ RULES: tuple[Rule, ...] = (
     Rule("EVENT001", "trigger on an event nothing emits", "warning"),
     Rule("COST001", "cost naming a counter nothing can produce", "warning"),
     Rule("UNUSED001", "definition nothing uses", "warning"),
+    Rule("HIDDEN001", "a rule reads another player's hidden zone that nothing reveals", "warning"),
     Rule("TEXT001", "printed text disagrees with the rules", "warning"),
     Rule("DECK001", "a zone runs out at some player count", "warning"),
     Rule("RUN001", "a rule failed while playing"),
