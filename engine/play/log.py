@@ -9,6 +9,7 @@ first; only a log with a problem is read again as YAML (JSON is YAML) to find it
 from __future__ import annotations
 
 import json
+import stat
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -95,7 +96,10 @@ class GameLog:
 
 def _parse_json(path: Path, shown: str) -> Any:
     try:
-        size = path.stat().st_size
+        info = path.stat()
+        if not stat.S_ISREG(info.st_mode):          # a pipe or a device (/dev/zero) would never end
+            _fail(shown, "LOG001", "cannot read log: not a regular file")
+        size = info.st_size
         if size > MAX_LOG_BYTES:
             _fail(shown, "LOG001", f"log is {size:,} bytes; the limit is {MAX_LOG_BYTES:,}")
         raw = path.read_bytes()

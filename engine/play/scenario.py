@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NoReturn
@@ -207,8 +208,9 @@ def run_scenario(path: Path, pack_cache: dict[str, Pack] | None = None, verbose:
 def run_scenario_files(paths: list[Path], verbose: bool = False) -> int:
     """The `cogwork scenario` command: 0 all pass, 1 any failure, 2 a file could not be run."""
     cache: dict[str, Pack] = {}
-    failed = broken = 0
-    for path in _expand(paths):
+    found, broken = _expand(paths)
+    failed = 0
+    for path in found:
         try:
             result = run_scenario(path, cache, verbose)
         except PackError as exc:
@@ -227,10 +229,23 @@ def run_scenario_files(paths: list[Path], verbose: bool = False) -> int:
     return 1 if failed else 0
 
 
-def _expand(paths: list[Path]) -> list[Path]:
+def _expand(paths: list[Path]) -> tuple[list[Path], int]:
+    """The given files, and the *.yaml files under the given folders; a file found in a folder that is
+    a link to outside that folder is left out (a downloaded pack's scenarios/ may hold one) and
+    reported; how many were."""
     out: list[Path] = []
+    refused = 0
     for p in paths:
-        out.extend(sorted(p.rglob("*.yaml")) if p.is_dir() else [p])
-    return out
+        if not p.is_dir():
+            out.append(p)
+            continue
+        root = os.path.realpath(p)
+        for found in sorted(p.rglob("*.yaml")):
+            if os.path.commonpath([os.path.realpath(found), root]) == root:
+                out.append(found)
+            else:
+                print(Diagnostic("PACK009", "symbolic link to outside the folder: not read", str(found), 1, 1).format())
+                refused += 1
+    return out, refused
 
 
