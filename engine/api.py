@@ -12,7 +12,6 @@ from pathlib import Path
 
 from engine.compile import loading
 from engine.diagnostics import Diagnostic
-from engine.errors import RuleError
 from engine.lint import run as lint_run
 from engine.play.agents import Agent
 from engine.play.match import Match, Observer, Outcome
@@ -41,9 +40,6 @@ def new_match(pack: Pack, players: int, seed: int = 1, options: dict[str, bool] 
     a third more time per decision); without, they replay the match from its start. `observers` see
     every event from the first step on (`Match.subscribe` sees those after it is called).
     """
-    unknown = sorted(set(options or {}) - set(pack.options))
-    if unknown:
-        raise RuleError(f"{pack.name} has no option {', '.join(unknown)} (it has: {', '.join(pack.options) or 'none'})")
     return Match(pack, players, seed, options, forkable=forkable, log_forced=True, observers=observers)
 
 

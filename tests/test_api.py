@@ -61,7 +61,7 @@ def test_a_wrong_answer_raises_move_error_and_changes_nothing() -> None:
 
 
 def test_unknown_option_is_an_error() -> None:
-    with pytest.raises(engine.RuleError, match="no option"):
+    with pytest.raises(engine.RuleError, match="not an option"):
         engine.new_match(engine.load_pack("robot-factory"), players=2, options={"turbo": True})
 
 

@@ -83,8 +83,8 @@ def run(args: argparse.Namespace) -> int:
     seed = resume.seed if resume else args.seed
     agents = _agents(players, seed, args.human or [])
     logged = bool(args.log)   # a saved log lists the decisions taken without asking too
-    session = Match.from_log(pack, resume, agents, forkable=False, log_forced=logged) if resume \
-        else Match(pack, players, seed, options(args.option), log_forced=logged)
+    session = (Match.from_log(pack, resume, agents, forkable=False, log_forced=logged) if resume
+               else Match(pack, players, seed, options(args.option, pack), log_forced=logged))
     if not args.quiet:
         print(f"{pack.name} {pack.version}: {players} players, seed {seed}")
         _follow_rounds(session)

@@ -257,6 +257,7 @@ class Match:
     def from_log(cls, pack: Pack, log: GameLog, agents: list[Agent] | None = None, forkable: bool = True,
                  log_forced: bool = True) -> Match:
         """The logged match, replayed up to its last answer (agents are told each answer)."""
+        log.check_options(pack.options)
         match = cls(pack, log.players, log.seed, log.options, forkable=forkable, log_forced=log_forced)
         match.replay(log.labels(), agents)
         return match
