@@ -36,9 +36,10 @@ def main() -> None:
     whole = engine.new_match(pack, args.players, args.seed)
     engine.play_match(whole, agents)
     full = whole.to_log()
-    middle = len(full.decisions) // 2
+    answers = [d for d in full.decisions if not d.get("forced")]
+    middle = len(answers) // 2
     prefix = GameLog(pack=full.pack, version=full.version, players=full.players, seed=full.seed,
-                     options=full.options, decisions=full.decisions[:middle])
+                     options=full.options, decisions=answers[:middle])
     match = engine.new_match(pack, args.players, args.seed)
     match.replay(prefix.labels())
     expected = match.state_hash()
@@ -55,13 +56,13 @@ def main() -> None:
         undos.append(time.perf_counter() - start)
         assert copy.state_hash() == expected
         start = time.perf_counter()
-        again = engine.Match.from_log(pack, prefix)
+        again = engine.Match.from_log(pack, prefix, forkable=False, log_forced=False)
         replays.append(time.perf_counter() - start)
         assert again.state_hash() == expected
 
     fork, undo, replay = (statistics.median(t) for t in (forks, undos, replays))
     print(f"{args.pack}, {args.players} players, seed {args.seed}: middle decision {middle} of "
-          f"{len(full.decisions)}, {args.repeat} runs each (medians)")
+          f"{len(answers)}, {args.repeat} runs each (medians)")
     print(f"fork:   {fork * 1000:.3f} ms")
     print(f"undo 1: {undo * 1000:.3f} ms")
     print(f"replay: {replay * 1000:.3f} ms (Match.from_log of the first {middle} answers)")
