@@ -37,7 +37,7 @@ def new_match(pack: Pack, players: int, seed: int = 1, options: dict[str, bool] 
 
     The same pack, players, seed and options always give the same match; unknown options raise
     `RuleError`. `forkable` keeps checkpoints so `fork`, `undo` and a change of thread are fast (about
-    a third more time per decision); without, they replay the match from its start. `observers` see
+    a quarter to a half more time per game); without, they replay the match from its start. `observers` see
     every event from the first step on (`Match.subscribe` sees those after it is called).
     """
     return Match(pack, players, seed, options, forkable=forkable, log_forced=True, observers=observers)

@@ -29,14 +29,14 @@ from engine.runtime.context import Ctx
 from engine.runtime.decision import Decision
 from engine.runtime.defs import Pack
 from engine.runtime.events import Event, EventKind
-from engine.runtime.interpreter import Interpreter
+from engine.runtime.interpreter import NEVER, Interpreter
 from engine.runtime.scoring import PlayerResult, Verdict, final_scores, team_lost, verdict
 from engine.runtime.views import SeatView, snapshot, state_hash
 
 Observer = Callable[[Event], None]
 # answers between checkpoints: fewer make play slower (a checkpoint copies the state), more make a fork
 # replay more answers (measured with tools/bench/fork.py and random games; see docs/architecture.md)
-CHECKPOINT_EVERY = 8
+CHECKPOINT_EVERY = 16
 
 
 @dataclass
@@ -80,6 +80,7 @@ class Match:
             if self.game.trace is None:
                 self.game.keep_trace([])
             self.game.at_step = self._at_step
+            self._plan_checkpoint()
         self._start_flow()
         self._advance(None)
 
@@ -91,12 +92,18 @@ class Match:
         self._forced.append(_Forced(len(self.log), state.steps, entry))
 
     def _at_step(self, trace_length: int) -> None:
-        """At a flow step's start: keep a checkpoint if `CHECKPOINT_EVERY` answers were given since the last one."""
-        checkpoints = self._checkpoints
-        if not checkpoints or checkpoints[-1].answers + CHECKPOINT_EVERY <= len(self.log):
-            state = self.game.state
-            like = checkpoints[-1].data if checkpoints else None
-            checkpoints.append(_Checkpoint(len(self.log), state.steps, trace_length, state.to_data(like)))
+        """At a flow step's start, `CHECKPOINT_EVERY` answers after the last checkpoint: keep one.
+
+        (The interpreter calls this once `checkpoint_at` decisions were asked; at a step's start every
+        decision asked has been answered, so that is the number of answers.)"""
+        checkpoints, state = self._checkpoints, self.game.state
+        like = checkpoints[-1].data if checkpoints else None
+        checkpoints.append(_Checkpoint(len(self.log), state.steps, trace_length, state.to_data(like)))
+        self._plan_checkpoint()
+
+    def _plan_checkpoint(self) -> None:
+        last = self._checkpoints[-1].answers if self._checkpoints else -CHECKPOINT_EVERY
+        self.game.checkpoint_at = last + CHECKPOINT_EVERY
 
     def _start_flow(self) -> None:
         flow = self.pack.flow
@@ -196,7 +203,7 @@ class Match:
         copy = self._replayed(len(self.log))
         if not history:
             copy.game.keep_trace(None)
-            copy.game.at_step, copy._checkpoints = None, []
+            copy.game.at_step, copy.game.checkpoint_at, copy._checkpoints = None, NEVER, []
         return copy
 
     def undo(self, n: int = 1) -> None:
@@ -334,7 +341,7 @@ class Match:
     def _take(self, other: Match) -> None:
         """Become `other` (a rebuilt copy of this match), keeping this match's observers."""
         if other.game.trace is not None:
-            other.game.at_step = self._at_step
+            other.game.at_step = self._at_step   # (its checkpoint_at is planned already)
         for observer in self.game.observers:
             other.game.watch(observer)
         if other.game.on_forced is not None:

@@ -57,7 +57,8 @@ class Interpreter:
         self._trigger_depth = 0
         self.trace: list[Any] | None = None   # the flow trace (None: not kept, this match will not be forked)
         self.live = True                      # False while a fork catches up with its checkpoint
-        self.at_step: Callable[[int], None] | None = None  # told at each step start (the trace length then)
+        self.at_step: Callable[[int], None] | None = None  # told at a step start (the trace length then) once
+        self.checkpoint_at = NEVER                          # this many decisions were asked: time for a checkpoint
         self.on_forced: Callable[[int | None, str, str], None] | None = None  # told of (seat, kind, label) taken
         # without asking: a decision with a single option
         self._cursor = self._target = 0
@@ -96,7 +97,7 @@ class Interpreter:
             self.state.steps += 1
             if self.observers:
                 self._step_started()
-            if self.at_step is not None:
+            if self.state.decisions >= self.checkpoint_at and self.at_step is not None:
                 self.at_step(len(trace))
             trace.append(None)
             return len(trace) - 1
@@ -676,6 +677,7 @@ def _key(zone: Zone | None) -> list[Any] | None:
     return None if zone is None else [zone.id, zone.owner]
 
 
+NEVER = 1 << 62
 _STOPPED = ("stopped",)  # in a flow trace: a `stop` left the innermost repeat here
 
 
