@@ -2,7 +2,7 @@
 
 A DSL text becomes one Python function `dsl(ctx)`; nested blocks, choices
 and loops are inlined into it. Where a player must choose, the code calls
-`Game.ask`, which pauses the game (see engine/play/session.py) and returns the
+`Interpreter.ask`, which pauses the game (see engine/play/match.py) and returns the
 answer, so an effect can stop anywhere and resume there.
 """
 
@@ -133,7 +133,7 @@ class EffectCompiler(ExprCompiler):
     def _quick_counter(self, name: str, op: str, amount: ast.expr) -> list[ast.stmt] | None:
         """`gain`/`lose`/`set` of a plain counter nobody listens to, as a few dict operations.
 
-        Same result as Game.gain / lose / change: the value is clamped to the counter's bounds. Counters
+        Same result as Interpreter.gain / lose / change: the value is clamped to the counter's bounds. Counters
         backed by a zone or a shared supply, wildcards, and events someone listens to take the general path.
         """
         cdef = self.pack.counters.get(name)
