@@ -33,8 +33,9 @@ class Interpreter:
     """One game of a pack: its state plus the operations effects perform."""
 
     def __init__(self, pack: Pack, players: int, seed: int, options: dict[str, bool] | None = None,
-                 like: Interpreter | None = None) -> None:
-        """A new game; `like`: a game of the same match whose items to copy (blank: a fork loads its state)."""
+                 like: Interpreter | None = None, data: dict[str, Any] | None = None) -> None:
+        """A new game; or, with `like` (a game of the same match) and `data` (its `to_data` at a checkpoint),
+        a copy holding `data` (a fork, whose flow then catches up with it)."""
         if not pack.min_players <= players <= pack.max_players:
             raise RuleError(f"{pack.name} plays with {pack.min_players} to {pack.max_players} players,"
                             f" not {players}")
@@ -45,14 +46,14 @@ class Interpreter:
         self.pack = pack
         self.seed = seed
         self.options = {name: False for name in pack.options} | dict(options or {})
-        if like is None:
+        if like is None or data is None:
             self.state = new_state(pack, players, seed)
             # each component's items by owner, as uids in copy order (fixed for the match and its forks)
             self._copies: dict[tuple[str, int | None], list[int]] = {}
             for item in self.state.items:
                 self._copies.setdefault((item.comp.id, item.owner), []).append(item.uid)
         else:
-            self.state, self._copies = like.state.blank_copy(), like._copies
+            self.state, self._copies = like.state.copy_as(data), like._copies
         self._first = {key: self.state.items[uids[0]] for key, uids in self._copies.items()}  # for `instance`
         self._trigger_depth = 0
         self.trace: list[Any] | None = None   # the flow trace (None: not kept, this match will not be forked)
@@ -177,6 +178,7 @@ class Interpreter:
     def catch_up(self, trace: list[Any], steps: int, data: dict[str, Any]) -> None:
         """Make the next run of the flow retrace `trace` up to flow step `steps`, then continue from `data`."""
         self.trace, self.live, self._cursor, self._target, self._arrival = trace, False, 0, steps, data
+        self.state.steps, self.state.step = 0, ""   # as at the flow's start: the retrace counts and names steps
         self._update_quiet()
 
     def keep_trace(self, trace: list[Any] | None) -> None:
@@ -197,7 +199,9 @@ class Interpreter:
         self.quiet = self.trace is None and not self.observers
 
     def _arrive(self) -> None:
-        self.state.load(self._arrival)
+        # the items are as the checkpoint has them already (`copy_as`: a catch-up moves nothing): put back
+        # what it did touch (step, counts, visibility, counters, the RNG)
+        self.state.load(self._arrival, items=False)
         self._arrival = {}
         del self.trace[self._cursor:]  # type: ignore[index]
         self.live = True

@@ -128,17 +128,28 @@ class State:
         """Every zone, in a fixed order: the global ones, then each player's."""
         return [*self.zones.values(), *(z for p in self.players for z in p.zones.values())]
 
-    def blank_copy(self) -> State:
-        """New objects for the same items, zones and players, holding nothing yet: `load` fills them in."""
+    def copy_as(self, data: dict[str, Any]) -> State:
+        """New objects for this state's items, zones and players, holding `data` (a `to_data` of this match).
+
+        One pass that makes each item with its attributes and fills each zone: a fork's whole state.
+        """
+        new = Item.__new__
         items = []
-        for old in self.items:
-            item = Item.__new__(Item)
+        for old, attrs in zip(self.items, data["attrs"], strict=True):
+            item = new(Item)
             item.uid, item.comp, item.owner, item.copy, item.attrs, item.zone = \
-                old.uid, old.comp, old.owner, old.copy, {}, None
+                old.uid, old.comp, old.owner, old.copy, dict(attrs), None
             items.append(item)
         players = [Player(p.seat, {}, {zid: Zone(z.zdef, z.owner) for zid, z in p.zones.items()})
                    for p in self.players]
-        return State(players, {}, {zid: Zone(z.zdef, None) for zid, z in self.zones.items()}, random.Random(0), items)
+        state = State(players, {}, {zid: Zone(z.zdef, None) for zid, z in self.zones.items()}, random.Random(0),
+                      items)
+        for zone, (_, uids) in zip(state.all_zones(), data["zones"], strict=True):
+            zone.items = [items[uid] for uid in uids]
+            for item in zone.items:
+                item.zone = zone
+        state.load(data, items=False)
+        return state
 
     # ---------------------------------------------------------------- the plain-data form
     def to_data(self, like: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -162,8 +173,11 @@ class State:
             "rng": self.rng.getstate(),
         }
 
-    def load(self, data: dict[str, Any]) -> None:
-        """Make this state the one `data` describes (from `to_data` of a state of the same match), in place."""
+    def load(self, data: dict[str, Any], items: bool = True) -> None:
+        """Make this state the one `data` describes (from `to_data` of a state of the same match), in place.
+
+        `items=False`: all but the items' attributes and places (a state made by `copy_as(data)` has them).
+        """
         self.step, self.decisions, self.firings, self.steps = data["step"], data["decisions"], data["firings"], \
             data["steps"]
         self.periods = dict(data["periods"])
@@ -172,15 +186,16 @@ class State:
         for player, counters in zip(self.players, data["players"], strict=True):
             player.counters.clear()
             player.counters.update(counters)
-        items = self.items
-        for item, attrs in zip(items, data["attrs"], strict=True):
-            item.attrs = dict(attrs)
-            item.zone = None
+        if items:
+            for item, attrs in zip(self.items, data["attrs"], strict=True):
+                item.attrs = dict(attrs)
+                item.zone = None
         for zone, (visibility, uids) in zip(self.all_zones(), data["zones"], strict=True):
             zone.visibility = visibility
-            zone.items = [items[uid] for uid in uids]
-            for item in zone.items:
-                item.zone = zone
+            if items:
+                zone.items = [self.items[uid] for uid in uids]
+                for item in zone.items:
+                    item.zone = zone
         self.trigger_uses = dict(data["trigger_uses"])
         self.rng.setstate(data["rng"])
 
