@@ -44,12 +44,13 @@ class _Watcher:
             state = game.state
             secret = {p.seat: {i.comp.id for z in ("role_card", "sacrificed") for i in p.zones[z].items}
                       for p in state.players}
+            held = {p.seat: {i.comp.id for i in p.zones["role_card"].items} for p in state.players}
             for seat in range(len(state.players)):
                 text = json.dumps(snapshot(game, seat), default=str) + json.dumps(decision.labels) + decision.prompt
                 for owner, ids in secret.items():
                     for role in ids & self.roles:
-                        mine = owner == seat and role in {i.comp.id for i in state.players[owner].zones["role_card"].items}
-                        public = role == LEADER and role in {i.comp.id for i in state.players[owner].zones["role_card"].items}
+                        mine = owner == seat and role in held[owner]
+                        public = role == LEADER and role in held[owner]
                         if not (mine or public) and f'"{role}"' in text:
                             self.leaks.append(f"seat {seat + 1} sees {role} of seat {owner + 1} at {game.step}")
         return self.bot.choose(view, decision)

@@ -198,6 +198,8 @@ class ExprCompiler:
 
     def _counter(self, n: str) -> ast.expr:
         cdef = self.pack.counters[n]
+        if cdef.items is not None:  # the sum of item values: computed on each read
+            return expr("game.counter(N, ctx.seat)", N=const(n))
         if cdef.zone is not None:
             return expr("len(game.state.zone(Z, ctx.seat).items)", Z=const(cdef.zone))
         if cdef.scope == "global":
@@ -282,7 +284,7 @@ class ExprCompiler:
             return expr("P.seat + 1", P=player)
         cdef = self.pack.counters.get(name)
         if cdef is not None:
-            if cdef.zone is None and cdef.scope == "player":
+            if cdef.zone is None and cdef.items is None and cdef.scope == "player":
                 return expr("game.state.players[P.seat].counters[N]", P=player, N=const(name))
             return expr("game.counter(N, P.seat)", P=player, N=const(name))
         if name in self.pack.zones:

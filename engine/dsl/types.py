@@ -103,6 +103,11 @@ def pack_sites(raw: RawPack) -> Iterator[Site]:
         for i, slot in enumerate(_seq(e.data.get("slots"))):
             if isinstance(slot, Mapping) and slot.get("cost") is not None:
                 yield Site(e.src, (*e.path, "slots", i, "cost"), str(slot["cost"]), "cost")
+    for e in raw.counters.values():
+        pool = e.data.get("items") if isinstance(e.data, Mapping) else None
+        if isinstance(pool, Mapping):
+            keys = (("value", "expr"), ("where", "expr"), ("discard", "expr"))
+            yield from _keyed(e.src, (*e.path, "items"), pool, keys, None)
     derived = {tid: _derived_attrs(e.data) for tid, e in raw.component_types.items()}
     for tid, e in raw.component_types.items():
         for name, default in derived[tid].items():
