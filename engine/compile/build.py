@@ -206,9 +206,11 @@ class Builder:
         kinds = {t.attrs[pool.exhaust].type for t in pack.types.values() if pool.exhaust in t.attrs}
         if kinds != {"bool"}:
             found = f"is declared as {', '.join(sorted(kinds))}" if kinds else "is not declared by any component type"
+            bools = sorted({a.name for t in pack.types.values() for a in t.attrs.values() if a.type == "bool"})
+            declare = "declare it on the items' type: attrs: {" + pool.exhaust + ": {type: bool, default: false}}"
+            hint = (did_you_mean(pool.exhaust, bools) if not kinds else None) or declare
             self.error(e.src, (*at, "exhaust"), "ITEMS001",
-                       f"exhaust names '{pool.exhaust}', which {found}: it must be a bool attribute",
-                       "declare it on the items' type: attrs: {" + pool.exhaust + ": {type: bool, default: false}}")
+                       f"exhaust names '{pool.exhaust}', which {found}: it must be a bool attribute", hint)
         zone = pack.zones.get(pool.zone)
         if e.data["items"].get("discard") is not None and zone is not None and zone.discard_to is None:
             self.error(e.src, (*at, "discard"), "ITEMS002",
