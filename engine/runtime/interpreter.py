@@ -19,7 +19,7 @@ from engine.runtime.context import Ctx
 from engine.runtime.costs import can_pay, explain, payment_ways, way_label
 from engine.runtime.decision import Decision
 from engine.runtime.defs import ActionDef, CounterDef, Pack, TriggerDef
-from engine.runtime.dsl_values import describe, item_key, item_label
+from engine.runtime.dsl_values import describe, offer
 from engine.runtime.state import Item, Player, PlayerRef, State, Zone
 
 MAX_TRIGGER_DEPTH = 16
@@ -275,11 +275,9 @@ class Game:
                 self.set_attr(item, pool.exhaust, True)
 
     def choose_item(self, ctx: Ctx, prompt: str, items: list[Item]) -> Item:
-        distinct: dict[tuple, Item] = {}
-        for item in items:
-            distinct.setdefault(item_key(item), item)
-        options = list(distinct.values())
-        return self.ask(ctx, "choose", prompt, [item_label(i) for i in options], options)
+        """One of `items`, offered like a DSL `choose`: equal items once, labels unique (a log names one)."""
+        options, labels = offer(items)
+        return self.ask(ctx, "choose", prompt, labels, options)
 
     # ---------------------------------------------------------------- zones
     def set_attr(self, item: Item, attr: str, value: Any) -> None:
