@@ -183,6 +183,12 @@ class EffectCompiler(ExprCompiler):
 
     _s_shuffle = _s_reveal = _s_conceal = _zone_op
 
+    def _s_link(self, t: Tree):
+        a, b = (self.expr(c) for c in t.children)
+        return stmts("game.relink(A, B, J)", A=a, B=b, J=const(t.data == "link")), None
+
+    _s_unlink = _s_link
+
     # ---------------------------------------------------------------- control
     def _s_if_stmt(self, t: Tree):
         cond = self.expr(t.children[0])

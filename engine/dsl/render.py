@@ -159,6 +159,12 @@ class Renderer:
     def _zone_stmt(self, t: Tree) -> str:
         return f"{t.data} {self.expr(t.children[0])}"
 
+    def _s_link(self, t: Tree) -> str:
+        return f"join {self.expr(t.children[0])} to {self.expr(t.children[1])} (now adjacent)"
+
+    def _s_unlink(self, t: Tree) -> str:
+        return f"cut the link between {self.expr(t.children[0])} and {self.expr(t.children[1])}"
+
     _s_shuffle = _s_reveal = _s_conceal = _zone_stmt
 
     def _s_if_stmt(self, t: Tree) -> str:

@@ -77,11 +77,26 @@ class Game:
         return [i for i in self.state.items if i.comp.ctype is ctype and i.owner == owner]
 
     def graph_of(self, space: Any) -> Graph:
+        """The board `space` is on, as this match has it (its own copy once a link changed)."""
         item = _need_item(space, "a board function")
+        changed = self.state.boards.get((item.comp.ctype.id, item.owner)) if self.state.boards else None
+        if changed is not None:
+            return changed
         graph = self.pack.graphs.get(item.comp.ctype.id)
         if graph is None:
             raise RuleError(f"'{item.comp.name}' is not a space of a board (its type declares no `links`)")
         return graph
+
+    def relink(self, a: Any, b: Any, joined: bool) -> None:
+        """`link A to B` / `unlink A from B`: change this match's copy of their board."""
+        first, second = _need_item(a, "link"), _need_item(b, "link")
+        graph = self.graph_of(first)
+        if first.comp.ctype is not second.comp.ctype or first.owner != second.owner:
+            raise RuleError(f"'{first.comp.name}' and '{second.comp.name}' are not spaces of the same board")
+        key = (first.comp.ctype.id, first.owner)
+        if key not in self.state.boards:
+            graph = self.state.boards[key] = graph.copy()
+        (graph.link if joined else graph.unlink)(first.comp.id, second.comp.id)
 
     def neighbors(self, space: Any) -> list[Item]:
         graph = self.graph_of(space)
