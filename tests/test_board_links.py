@@ -29,7 +29,7 @@ def _neighbours(session: Session, cid: str) -> list[str]:
 def test_link_and_unlink_change_neighbours_adjacency_and_distance() -> None:
     session = _session()
     game = session.game
-    harbor, market, quarry = (game.instance(c, None) for c in ("harbor", "market", "quarry"))
+    harbor, market = (game.instance(c, None) for c in ("harbor", "market"))
     assert game.graph_of(harbor).distance("harbor", "quarry") == -1
     session.answer_label("call build")
     session.answer_label("Lighthouse")
