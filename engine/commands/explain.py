@@ -89,6 +89,10 @@ class Explainer:
         elif ident in raw.component_types:
             members = [e for e in raw.components.values() if e.ctype == ident]
             yield f"== {self.render.name_of(ident)} ({len(members)}) =="
+            admits = raw.component_types[ident].data.get("admits")
+            if admits is not None:
+                holder = f"the {self.render.name_of(ident)}"
+                yield f"  Takes an item only if {self.render.admission(str(admits), holder)}"
             for entry in members:
                 yield from self.component(entry)
         elif ident in self.pools():

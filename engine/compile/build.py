@@ -73,6 +73,14 @@ class Builder:
         self.diagnostics.extend(dsl.diagnostics)
         return fn
 
+    def admission(self, src: SourceFile, path: tuple, text: Any) -> Expr:
+        """A slot admission rule: a condition on `it` (the item offered) and `self` (the receiver)."""
+        dsl = self._dsl(src, path, text)
+        tree = dsl.parse("expr")
+        fn: Expr = _zero if tree is None else self._compiler(dsl).admission_function(tree)
+        self.diagnostics.extend(dsl.diagnostics)
+        return fn
+
     def effect(self, src: SourceFile, path: tuple, text: Any) -> Effect:
         dsl = self._dsl(src, path, text)
         tree = dsl.parse("effect")
@@ -137,6 +145,9 @@ class Builder:
                 pack.zones[zid].slots.append(None if cost_text is None
                                              else self.cost(e.src, (*e.path, "slots", i, "cost"), cost_text))
         self._pool_exprs()
+        for tid, e in raw.component_types.items():
+            if e.data.get("admits") is not None:
+                pack.types[tid].admits = self.admission(e.src, (*e.path, "admits"), e.data["admits"])
         for tid, e in raw.component_types.items():
             self._derived_defaults(tid, e)
         for comp_id, e in raw.components.items():

@@ -88,6 +88,20 @@ class ExprCompiler:
             self.expr(tree)
         return self.function(lambda c: stmts("return X", X=c.expr(tree)))
 
+    def admission_function(self, tree: Tree) -> Expr:
+        """A condition with `self` = the receiving item and `it` = the item offered to it (`admits`).
+
+        The offered item travels in the context's `event` slot: the function is only called by
+        `Game.admits`, never for an event, so the slot is free.
+        """
+        with checking_only():
+            self.with_it(tree, expr("ctx.event"))
+
+        def make(c: ExprCompiler) -> list[ast.stmt]:
+            py, body = c.with_it(tree, expr("ctx.event"))
+            return stmts(f"{py} = ctx.event\nreturn X", X=body)
+        return self.function(make, "admits")
+
     def cost_amounts(self, tree: Tree) -> ast.expr:
         """`{counter: amount, ...}` for a cost; the same name twice adds up."""
         terms: list[tuple[ast.expr, str]] = []
@@ -415,6 +429,11 @@ class ExprCompiler:
         """actions(item): the item's actions whose `when` holds now."""
         parts = self._args(tok, args, 1)
         return ast.List([], ast.Load()) if parts is None else expr("item_actions(ctx, A)", A=parts[0])
+
+    def _fn_admits(self, tok: Token, args: list) -> ast.expr:
+        """admits(RECEIVER, ITEM): the receiver's type's admission rule holds for ITEM (true without one)."""
+        parts = self._args(tok, args, 2)
+        return const(False) if parts is None else expr("game.admits(ctx, A, B)", A=parts[0], B=parts[1])
 
     def _fn_can_play(self, tok: Token, args: list) -> ast.expr:
         parts = self._args(tok, args, 2)

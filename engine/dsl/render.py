@@ -79,6 +79,15 @@ class Renderer:
         self.unit = unit
         self.bools = self._attrs_of_type("bool")
         self.conds = self._attrs_of_type("cond")
+        self.holder: str | None = None  # while rendering an admission rule: how `self` reads ("the Socket")
+
+    def admission(self, text: str, holder: str) -> str:
+        """An `admits` rule as English: `self` is the holder ("the Slot"), `it` the item offered."""
+        self.holder = holder
+        try:
+            return self.text(text, "expr")
+        finally:
+            self.holder = None
 
     def _attrs_of_type(self, kind: str) -> set[str]:
         return {name for t in self.pack.types.values() for name, a in t.attrs.items() if a.type == kind}
@@ -301,7 +310,11 @@ class Renderer:
         if str(name) in self.bools:
             return self._is(t, "is")
         if base_name == "self":
+            if self.holder is not None:
+                return f"the {words(str(name))} of {self.holder}"
             return f"its {words(str(name))}" + (" is met" if str(name) in self.conds else "")
+        if base_name == "it" and self.holder is not None:
+            return f"its {words(str(name))}"
         if base_name == "event":
             return f"the event's {words(str(name))}"
         return f"the {words(str(name))} of {self.expr(base)}"
@@ -311,6 +324,8 @@ class Renderer:
         base, name = attr.children
         subject = "it" if isinstance(base, Tree) and base.data == "name" and str(base.children[0]) == "self" \
             else self.expr(base)
+        if self.holder is not None and subject == "it":
+            subject = self.holder
         return f"{subject} {verb} {words(str(name))}"
 
     def _x_index(self, t: Tree) -> str:
@@ -379,6 +394,9 @@ class Renderer:
 
     def _fn_actions(self, args: list, shown: list[str]) -> str:
         return f"the actions of {shown[0]}"
+
+    def _fn_admits(self, args: list, shown: list[str]) -> str:
+        return f"{shown[0]} takes {shown[-1]}"
 
     def _fn_can_play(self, args: list, shown: list[str]) -> str:
         return f"{shown[0]} can be played to {shown[-1]}"

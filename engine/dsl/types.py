@@ -113,6 +113,8 @@ def pack_sites(raw: RawPack) -> Iterator[Site]:
         for name, default in derived[tid].items():
             if default is not None:
                 yield Site(e.src, (*e.path, "attrs", name, "default"), str(default), "expr", tid)
+        if isinstance(e.data, Mapping) and e.data.get("admits") is not None:
+            yield Site(e.src, (*e.path, "admits"), str(e.data["admits"]), "expr", tid)
     for e in raw.components.values():
         yield from component_sites(e.src, e.path, e.data, e.ctype, derived.get(e.ctype or "", {}))
     for e in raw.procedures.values():
@@ -572,6 +574,11 @@ class Checker:
         self.want(args[0], AN_ITEM, "actions()")
         return list_of(ACTION)
 
+    def _fn_admits(self, name: str, args: list) -> T:
+        self.want(args[0], AN_ITEM, "admits()")
+        self.want(args[1], AN_ITEM, "admits()")
+        return BOOL
+
     def _fn_can_play(self, name: str, args: list) -> T:
         self.want(args[0], AN_ITEM, "can_play()")
         self.want(args[1], A_ZONE, "can_play()")
@@ -614,7 +621,7 @@ _SYMBOLS = {"lt": "<", "le": "<=", "gt": ">", "ge": ">=", "add": "+", "sub": "-"
             "mod": "%", "neg": "-"}
 _ARITY = {"count": (1, 1), "sum": (2, 2), "sorted": (2, 2), "items": (0, 99), "all": (1, 1), "max": (1, 8),
           "min": (1, 8), "abs": (1, 1), "roll": (1, 1), "range": (2, 2), "rank": (2, 2), "pick": (2, 2),
-          "actions": (1, 1), "can_play": (2, 2), "cost_uses": (2, 3), "neighbors": (1, 1), "adjacent": (2, 2),
+          "actions": (1, 1), "can_play": (2, 2), "admits": (2, 2), "cost_uses": (2, 3), "neighbors": (1, 1), "adjacent": (2, 2),
           "distance": (2, 2)}
 
 

@@ -116,6 +116,7 @@ class ComponentType:
     attrs: dict[str, AttrDef]
     links: str | None = None                 # list attribute naming neighbours: the type is a board graph
     derive: tuple[str, str] | None = None    # ("edges" | "corners", space type): generated locations
+    admits: Expr | None = None               # slot admission: may item `it` be put here (self = this item)?
 
 
 @dataclass

@@ -87,6 +87,14 @@ class Game:
             raise RuleError(f"'{item.comp.name}' is not a space of a board (its type declares no `links`)")
         return graph
 
+    def admits(self, ctx: Ctx, receiver: Any, offered: Any) -> bool:
+        """`admits(R, X)`: R's type's admission rule, with self = R and it = X (no rule: anything)."""
+        item = _need_item(receiver, "admits")
+        rule = item.comp.ctype.admits
+        if rule is None:
+            return True
+        return bool(rule(Ctx(self, ctx.seat if item.owner is None else item.owner, item, offered)))
+
     def relink(self, a: Any, b: Any, joined: bool) -> None:
         """`link A to B` / `unlink A from B`: change this match's copy of their board."""
         first, second = _need_item(a, "link"), _need_item(b, "link")
