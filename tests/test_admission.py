@@ -49,4 +49,4 @@ def test_a_full_socket_takes_nothing() -> None:
     session.answer_label("Sapphire")
     game = session.game
     assert game.instance("red_socket", None).attrs["full"] and game.instance("blue_socket", None).attrs["full"]
-    assert session.pending is not None and session.pending.labels == ["done"] or session.done
+    assert (session.pending is not None and session.pending.labels == ["done"]) or session.done
