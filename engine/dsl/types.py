@@ -621,8 +621,8 @@ _SYMBOLS = {"lt": "<", "le": "<=", "gt": ">", "ge": ">=", "add": "+", "sub": "-"
             "mod": "%", "neg": "-"}
 _ARITY = {"count": (1, 1), "sum": (2, 2), "sorted": (2, 2), "items": (0, 99), "all": (1, 1), "max": (1, 8),
           "min": (1, 8), "abs": (1, 1), "roll": (1, 1), "range": (2, 2), "rank": (2, 2), "pick": (2, 2),
-          "actions": (1, 1), "can_play": (2, 2), "admits": (2, 2), "cost_uses": (2, 3), "neighbors": (1, 1), "adjacent": (2, 2),
-          "distance": (2, 2)}
+          "actions": (1, 1), "can_play": (2, 2), "admits": (2, 2), "cost_uses": (2, 3), "neighbors": (1, 1),
+          "adjacent": (2, 2), "distance": (2, 2)}
 
 
 def _name_of(tree: Any) -> str | None:
