@@ -246,7 +246,7 @@ class Renderer:
         return str(t.children[0])
 
     def _x_string(self, t: Tree) -> str:
-        return str(t.children[0])[1:-1]
+        return str(t.children[0])[1:-1] or "empty"   # `x == ""` reads "x is empty"
 
     def _x_true(self, t: Tree) -> str:
         return "true"
