@@ -96,7 +96,7 @@ class EffectCompiler(ExprCompiler):
         quick = self._quick_counter(str(name), "lose", amount)
         return quick or stmts("game.lose(ctx, N, int(A))", N=const(str(name)), A=amount), None
 
-    def _not_item_backed(self, tok: Token, done: str) -> None:
+    def _not_item_backed(self, tok: Token | Tree, done: str) -> None:
         """An item-backed counter is read from its items: only paying (exhausting them) changes it."""
         cdef = self.pack.counters.get(str(tok))
         if cdef is not None and cdef.items is not None:
