@@ -19,6 +19,7 @@ from engine.compile.loading import load_pack
 from engine.play.agents import RandomAgent
 from engine.play.scenario import run_scenario
 from engine.play.session import Session
+from engine.play.simulate import play_one
 from engine.runtime.decision import Decision
 from engine.runtime.views import snapshot
 
@@ -82,7 +83,25 @@ def test_the_watcher_catches_a_public_role() -> None:
     assert leaks
 
 
+@pytest.mark.parametrize("players", [3, 4, 5, 6])
+def test_random_games_finish_replay_and_a_failed_robot_is_a_team_loss(players: int) -> None:
+    pack = load_pack(str(PACK))
+    for seed in (1, 2):
+        record = play_one(pack, players, seed, {}, check_replay=True)
+        assert record.error is None and record.replayed
+        session = Session(pack, players, seed, {})
+        session.run([RandomAgent(seed, s) for s in range(players)])
+        failed = session.game.state.counters["failed"] == 1
+        assert (record.verdict == "team_loss") == failed
+        assert not failed or record.winners == []
+
+
 @pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem)
 def test_scenario(path: Path) -> None:
     result = run_scenario(path)
     assert result.passed, "\n".join(f"{f.where}: {f.message}" for f in result.failures)
+
+
+def test_the_issue_s_named_scenarios_exist() -> None:
+    """A failed launch where everyone loses, a heroic sacrifice and a bullhorn reroll (issue 13)."""
+    assert {"failed-launch-everyone-loses", "heroic-sacrifice", "bullhorn-reroll"} <= {p.stem for p in SCENARIOS}
