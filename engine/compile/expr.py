@@ -90,17 +90,13 @@ class ExprCompiler:
         return self.function(lambda c: stmts("return X", X=c.expr(tree)))
 
     def admission_function(self, tree: Tree) -> Expr:
-        """A condition with `self` = the receiving item and `it` = the item offered to it (`admits`).
-
-        The offered item travels in the context's `event` slot: the function is only called by
-        `Game.admits`, never for an event, so the slot is free.
-        """
+        """A condition with `self` = the receiving item and `it` = the item offered to it (`admits`)."""
         with checking_only():
-            self.with_it(tree, expr("ctx.event"))
+            self.with_it(tree, expr("ctx.offered"))
 
         def make(c: ExprCompiler) -> list[ast.stmt]:
-            py, body = c.with_it(tree, expr("ctx.event"))
-            return stmts(f"{py} = ctx.event\nreturn X", X=body)
+            py, body = c.with_it(tree, expr("ctx.offered"))
+            return stmts(f"{py} = ctx.offered\nreturn X", X=body)
         return self.function(make, "admits")
 
     def cost_amounts(self, tree: Tree) -> ast.expr:

@@ -97,7 +97,7 @@ class Game:
         rule = item.comp.ctype.admits
         if rule is None:
             return True
-        return bool(rule(Ctx(self, ctx.seat if item.owner is None else item.owner, item, offered)))
+        return bool(rule(Ctx(self, ctx.seat if item.owner is None else item.owner, item, offered=offered)))
 
     def relink(self, a: Any, b: Any, joined: bool) -> None:
         """`link A to B` / `unlink A from B`: change this match's copy of their board."""
