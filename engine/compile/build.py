@@ -224,6 +224,11 @@ class Builder:
             self.error(e.src, (*at, "exhaust"), "ITEMS001",
                        f"exhaust names '{pool.exhaust}', which {found}: it must be a bool attribute", hint)
         zone = pack.zones.get(pool.zone)
+        counter = pack.counters[e.id]
+        if zone is not None and counter.scope == "global" and zone.scope == "player":
+            self.error(e.src, (*at, "zone"), "ITEMS004",
+                       f"'{e.id}' is one counter for the game but zone '{pool.zone}' belongs to each player",
+                       f"make the counter per player (remove scope: global) or zone '{pool.zone}' global")
         if e.data["items"].get("discard") is not None and zone is not None and zone.discard_to is None:
             self.error(e.src, (*at, "discard"), "ITEMS002",
                        f"discard sends items to the discard_to of zone '{pool.zone}', which has none",

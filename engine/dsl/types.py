@@ -106,8 +106,10 @@ def pack_sites(raw: RawPack) -> Iterator[Site]:
     for e in raw.counters.values():
         pool = e.data.get("items") if isinstance(e.data, Mapping) else None
         if isinstance(pool, Mapping):
-            keys = (("value", "expr"), ("where", "expr"), ("discard", "expr"))
-            yield from _keyed(e.src, (*e.path, "items"), pool, keys, None)
+            yield from _keyed(e.src, (*e.path, "items"), pool, (("where", "expr"), ("discard", "expr")), None)
+            if pool.get("value") is not None:
+                yield Site(e.src, (*e.path, "items", "value"), str(pool["value"]), "expr",
+                           number="an item's value of an item-backed counter")
     derived = {tid: _derived_attrs(e.data) for tid, e in raw.component_types.items()}
     for tid, e in raw.component_types.items():
         for name, default in derived[tid].items():
