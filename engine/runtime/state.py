@@ -14,6 +14,8 @@ import random
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from engine.runtime.boards import Graph
+
 if TYPE_CHECKING:
     from engine.runtime.defs import ComponentDef, Pack, ZoneDef
 
@@ -114,6 +116,9 @@ class State:
     decisions: int = 0            # decisions asked (forced single options are not asked)
     firings: int = 0              # triggers fired (a budget against trigger loops)
     steps: int = 0                # flow steps begun (forkable matches): with the flow trace, where the flow is
+    # boards whose links changed in this match (`link`/`unlink`), by (component type, owner seat):
+    # a copy of the pack's graph, so the pack stays the same for every match
+    boards: dict[tuple[str, int | None], Graph] = field(default_factory=dict)
 
     def zone(self, zid: str, seat: int | None) -> Zone:
         """The zone `zid`: the seat's own copy for per-player zones."""
@@ -170,6 +175,8 @@ class State:
             "counters": dict(self.counters), "players": [dict(p.counters) for p in self.players],
             "zones": zones, "attrs": attrs,
             "trigger_uses": dict(self.trigger_uses),
+            "boards": {key: (g.type_id, g.order, {cid: tuple(near) for cid, near in g.links.items()})
+                       for key, g in self.boards.items()},
             "rng": self.rng.getstate(),
         }
 
@@ -197,6 +204,8 @@ class State:
                 for item in zone.items:
                     item.zone = zone
         self.trigger_uses = dict(data["trigger_uses"])
+        self.boards = {key: Graph(type_id, order, {cid: list(near) for cid, near in links.items()})
+                       for key, (type_id, order, links) in data["boards"].items()}
         self.rng.setstate(data["rng"])
 
     def digest(self) -> str:
@@ -225,10 +234,11 @@ def new_state(pack: Pack, players: int, seed: int) -> State:
     rng = random.Random(seed)
     seats = [Player(seat) for seat in range(players)]
     global_zones = {z.id: Zone(z, None) for z in pack.zones.values() if z.scope == "global"}
-    counters = {c.id: c.initial for c in pack.counters.values() if c.scope == "global" and c.zone is None}
+    counters = {c.id: c.initial for c in pack.counters.values()
+                if c.scope == "global" and c.zone is None and c.items is None}
     for player in seats:
         player.counters = {c.id: c.initial for c in pack.counters.values()
-                           if c.scope == "player" and c.zone is None}
+                           if c.scope == "player" and c.zone is None and c.items is None}
         player.zones = {z.id: Zone(z, player.seat) for z in pack.zones.values() if z.scope == "player"}
     state = State(seats, counters, global_zones, rng)
     everyone: tuple[int | None, ...] = tuple(range(players))
