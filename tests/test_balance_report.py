@@ -16,7 +16,7 @@ from engine.play.simulate import GameRecord
 from engine.report import balance, stats
 
 pytest.importorskip("matplotlib")
-from engine.report import html  # noqa: E402
+from engine.report import html
 
 ROOT = Path(__file__).resolve().parent.parent
 MINIMAL = ROOT / "tests/fixtures/packs/minimal"
@@ -54,7 +54,18 @@ def test_statistics_on_games_with_known_answers() -> None:
     assert comps["idle"]["lift"] is None and not comps["idle"]["significant"]
     assert [c["id"] for c in report["components"]][-1] == "idle"     # nothing to say sorts last
     assert report["bots"][0]["kind"] == "random" and report["bots"][0]["seat_games"] == 80
-    assert report["outcomes"]["shared_win_rate"]["rate"] == 0.0
+    assert report["verdicts"]["win"]["rate"] == 1.0 and report["verdicts"]["shared_win"]["rate"] == 0.0
+
+
+def test_team_losses_and_draws_are_counted_apart() -> None:
+    lost = GameRecord(1, 2, [0, 0], [], 10, "h", verdict="team_loss", bots=["random"] * 2)
+    drawn = GameRecord(2, 2, [3, 3], [0, 1], 10, "h", verdict="draw", bots=["random"] * 2)
+    won = GameRecord(3, 2, [4, 3], [0], 10, "h", verdict="win", bots=["random"] * 2)
+    info = balance.PackInfo("p", "P", "1", {})
+    report = balance.build([lost, drawn, won, won], info, {"seeds": [1, 4], "players": [2], "options": [], "bots": ""})
+    assert {k: v["rate"] for k, v in report["verdicts"].items()} == {
+        "win": 0.5, "shared_win": 0.0, "draw": 0.25, "team_loss": 0.25, "no_winner": 0.0}
+    assert [s["win"]["rate"] for s in report["by_players"][0]["seats"]] == [0.625, 0.125]
 
 
 @pytest.fixture(scope="module")

@@ -24,7 +24,7 @@ ALLOWED: dict[str, set[str]] = {
     "play": {"packs", "compile", "runtime"},
     "authoring": {"packs"},
     "lint": {"packs", "dsl", "compile", "runtime", "play"},
-    "report": {"play"},
+    "report": {"play", "runtime"},
     "commands": {"packs", "dsl", "compile", "runtime", "play", "lint", "authoring", "report", "api"},
     "cli": {"commands"},
 }

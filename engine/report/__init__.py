@@ -3,5 +3,5 @@ intervals, score and length distributions, each component's link with winning, e
 results), the comparison of two packs on the same seeds, and a self-contained HTML page with
 matplotlib plots (matplotlib is the optional extra `cogwork[report]`, imported only to draw).
 
-May import: shared top-level modules and `play` (the game records it summarises).
+May import: shared top-level modules, `play` (the game records it summarises) and `runtime` (the verdicts).
 """

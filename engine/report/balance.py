@@ -1,8 +1,9 @@
 """From game records to the balance report's data (`report.json`): what a designer looks at.
 
 Win rates are per player count (a seat's chance depends on how many play), with the fair share 1/n
-beside them, so a first-player advantage shows at a glance. A shared victory counts 1/k to each of
-the k winners. Solo games have no opponent, so they report score and rank bands, not win rates.
+beside them, so a first-player advantage shows at a glance. A shared victory (or a draw) counts 1/k
+to each of the k winners; a team loss counts nothing to anyone. Solo games have no opponent, so they
+report score, rank bands and verdicts (a team loss is a solo loss), not seat win rates.
 
 A component's link with winning is measured on seat-games of multiplayer games: the mean "win
 share above the fair share" (win share - 1/n) of seats that played it minus that of seats that
@@ -19,6 +20,7 @@ from typing import Any
 
 from engine.play.simulate import COVERAGE_KINDS, GameRecord
 from engine.report.stats import describe, histogram, mean_difference, two_sided_p, wilson
+from engine.runtime.scoring import Verdict
 
 ALPHA = 0.05
 MIN_GROUP = 5        # seat-games on each side before a component's lift is estimated
@@ -46,11 +48,7 @@ def build(records: list[GameRecord], pack: PackInfo, run: dict[str, Any]) -> dic
                        for n in sorted({g.players for g in ok})],
         "length": {"decisions": describe([g.decisions for g in ok]), "rounds": describe([g.rounds for g in ok]),
                    "histogram": histogram([g.decisions for g in ok])},
-        "outcomes": {
-            "shared_win_rate": _rate(sum(1 for g in multi if len(g.winners) > 1), len(multi)),
-            "team_loss_rate": None,
-            "team_loss_note": "the rules kernel has no team-loss outcome: every game has at least one winner",
-        },
+        "verdicts": _verdicts(ok),
         "components": components(multi, pack),
         "bots": bots(multi),
     }
@@ -59,6 +57,11 @@ def build(records: list[GameRecord], pack: PackInfo, run: dict[str, Any]) -> dic
 def _rate(k: float, n: int) -> dict[str, Any]:
     lo, hi = wilson(k, n)
     return {"rate": round(k / n, 4) if n else None, "ci": [round(lo, 4), round(hi, 4)], "n": n}
+
+
+def _verdicts(games: list[GameRecord]) -> dict[str, dict[str, Any]]:
+    """How games ended (one winner, a shared win, a draw, a team loss, no winner), each rate with its interval."""
+    return {v.value: _rate(sum(1 for g in games if g.verdict == v.value), len(games)) for v in Verdict}
 
 
 def _win_shares(g: GameRecord) -> list[float]:
@@ -76,6 +79,7 @@ def _player_count(n: int, games: list[GameRecord]) -> dict[str, Any]:
             entry["win"] = _rate(wins, len(games))
         seats.append(entry)
     out: dict[str, Any] = {"players": n, "games": len(games), "fair_share": round(1 / n, 4), "seats": seats,
+                           "verdicts": _verdicts(games),
                            "length": {"decisions": describe([g.decisions for g in games]),
                                       "rounds": describe([g.rounds for g in games])}}
     if n > 1 and games:
@@ -86,7 +90,6 @@ def _player_count(n: int, games: list[GameRecord]) -> dict[str, Any]:
         out["first_player_advantage"] = {"win_rate": first, "fair_share": round(1 / n, 4),
                                          "difference": round(x / len(games) - 1 / n, 4),
                                          "p": two_sided_p(z), "significant": two_sided_p(z) < ALPHA}
-        out["shared_wins"] = _rate(sum(1 for g in games if len(g.winners) > 1), len(games))
     ranks = Counter(g.ranks[0] for g in games if n == 1 and g.ranks and g.ranks[0])
     if ranks:
         out["ranks"] = dict(sorted(ranks.items(), key=lambda kv: -kv[1]))

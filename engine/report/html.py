@@ -222,13 +222,14 @@ def _score_table(report: dict[str, Any]) -> str:
 
 
 def _length_table(report: dict[str, Any]) -> str:
+    kinds = list(report["verdicts"])
     rows = [[str(g["players"]), str(g["games"]), str(g["length"]["decisions"]["mean"]),
-             str(g["length"]["rounds"]["mean"]),
-             _pct(g["shared_wins"]["rate"]) if "shared_wins" in g else "-"] for g in report["by_players"]]
-    out = report["outcomes"]
-    return (_table(["players", "games", "mean decisions", "mean rounds", "shared wins (draws)"], rows)
-            + f"<p>Shared wins overall: {_pct(out['shared_win_rate']['rate'])}"
-              f" ({_ci(out['shared_win_rate']['ci'])}). Team losses: {_e(out['team_loss_note'])}.</p>")
+             str(g["length"]["rounds"]["mean"]), *(_pct(g["verdicts"][k]["rate"]) for k in kinds)]
+            for g in report["by_players"]]
+    rows.append(["all", str(sum(g["games"] for g in report["by_players"])), str(report["length"]["decisions"]["mean"]),
+                 str(report["length"]["rounds"]["mean"]),
+                 *(f"{_pct(report['verdicts'][k]['rate'])} ({_ci(report['verdicts'][k]['ci'])})" for k in kinds)])
+    return _table(["players", "games", "mean decisions", "mean rounds", *(k.replace("_", " ") for k in kinds)], rows)
 
 
 def _component_table(report: dict[str, Any]) -> str:
