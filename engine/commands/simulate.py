@@ -130,6 +130,9 @@ def _run_compare(args: argparse.Namespace) -> int:
         print(f"interrupted: the comparison needs both runs complete ({len(reports)} of 2 started)")
         return EXIT_FINDINGS
     (base_run, base_report), (modded_run, modded_report) = reports
+    if args.failures is not None:
+        for (played, _), side in zip(reports, ("base", "modded"), strict=True):
+            write_failures(played.games, args.failures / side)
     result = compare(base_report, modded_report, base_run.games, modded_run.games)
     if args.report is not None:
         from engine.report.html import write

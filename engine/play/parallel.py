@@ -142,7 +142,10 @@ def _ray_results(plan: Plan, chunks: list[tuple[int, int]], workers: int, addres
         if address is None:     # a private local instance with as many CPUs as workers
             ray.init(num_cpus=workers, include_dashboard=False, logging_level="ERROR", log_to_driver=False)
         else:
-            ray.init(address=address, logging_level="ERROR")
+            try:
+                ray.init(address=address, logging_level="ERROR")
+            except Exception as exc:   # Ray's own errors vary by version; the command line reports an OSError
+                raise ConnectionError(f"cannot reach the Ray cluster at '{address}': {exc}") from exc
     task = ray.remote(play_chunk)
     plan_ref = ray.put(plan)
     pending = [task.remote(plan_ref, a, b) for a, b in chunks]

@@ -81,8 +81,8 @@ def _scores(report: dict[str, Any]) -> Figure:
         x += 1
     ax.bxp(stats, positions=positions, showmeans=True, showfliers=False)
     ax.tick_params(axis="x", labelrotation=90)
-    ax.set_ylabel("final score (box: quartiles, whiskers: min-max, triangle: mean)")
-    ax.set_title("Score distribution per seat")
+    ax.set_ylabel("final score")
+    ax.set_title("Score per seat (box: quartiles, whiskers: min to max, triangle: mean)")
     return fig
 
 
