@@ -58,7 +58,7 @@ def print_outcome(pack: Pack, outcome: Outcome) -> None:
     elif outcome.verdict is Verdict.NO_WINNER:
         print("No winner: every player was eliminated")
     elif outcome.verdict is Verdict.DRAW:
-        print(f"Draw: {names} tie")
+        print(f"Winners: {names} (a draw: every player ties)")
     else:
         print(f"Winner{'s' if len(outcome.winners) > 1 else ''}: {names}")
     print(f"{outcome.decisions} decisions, state hash {outcome.hash}")
