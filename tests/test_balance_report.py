@@ -116,9 +116,13 @@ def test_compare_flags_a_change_that_matters(tmp_path: Path, capsys: pytest.Capt
     shutil.copytree(MINIMAL, modded)
     game = modded / "game.yaml"
     game.write_text(game.read_text().replace("gain 2 star", "gain 9 star"))
+    folder = tmp_path / "report"
     assert main(["simulate", "--compare", str(MINIMAL), str(modded), "--games", "60", "--workers", "1",
-                 "--json"]) == 0
+                 "--json", "--report", str(folder)]) == 0
     result = json.loads(capsys.readouterr().out)
+    assert json.loads((folder / "compare.json").read_text()) == result
+    page = (folder / "index.html").read_text(encoding="utf-8")
+    assert page.count('<tr class="sig">') >= result["significant"] > 0
     score_shifts = [s for s in result["shifts"] if s["what"] == "mean score"]
     assert score_shifts and all(s["significant"] and s["change"] > 0 for s in score_shifts)
     lengths = [s for s in result["shifts"] if s["what"] == "mean decisions"]

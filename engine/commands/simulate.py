@@ -137,8 +137,9 @@ def _run_compare(args: argparse.Namespace) -> int:
     if args.report is not None:
         from engine.report.html import write
 
-        write(modded_report, args.report)
-        (args.report / "compare.json").write_text(json.dumps(result, indent=1))
+        page = write(modded_report, args.report, result)
+        if not args.json:
+            print(f"balance report with the changes: {page}")
     if args.json:
         print(json.dumps(result, indent=1))
     else:

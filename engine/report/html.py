@@ -132,17 +132,23 @@ def png(fig: Figure) -> bytes:
     return buf.getvalue()
 
 
-def write(report: dict[str, Any], folder: Path) -> Path:
-    """report.json, index.html (plots inlined) and <figure>.png in `folder`; the page's path."""
+def write(report: dict[str, Any], folder: Path, comparison: dict[str, Any] | None = None) -> Path:
+    """report.json, index.html (plots inlined) and <figure>.png in `folder`; the page's path.
+
+    With `comparison` (from `compare.compare`, `report` being the modified pack's) the page opens with
+    what changed, and compare.json is written too.
+    """
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "report.json").write_text(json.dumps(report, indent=1))
+    if comparison is not None:
+        (folder / "compare.json").write_text(json.dumps(comparison, indent=1))
     images = {}
     for name, fig in figures(report).items():
         data = png(fig)
         (folder / f"{name}.png").write_bytes(data)
         images[name] = "data:image/png;base64," + base64.b64encode(data).decode("ascii")
     page = folder / "index.html"
-    page.write_text(render(report, images), encoding="utf-8")
+    page.write_text(render(report, images, comparison), encoding="utf-8")
     return page
 
 
@@ -162,9 +168,10 @@ def _img(images: dict[str, str], name: str, alt: str) -> str:
     return f'<img src="{images[name]}" alt="{_e(alt)}">' if name in images else ""
 
 
-def render(report: dict[str, Any], images: dict[str, str]) -> str:
+def render(report: dict[str, Any], images: dict[str, str], comparison: dict[str, Any] | None = None) -> str:
     pack, run = report["pack"], report["run"]
     parts = [f"<h1>Balance report: {_e(pack['name'])} {_e(pack['version'])}</h1>",
+             _comparison(comparison) if comparison else "",
              f"<p>{run['games']} games, seeds {run['seeds'][0]}–{run['seeds'][1]}, players {_e(run['players'])},"
              f" options {_e(', '.join(run['options']) or 'none')}, bots {_e(run['bots'])};"
              f" {run['errors']} errors, {run['replay_mismatches']} replay mismatches.</p>",
@@ -192,6 +199,20 @@ def _table(head: list[str], rows: list[list[str]], classes: list[str] | None = N
     body = "".join(f'<tr class="{classes[i] if classes else ""}">' + "".join(f"<td>{c}</td>" for c in row) + "</tr>"
                    for i, row in enumerate(rows))
     return f"<table><tr>{heads}</tr>{body}</table>"
+
+
+def _comparison(result: dict[str, Any]) -> str:
+    base = result["base"]
+    rows = [[_e(s["what"]), _e(s["where"]), str(s["base"]), str(s["modded"]), f"{s['change']:+}",
+             f"{s['ci'][0]:+}…{s['ci'][1]:+}", f"{s['p']:.3g}", "yes" if s["significant"] else ""]
+            for s in result["shifts"]]
+    new = ", ".join(f"{c['name']} (played {c['played']})" for c in result["new_components"]) or "none"
+    return (f"<h2>Changes from {_e(base['name'])} {_e(base['version'])} (same seeds)</h2>"
+            f"<p>{result['significant']} of {len(result['shifts'])} shifts have p &lt; 0.05 (each test alone: with"
+            f" this many tests a few are chance). New components: {_e(new)}. Removed:"
+            f" {_e(', '.join(result['removed_components']) or 'none')}.</p>"
+            + _table(["what", "where", "base", "modded", "change", "95% CI", "p", "significant"], rows,
+                     ["sig" if s["significant"] else "" for s in result["shifts"]]))
 
 
 def _seat_table(report: dict[str, Any]) -> str:
