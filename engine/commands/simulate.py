@@ -152,7 +152,7 @@ def _print_compare(result: dict[str, Any], args: argparse.Namespace) -> None:
     b, m = result["base"], result["modded"]
     print(f"{b['name']} {b['version']} -> {m['name']} {m['version']}: {args.games} games each on seeds {args.seed}.."
           f"{args.seed + args.games - 1}; {result['significant']} of {len(result['shifts'])} shifts significant"
-          f" (p < 0.05 each; with many tests a few are chance)")
+          f" at p < 0.05 (about {result['expected_by_chance']} expected by chance alone)")
     for s in result["shifts"]:
         if s["significant"]:
             print(f"  SHIFT {s['what']} {s['where']}: {s['base']} -> {s['modded']}"

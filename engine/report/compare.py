@@ -54,6 +54,7 @@ def compare(base: dict[str, Any], modded: dict[str, Any], base_games: list[GameR
     shifts.sort(key=lambda s: (not s["significant"], s["p"]))
     return {"base": base["pack"], "modded": modded["pack"], "run": modded["run"],
             "shifts": shifts, "significant": sum(1 for s in shifts if s["significant"]),
+            "expected_by_chance": round(ALPHA * len(shifts), 1),
             "new_components": new_components,
             "removed_components": sorted(set(old_components) - {c["id"] for c in modded["components"]})}
 

@@ -208,8 +208,8 @@ def _comparison(result: dict[str, Any]) -> str:
             for s in result["shifts"]]
     new = ", ".join(f"{c['name']} (played {c['played']})" for c in result["new_components"]) or "none"
     return (f"<h2>Changes from {_e(base['name'])} {_e(base['version'])} (same seeds)</h2>"
-            f"<p>{result['significant']} of {len(result['shifts'])} shifts have p &lt; 0.05 (each test alone: with"
-            f" this many tests a few are chance). New components: {_e(new)}. Removed:"
+            f"<p>{result['significant']} of {len(result['shifts'])} shifts have p &lt; 0.05, each test alone"
+            f" (about {result['expected_by_chance']} expected by chance alone). New components: {_e(new)}. Removed:"
             f" {_e(', '.join(result['removed_components']) or 'none')}.</p>"
             + _table(["what", "where", "base", "modded", "change", "95% CI", "p", "significant"], rows,
                      ["sig" if s["significant"] else "" for s in result["shifts"]]))
