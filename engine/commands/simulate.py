@@ -67,7 +67,12 @@ def run(args: argparse.Namespace) -> int:
         return _run_compare(args)
     pack = load_pack(args.pack)
     counts = player_counts(args.players, pack)
+<<<<<<< HEAD
     report, interrupted = _play(args, args.pack, pack, counts)
+=======
+    progress = None if args.json else Progress(args.games)
+    report = simulate(pack, args.games, counts, args.seed, options(args.option, pack), not args.no_replay, progress)
+>>>>>>> main
     s = report.summary()
     if args.failures is not None:
         saved = write_failures(report.games, args.failures)
