@@ -67,12 +67,7 @@ def run(args: argparse.Namespace) -> int:
         return _run_compare(args)
     pack = load_pack(args.pack)
     counts = player_counts(args.players, pack)
-<<<<<<< HEAD
     report, interrupted = _play(args, args.pack, pack, counts)
-=======
-    progress = None if args.json else Progress(args.games)
-    report = simulate(pack, args.games, counts, args.seed, options(args.option, pack), not args.no_replay, progress)
->>>>>>> main
     s = report.summary()
     if args.failures is not None:
         saved = write_failures(report.games, args.failures)
@@ -94,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _play(args: argparse.Namespace, spec: str, pack: Pack, counts: list[int]) -> tuple[Report, bool]:
-    plan = parallel.Plan(spec, args.games, counts, args.seed, options(args.option), not args.no_replay)
+    plan = parallel.Plan(spec, args.games, counts, args.seed, options(args.option, pack), not args.no_replay)
     with _progress_bar(args.games, enabled=not args.json) as bar:
         result = parallel.run(plan, args.workers, args.backend, args.ray_address, loaded=pack,
                               progress=(lambda done: bar.update(done - bar.n)) if bar else None)
@@ -115,7 +110,7 @@ def _balance(games: list[GameRecord], pack: Pack, args: argparse.Namespace, coun
     info = balance.PackInfo(pack.id, pack.name, pack.version,
                             {cid: (c.name, c.ctype.id) for cid, c in pack.components.items()})
     run = {"seeds": [args.seed, args.seed + args.games - 1], "players": counts,
-           "options": sorted(n for n, on in options(args.option).items() if on), "bots": "random in every seat"}
+           "options": sorted(n for n, on in options(args.option, pack).items() if on), "bots": "random in every seat"}
     return balance.build(games, info, run)
 
 
