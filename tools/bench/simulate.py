@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import os
+import resource
 import sys
 from pathlib import Path
 
@@ -26,10 +27,18 @@ from engine.compile.loading import load_pack  # noqa: E402
 from engine.play import parallel  # noqa: E402
 
 
-def timed(plan: parallel.Plan, workers: int, backend: str = "processes") -> tuple[float, list[str]]:
+def cpu_seconds() -> float:
+    """CPU time of this process and its finished children (a process pool's workers, once joined)."""
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+def timed(plan: parallel.Plan, workers: int, backend: str = "processes") -> tuple[float, float, list[str]]:
+    """Wall-clock seconds, CPU seconds (not counting Ray's workers, which are not our children), hashes."""
+    cpu = cpu_seconds()
     run = parallel.run(plan, workers=workers, backend=backend)
     assert not run.interrupted and len(run.records) == plan.games
-    return run.seconds, [g.hash for g in run.records]
+    return run.seconds, cpu_seconds() - cpu, [g.hash for g in run.records]
 
 
 def main() -> None:
@@ -41,18 +50,20 @@ def main() -> None:
     pack = load_pack(args.pack)
     plan = parallel.Plan(args.pack, args.games, player_counts(None, pack), check_replay=False)
     print(f"{pack.name}: {args.games} games, players {plan.players}, {os.cpu_count()} cores"
-          f" (affinity {parallel.default_workers()})")
-    one, hashes = timed(plan, 1)
-    print(f"workers 1: {one:.1f} s ({args.games / one:.1f} games/s)")
-    two, hashes2 = timed(plan, 2)
-    print(f"workers 2: {two:.1f} s ({args.games / two:.1f} games/s); same games: {hashes2 == hashes}")
+          f" (affinity {parallel.default_workers()}); load average {os.getloadavg()[0]:.1f} (other work on the cores)")
+    one, cpu1, hashes = timed(plan, 1)
+    print(f"workers 1: {one:.1f} s ({args.games / one:.1f} games/s), {cpu1:.1f} CPU s")
+    two, cpu2, hashes2 = timed(plan, 2)
+    print(f"workers 2: {two:.1f} s ({args.games / two:.1f} games/s), {cpu2:.1f} CPU s; same games: {hashes2 == hashes}")
+    print(f"load average now {os.getloadavg()[0]:.1f}; CPU time 2 workers / 1 worker: {cpu2 / cpu1:.2f}x"
+          " (near 1: the work splits without overhead, and wall time is bound by the cores we get)")
     print(f"workers2/workers1: {two / one:.2f}x")
     if args.no_ray:
         return
     if importlib.util.find_spec("ray") is None:
         print("ray: not installed (pip install 'cogwork[ray]'); skipped")
         return
-    ray, hashes3 = timed(plan, 2, backend="ray")
+    ray, _, hashes3 = timed(plan, 2, backend="ray")
     print(f"ray 2 CPUs: {ray:.1f} s ({args.games / ray:.1f} games/s); same games: {hashes3 == hashes}")
     print(f"ray2/workers2: {ray / two:.2f}x")
 
