@@ -105,3 +105,26 @@ def test_failed_games_are_saved_and_replay_reproduces_each(tmp_path: Path, capsy
         error = (log.with_suffix(".txt").read_text().splitlines()[1]).removeprefix("error: ")
         assert main(["replay", str(log)]) == 1
         assert error in capsys.readouterr().out, log.name
+
+
+def test_progress_bar_only_on_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    from contextlib import nullcontext
+
+    from engine.commands import simulate
+
+    class Terminal:
+        def isatty(self) -> bool:
+            return True
+
+        def write(self, text: str) -> int:
+            return len(text)
+
+        def flush(self) -> None:
+            return None
+
+    assert isinstance(simulate._progress_bar(10, enabled=True), nullcontext)      # pytest captures: not a terminal
+    monkeypatch.setattr("sys.stdout", Terminal())
+    monkeypatch.setattr("sys.stderr", Terminal())
+    assert isinstance(simulate._progress_bar(10, enabled=False), nullcontext)     # --json
+    with simulate._progress_bar(10, enabled=True) as bar:
+        assert bar is not None and bar.total == 10
