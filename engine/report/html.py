@@ -156,6 +156,10 @@ def _e(value: Any) -> str:
     return html.escape(str(value))
 
 
+def _num(x: float | None) -> str:
+    return "-" if x is None else f"{x:.1f}" if isinstance(x, float) else str(x)
+
+
 def _pct(x: float | None) -> str:
     return "-" if x is None else f"{100 * x:.1f}%"
 
@@ -234,8 +238,8 @@ def _score_table(report: dict[str, Any]) -> str:
     for g in report["by_players"]:
         for s in g["seats"]:
             sc = s["score"]
-            rows.append([str(g["players"]), f"P{s['seat']}", str(sc["mean"]), str(sc["sd"]), str(sc["min"]),
-                         str(sc["median"]), str(sc["max"])])
+            rows.append([str(g["players"]), f"P{s['seat']}", *(_num(sc[k]) for k in ("mean", "sd", "min", "median",
+                                                                                       "max"))])
         if g.get("ranks"):
             ranks = ", ".join(f"{k} {v}" for k, v in g["ranks"].items())
             rows.append([str(g["players"]), "ranks", "", "", "", _e(ranks), ""])
@@ -244,11 +248,11 @@ def _score_table(report: dict[str, Any]) -> str:
 
 def _length_table(report: dict[str, Any]) -> str:
     kinds = list(report["verdicts"])
-    rows = [[str(g["players"]), str(g["games"]), str(g["length"]["decisions"]["mean"]),
-             str(g["length"]["rounds"]["mean"]), *(_pct(g["verdicts"][k]["rate"]) for k in kinds)]
+    rows = [[str(g["players"]), str(g["games"]), _num(g["length"]["decisions"]["mean"]),
+             _num(g["length"]["rounds"]["mean"]), *(_pct(g["verdicts"][k]["rate"]) for k in kinds)]
             for g in report["by_players"]]
-    rows.append(["all", str(sum(g["games"] for g in report["by_players"])), str(report["length"]["decisions"]["mean"]),
-                 str(report["length"]["rounds"]["mean"]),
+    rows.append(["all", str(sum(g["games"] for g in report["by_players"])), _num(report["length"]["decisions"]["mean"]),
+                 _num(report["length"]["rounds"]["mean"]),
                  *(f"{_pct(report['verdicts'][k]['rate'])} ({_ci(report['verdicts'][k]['ci'])})" for k in kinds)])
     return _table(["players", "games", "mean decisions", "mean rounds", *(k.replace("_", " ") for k in kinds)], rows)
 
@@ -269,5 +273,5 @@ def _component_table(report: dict[str, Any]) -> str:
 
 def _bot_table(report: dict[str, Any]) -> str:
     rows = [[_e(b["kind"]), str(b["seat_games"]), _pct(b["win"]["rate"]), _ci(b["win"]["ci"]),
-             f"{100 * b['excess_win_share']:+.1f} pts", str(b["score"]["mean"])] for b in report["bots"]]
+             f"{100 * b['excess_win_share']:+.1f} pts", _num(b["score"]["mean"])] for b in report["bots"]]
     return _table(["bot", "seat-games", "win rate", "95% CI", "above fair share", "mean score"], rows)
