@@ -9,6 +9,7 @@ records are put back in that order, so a run's statistics do not depend on how m
 
 from __future__ import annotations
 
+import logging
 import math
 import multiprocessing
 import os
@@ -140,10 +141,10 @@ def _ray_results(plan: Plan, chunks: list[tuple[int, int]], workers: int, addres
     started_here = not ray.is_initialized()
     if started_here:
         if address is None:     # a private local instance with as many CPUs as workers
-            ray.init(num_cpus=workers, include_dashboard=False, logging_level="ERROR", log_to_driver=False)
+            ray.init(num_cpus=workers, include_dashboard=False, logging_level=logging.ERROR, log_to_driver=False)
         else:
             try:
-                ray.init(address=address, logging_level="ERROR")
+                ray.init(address=address, logging_level=logging.ERROR)
             except Exception as exc:   # Ray's own errors vary by version; the command line reports an OSError
                 raise ConnectionError(f"cannot reach the Ray cluster at '{address}': {exc}") from exc
     task = ray.remote(play_chunk)

@@ -117,7 +117,7 @@ def components(games: list[GameRecord], pack: PackInfo) -> list[dict[str, Any]]:
             seat_games.append((excess, per_seat[seat]))
             for cid in per_seat[seat]:
                 played_by[cid].append(excess)
-    rows = []
+    rows: list[dict[str, Any]] = []
     for cid, (name, ctype) in pack.components.items():
         with_it = played_by.get(cid, [])
         without = [e for e, played in seat_games if cid not in played] if len(with_it) >= MIN_GROUP else []

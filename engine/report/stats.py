@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import statistics
 from collections.abc import Sequence
+from typing import Any
 
 Z95 = 1.959963984540054
 
@@ -40,7 +41,7 @@ def describe(values: Sequence[float]) -> dict[str, float] | None:
             "min": ordered[0], "q1": _r(q1), "median": _r(median), "q3": _r(q3), "max": ordered[-1]}
 
 
-def histogram(values: Sequence[int], bins: int = 20) -> dict[str, list[float]]:
+def histogram(values: Sequence[int], bins: int = 20) -> dict[str, list[int]]:
     """Equal-width bins over whole numbers: `edges` (bins + 1) and `counts`."""
     if not values:
         return {"edges": [], "counts": []}
@@ -53,7 +54,7 @@ def histogram(values: Sequence[int], bins: int = 20) -> dict[str, list[float]]:
     return {"edges": edges, "counts": counts}
 
 
-def mean_difference(a: Sequence[float], b: Sequence[float]) -> dict[str, float] | None:
+def mean_difference(a: Sequence[float], b: Sequence[float]) -> dict[str, Any] | None:
     """mean(a) - mean(b) with its 95% interval, z and two-sided p; None if a group is too small."""
     if len(a) < 2 or len(b) < 2:
         return None
@@ -62,7 +63,7 @@ def mean_difference(a: Sequence[float], b: Sequence[float]) -> dict[str, float] 
     return _difference(diff, se)
 
 
-def proportion_difference(x1: float, n1: int, x2: float, n2: int) -> dict[str, float] | None:
+def proportion_difference(x1: float, n1: int, x2: float, n2: int) -> dict[str, Any] | None:
     """p1 - p2 with its 95% interval (unpooled standard error), z and two-sided p."""
     if n1 == 0 or n2 == 0:
         return None
@@ -71,12 +72,12 @@ def proportion_difference(x1: float, n1: int, x2: float, n2: int) -> dict[str, f
     return _difference(p1 - p2, se)
 
 
-def difference_of_differences(d1: dict[str, float], d2: dict[str, float]) -> dict[str, float]:
+def difference_of_differences(d1: dict[str, Any], d2: dict[str, Any]) -> dict[str, Any]:
     """d1 - d2 for two independent estimates given as `_difference` dicts."""
     return _difference(d1["value"] - d2["value"], math.hypot(d1["se"], d2["se"]))
 
 
-def _difference(diff: float, se: float) -> dict[str, float]:
+def _difference(diff: float, se: float) -> dict[str, Any]:
     """A zero standard error with a nonzero difference (both groups constant) has no z and p 0."""
     z = diff / se if se > 0 else None if diff else 0.0
     return {"value": _r(diff), "ci": [_r(diff - Z95 * se), _r(diff + Z95 * se)], "se": _r(se),
