@@ -6,7 +6,9 @@ Plays the same games (seeds 1..N, every player count in turn, replay check off) 
 `--workers 2` and `--backend ray` with 2 CPUs, in one run, timing each whole run wall-clock (process
 or Ray start-up included). Prints `workers2/workers1: X.XXx` (the goal on a 2-core machine is <= 0.60)
 and `ray2/workers2: X.XXx` (goal <= 1.3), and checks that every run played the same games. No
-assertion on time: numbers to quote. On a machine shared with other work the ratios are noisy.
+assertion on time: numbers to quote. On a machine shared with other work the ratios say little: Linux
+schedules by session (autogroup), so a session's processes share one slice of the cores however many
+there are; the "cores used" and CPU-time lines show what the run actually got.
 """
 
 from __future__ import annotations
@@ -52,9 +54,10 @@ def main() -> None:
     print(f"{pack.name}: {args.games} games, players {plan.players}, {os.cpu_count()} cores"
           f" (affinity {parallel.default_workers()}); load average {os.getloadavg()[0]:.1f} (other work on the cores)")
     one, cpu1, hashes = timed(plan, 1)
-    print(f"workers 1: {one:.1f} s ({args.games / one:.1f} games/s), {cpu1:.1f} CPU s")
+    print(f"workers 1: {one:.1f} s ({args.games / one:.1f} games/s), {cpu1:.1f} CPU s ({cpu1 / one:.2f} cores used)")
     two, cpu2, hashes2 = timed(plan, 2)
-    print(f"workers 2: {two:.1f} s ({args.games / two:.1f} games/s), {cpu2:.1f} CPU s; same games: {hashes2 == hashes}")
+    print(f"workers 2: {two:.1f} s ({args.games / two:.1f} games/s), {cpu2:.1f} CPU s ({cpu2 / two:.2f} cores used);"
+          f" same games: {hashes2 == hashes}")
     print(f"load average now {os.getloadavg()[0]:.1f}; CPU time 2 workers / 1 worker: {cpu2 / cpu1:.2f}x"
           " (near 1: the work splits without overhead, and wall time is bound by the cores we get)")
     print(f"workers2/workers1: {two / one:.2f}x")
