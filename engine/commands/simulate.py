@@ -93,7 +93,8 @@ def _play(args: argparse.Namespace, spec: str, pack: Pack, counts: list[int]) ->
     with _progress_bar(args.games, enabled=not args.json) as bar:
         result = parallel.run(plan, args.workers, args.backend, args.ray_address, loaded=pack,
                               progress=(lambda done: bar.update(done - bar.n)) if bar else None)
-    report = Report(result.records, result.seconds, list(pack.components), planned=args.games)
+    report = Report(result.records, result.seconds, list(pack.components), planned=args.games,
+                    team=pack.scoring is not None and pack.scoring.team_loss is not None)
     return report, result.interrupted
 
 
@@ -176,6 +177,8 @@ def _print_summary(pack: Pack, counts: list[int], args: argparse.Namespace, s: d
         d = s["decisions_per_game"]
         print(f"  decisions per game: mean {d['mean']}, min {d['min']}, max {d['max']}")
     print("  outcomes: " + ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in s["verdicts"].items() if v))
+    if s["team"]:
+        print(f"  team: win {s['team']['win']}, loss {s['team']['loss']} (a team win is then scored per player)")
     print("  seat win rate: " + ", ".join(f"{k} {v}" for k, v in s["seat_win_rate"].items()))
     for f in s["failures"]:
         print(f"  FAILED seed {f['seed']} ({f['players']} players): {f['error']}")
