@@ -208,7 +208,11 @@ class _Pending:
         finally:
             _GENERATING.reset(token)
         check(module, self.unit.globals)
-        code = compile(ast.fix_missing_locations(module), "<dsl>", "exec")
+        try:
+            code = compile(ast.fix_missing_locations(module), "<dsl>", "exec")
+        except (SyntaxError, RecursionError, MemoryError) as exc:  # lint's limits should make this unreachable
+            raise RuleError(f"this text is too complex to compile ({type(exc).__name__}: {exc})",
+                            self.unit.wheres[1]()) from None
         self.fn.__code__ = next(c for c in code.co_consts if isinstance(c, CodeType))
 
 

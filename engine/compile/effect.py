@@ -9,6 +9,8 @@ answer, so an effect can stop anywhere and resume there.
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
@@ -16,14 +18,20 @@ from typing import Any
 from lark import Token, Tree
 
 from engine.compile.codegen import checking_only, const, expr, stamp, stmts
-from engine.compile.expr import ExprCompiler, as_int, element_kind, kind_of, plain_value
+from engine.compile.expr import ExprCompiler, as_int, element_kind, kind_of, kinded, plain_value
 from engine.compile.prompts import compile_prompt
 from engine.dsl.parse import DslText
 from engine.runtime.defs import Effect, Pack
 from engine.runtime.dsl_values import offer
+from engine.runtime.limits import MAX_OPTIONS, MAX_VALUE
 from engine.usage import Usage
 
 DONE = "done"
+# Python refuses a function with more than 20 blocks (loops, try) nested statically. Generated code nests
+# this many per DSL statement; one more is kept for the `except` clause of the innermost `try`.
+PYTHON_BLOCKS = {"repeat_n": 2, "repeat_choose_item": 2, "repeat_choose_alt": 2, "for_stmt": 1, "choose_item": 1,
+                 "choose_alt": 1, "as_stmt": 1}
+MAX_BLOCK_DEPTH = 19
 
 
 @dataclass
@@ -41,6 +49,8 @@ class EffectCompiler(ExprCompiler):
     def __init__(self, pack: Pack, dsl: DslText, procedures: set[str], usage: Usage | None = None) -> None:
         super().__init__(pack, dsl, usage)
         self.known_procedures = procedures
+        self.blocks = 1  # Python blocks around the code being generated: the function's own `try`
+        self.too_deep = False  # reported once per generated function
 
     def effect_function(self, tree: Tree, text: str) -> Effect:
         """The whole text as an `Effect`: its run function and, when it has one, its legality test."""
@@ -61,8 +71,26 @@ class EffectCompiler(ExprCompiler):
         if method is None:  # pragma: no cover - the grammar has no other statements
             self.dsl.error(t, "DSL010", f"unsupported statement {t.data}")
             return Code([], None, "")
-        body, legal = method(t)
+        weight = PYTHON_BLOCKS.get(str(t.data), 0)
+        with self.nested(weight, lambda: self.dsl.error(t, "DSL006", self.too_deep_message())):
+            body, legal = method(t)
         return Code(stamp(body, self.unit.line(partial(self.dsl.where, t))), legal, self.dsl.snippet(t))
+
+    @contextmanager
+    def nested(self, weight: int, report: Callable[[], None]) -> Iterator[None]:
+        """Code generated inside `weight` more Python blocks; `report` is called (once) past MAX_BLOCK_DEPTH."""
+        self.blocks += weight
+        if self.blocks > MAX_BLOCK_DEPTH and not self.too_deep:
+            self.too_deep = True
+            report()
+        try:
+            yield
+        finally:
+            self.blocks -= weight
+
+    def too_deep_message(self) -> str:
+        return (f"blocks nested too deeply: this needs {self.blocks} nested Python blocks and the engine allows"
+                f" {MAX_BLOCK_DEPTH} (a repeat counts 2, a for, choose or as 1, with the flow steps around it)")
 
     def block(self, t: Tree) -> Code:
         return self.effect(t.children[0])
@@ -118,6 +146,9 @@ class EffectCompiler(ExprCompiler):
             base, attr = self.expr(base_t), str(name_tok)
             if attr not in self.attr_names:
                 self.unknown(name_tok, "attribute", sorted(self.attr_names))
+            if not isinstance(value, ast.Constant):  # a stored value stays within the engine's limits
+                value = kinded(expr("bounded(V, W)", V=value, W=const(f"attribute '{attr}'")),
+                               "value" if plain_value(value) else None)
             if attr not in self.pack.counters:
                 if not plain_value(value):  # an item or zone is stored by id: the helper converts it
                     return stmts("set_item_attr(B, N, V)", B=base, N=const(attr), V=value), None
@@ -144,13 +175,15 @@ class EffectCompiler(ExprCompiler):
         store = (expr("game.state.counters") if cdef.scope == "global"
                  else expr("game.seats[ctx.seat].counters"))
         new = {"set": "A", "gain": "S[N] + A", "lose": "S[N] - (A if A > 0 else 0)"}[op]
-        clamp = "S[N] = V if V >= LOW else LOW" if cdef.max is None else \
+        # no declared max: past the engine's hard limit is an error (engine/runtime/limits.py)
+        clamp = "S[N] = (V if V <= LIMIT else refuse(V, W)) if V >= LOW else LOW" if cdef.max is None else \
             "S[N] = HIGH if V > HIGH else V if V >= LOW else LOW"
         code = f"A = X\nS = STORE\nV = {new}\n{clamp}"
         if op == "gain":
             code = f"A = X\nif A > 0:\n    S = STORE\n    V = {new}\n    {clamp}"
         return stmts(code, A=self.unit.temp(), X=as_int(amount), S=self.unit.temp(), V=self.unit.temp(), N=const(name),
-                     STORE=store, LOW=const(int(cdef.min)), HIGH=const(None if cdef.max is None else int(cdef.max)))
+                     STORE=store, LOW=const(int(cdef.min)), HIGH=const(None if cdef.max is None else int(cdef.max)),
+                     LIMIT=const(MAX_VALUE), W=const(f"counter '{name}'"))
 
     # ---------------------------------------------------------------- zones
     def _s_draw(self, t: Tree):
@@ -212,13 +245,13 @@ class EffectCompiler(ExprCompiler):
         for i, b in enumerate(branches):
             add = stmts("O.append(I)\nL.append(X)", O=opts, L=labels, I=const(i), X=const(b.text))
             offer += add if b.legal is None else [ast.If(b.legal, add, [])]
-        run: ast.stmt = ast.Pass()
-        for i, b in reversed(list(enumerate(branches))):
-            run = ast.If(expr("C == I", C=ast.Name(chosen, ast.Load()), I=const(i)), b.body or [ast.Pass()],
-                         [run] if not isinstance(run, ast.Pass) else [])
+        # one `if` per branch, side by side: an if/elif chain nests, and a few thousand branches would be
+        # too deep for Python's compiler
+        run = [ast.If(expr("C == I", C=ast.Name(chosen, ast.Load()), I=const(i)), b.body or [ast.Pass()], [])
+               for i, b in enumerate(branches)]
         done = stmts("L.append(DONE)\nO.append(None)", L=labels, O=opts, DONE=const(DONE)) if repeat else []
-        after = (stmts("try:\n    RUN\nexcept StopLoop:\n    break", RUN=[run]) if repeat
-                 else [run, ast.Break()])
+        after = (stmts("try:\n    RUN\nexcept StopLoop:\n    break", RUN=run) if repeat
+                 else [*run, ast.Break()])
         return stmts("while True:\n    O = []\n    L = []\n    OFFER\n    if not O:\n        break\n    DONE_\n"
                      "    C = game.ask(ctx, 'choose', P, L, O, optional=R)\n    if C is None:\n        break\n"
                      "    AFTER", O=opts, L=labels, C=chosen, OFFER=offer or [ast.Pass()], DONE_=done or [ast.Pass()],
@@ -235,8 +268,8 @@ class EffectCompiler(ExprCompiler):
             options = self.read(coll)
             legal = expr("len(C) > 0", C=self.read(coll))
         else:
-            options = expr("[V for V in C if L]", V=py, C=self.read(coll), L=body.legal)
-            legal = expr("any(L for V in C)", V=py, C=self.read(coll), L=body.legal)
+            options = expr("[V for V in game.each(C) if L]", V=py, C=self.read(coll), L=body.legal)
+            legal = expr("any(L for V in game.each(C))", V=py, C=self.read(coll), L=body.legal)
         things, labels = self.unit.temp(), self.unit.temp()
         fixed = _constants(coll) if body.legal is None else None
         if fixed is not None:  # `choose x in ["keep", "sell"]`: the options and their labels are known now
@@ -244,7 +277,7 @@ class EffectCompiler(ExprCompiler):
             options = ast.Tuple([ast.List([const(v) for v in values], ast.Load()),
                                  ast.List([const(n) for n in names], ast.Load())], ast.Load())
         else:
-            options = expr("offer(X)", X=options)
+            options = expr("offer(game.each(X))", X=options)
         may_stop = repeat or optional
         done = stmts("L.append(DONE)\nT.append(None)", L=labels, T=things, DONE=const(DONE)) if may_stop else []
         stop = stmts("if V is None:\n    break", V=py) if may_stop else []
@@ -270,7 +303,8 @@ class EffectCompiler(ExprCompiler):
         low, high = self.expr(low_t), self.expr(high_t)
         py, body = self.scoped(var, body_t)
         numbers, n = self.unit.temp(), self.unit.temp()
-        span = expr("range(int(LO), int(HI) + 1)", LO=low, HI=high)
+        span = expr("game.each(number_span(LO, HI, T, MAX))", LO=low, HI=high, T=const(f"choose {var}"),
+                    MAX=const(MAX_OPTIONS))
         options = (expr("list(S)", S=span) if body.legal is None
                    else expr("[V for V in S if L]", V=py, S=span, L=body.legal))
         return stmts("NS = OPTIONS\nif NS:\n    V = game.ask(ctx, 'number', P, [str(N) for N in NS], NS)\n    BODY",
@@ -280,19 +314,20 @@ class EffectCompiler(ExprCompiler):
         var_tok, coll_t, body_t = t.children
         coll = self.expr(coll_t)
         py, body = self.scoped(str(var_tok), body_t, coll)
-        return stmts("for V in C:\n    BODY", V=py, C=self.snapshot(coll), BODY=body.body or [ast.Pass()]), None
+        return stmts("for V in game.each(C):\n    BODY", V=py, C=self.snapshot(coll),
+                     BODY=body.body or [ast.Pass()]), None
 
     def _s_repeat_n(self, t: Tree):
         count = self.expr(t.children[0])
         body = self.block(t.children[1])
-        return stmts("try:\n    for K in range(int(N)):\n        BODY\nexcept StopLoop:\n    pass",
+        return stmts("try:\n    for K in game.passes(N):\n        BODY\nexcept StopLoop:\n    pass",
                      K=self.unit.temp(), N=count, BODY=body.body or [ast.Pass()]), None
 
     def _s_end_game(self, t: Tree):
         return stmts("raise GameOver"), None
 
     def _s_stop(self, t: Tree):
-        return stmts("raise StopLoop"), None
+        return stmts("raise StopLoop(W)", W=self.unit.ref(partial(self.dsl.where, t), "W")), None
 
     # ---------------------------------------------------------------- actions
     def _s_do_stmt(self, t: Tree):

@@ -21,6 +21,7 @@ from engine.diagnostics import did_you_mean
 from engine.dsl.parse import DslText
 from engine.errors import GameOver, RuleError, StopLoop
 from engine.runtime import dsl_values as values
+from engine.runtime import limits
 from engine.runtime.defs import Cost, Expr, Pack
 from engine.runtime.state import Item, PlayerRef
 from engine.usage import Usage
@@ -37,7 +38,8 @@ HELPERS: dict[str, Any] = {
     "plain_attr": values.plain_attr,
     "item_actions": values.item_actions, "need_zone": values.need_zone, "need_item": values.need_item,
     "set_item_attr": values.set_item_attr, "show": values.show, "offer": values.offer,
-    "describe": values.describe,
+    "describe": values.describe, "bounded": limits.bounded, "number_span": limits.number_span,
+    "refuse": limits.refuse,
 }
 _COMPARE = {"eq": ast.Eq, "ne": ast.NotEq, "lt": ast.Lt, "le": ast.LtE, "gt": ast.Gt, "ge": ast.GtE}
 _ARITH = {"add": ast.Add, "sub": ast.Sub, "mul": ast.Mult}
@@ -297,7 +299,7 @@ class ExprCompiler:
         source = self.expr(t.children[0])
         it, cond = self.with_it(t.children[1], source)
         kind = {"players": "players", "zone": "items", "items": "items"}.get(kind_of(source) or "", "list")
-        return kinded(expr("[IT for IT in S if C]", IT=it, S=self.read(source), C=cond), kind)
+        return kinded(expr("[IT for IT in game.each(S) if C]", IT=it, S=self.read(source), C=cond), kind)
 
     # ---------------------------------------------------------------- functions
     def _x_call_fn(self, t: Tree) -> ast.expr:
@@ -332,7 +334,7 @@ class ExprCompiler:
             return const(0)
         coll = self.expr(args[0])
         it, value = self.with_it(args[1], coll)
-        return expr("sum([int(V) for IT in C])", V=value, IT=it, C=self.read(coll))
+        return expr("sum([int(V) for IT in game.each(C)])", V=value, IT=it, C=self.read(coll))
 
     def _fn_items(self, tok: Token, args: list) -> ast.expr:
         colls = [self.expr(a) for a in args]
@@ -380,13 +382,14 @@ class ExprCompiler:
         coll = self.expr(args[0])
         it, key = self.with_it(args[1], coll)
         kind = "items" if element_kind(coll) == "item" else "list"
-        return kinded(expr("sorted(C, key=lambda IT: K)", C=self.read(coll), IT=it, K=key), kind)
+        return kinded(expr("sorted(game.each(C), key=lambda IT: K)", C=self.read(coll), IT=it, K=key), kind)
 
     def _fn_range(self, tok: Token, args: list) -> ast.expr:
         """range(A, B): the numbers A..B inclusive (empty when B < A)."""
         parts = self._args(tok, args, 2)
         return ast.List([], ast.Load()) if parts is None else kinded(
-            expr("list(range(int(A), int(B) + 1))", A=parts[0], B=parts[1]), "list")
+            expr("list(number_span(A, B, 'range()', MAX))", A=parts[0], B=parts[1], MAX=const(limits.MAX_LIST)),
+            "list")
 
     def _fn_neighbors(self, tok: Token, args: list) -> ast.expr:
         """neighbors(SPACE): the spaces linked to it on its board, in definition order."""

@@ -19,12 +19,14 @@ from engine.dsl.parse import DslText
 from engine.packs.source import SourceFile
 from engine.runtime.context import Ctx
 from engine.runtime.defs import Runner
+from engine.runtime.limits import LimitError
 
 if TYPE_CHECKING:
     from engine.compile.build import Builder
 
 MAX_ROUNDS = 10_000
 STEP_KINDS = ("do", "each_player", "simultaneous", "if", "repeat", "for")
+FLOW_BLOCKS = {"each_player": 1, "simultaneous": 1, "repeat": 2, "for": 1}  # Python blocks (see effect.py)
 
 
 class FlowCompiler:
@@ -32,7 +34,7 @@ class FlowCompiler:
         self.b = builder
         self.c = EffectCompiler(builder.pack, DslText("", src, path), builder.procedures,
                                 usage=builder.pack.usage)
-        self.c.unit.globals.update(seats=_seats, reveal_all=_reveal_all)
+        self.c.unit.globals.update(seats=_seats, reveal_all=_reveal_all, rounds=_rounds)
 
     def compile(self, data: Any) -> Runner:
         flow = self.c.dsl
@@ -72,7 +74,9 @@ class FlowCompiler:
             self.b.error(src, path, "FLOW001", f"step '{sid}' needs exactly one of {', '.join(STEP_KINDS)}"
                          f" (has {', '.join(kinds) or 'none'})")
             return []
-        body = getattr(self, f"_{kinds[0]}")(src, path, d, sid + "/")
+        weight = FLOW_BLOCKS.get(kinds[0], 0)
+        with self.c.nested(weight, lambda: self.b.error(src, path, "DSL006", self.c.too_deep_message())):
+            body = getattr(self, f"_{kinds[0]}")(src, path, d, sid + "/")
         listened = self.b.pack.listened  # most steps have no listener: no event is built
         start = stmts("game.emit('step_start', ctx.seat, {'step': N})", N=const(sid)) \
             if "step_start" in listened else []
@@ -114,8 +118,8 @@ class FlowCompiler:
 
     def _repeat(self, src: SourceFile, path: tuple, d: Any, prefix: str) -> list[ast.stmt]:
         spec = d["repeat"] or {}
-        count = expr("int(C)", C=self._expr(src, (*path, "repeat", "count"), spec["count"])) if "count" in spec \
-            else const(MAX_ROUNDS)
+        count = expr("rounds(C)", C=self._expr(src, (*path, "repeat", "count"), spec["count"])) \
+            if "count" in spec else const(MAX_ROUNDS)
         until = self._expr(src, (*path, "repeat", "until"), spec["until"]) if "until" in spec else None
         counter = spec.get("counter")
         if counter is not None and counter not in self.b.pack.counters:
@@ -126,7 +130,7 @@ class FlowCompiler:
         mark = stmts("game.set_counter(ctx, C, N)", C=const(counter), N=n) if counter is not None else []
         stop = [ast.If(until, [ast.Break()], [])] if until is not None else []
         return stmts("N = 0\nLIMIT = COUNT\ntry:\n    while N < LIMIT:\n        N += 1\n"
-                     "        game.epochs['round'] += 1\n        if game.round_listener is not None:\n"
+                     "        game.epochs['round'] += 1\n        game.spend(1, 'a flow repeat')\n        if game.round_listener is not None:\n"
                      "            game.round_listener(N)\n        MARK\n        BODY\n        STOP\n"
                      "except StopLoop:\n    pass", N=n, LIMIT=limit, COUNT=count, MARK=mark or [ast.Pass()],
                      BODY=body or [ast.Pass()], STOP=stop or [ast.Pass()])
@@ -137,7 +141,15 @@ class FlowCompiler:
         py, saved = self.c.bind(str(spec.get("var", "x")))
         body = self.steps(src, (*path, "steps"), d.get("steps"), prefix)
         self.c.scope = saved
-        return stmts("for V in C:\n    BODY", V=py, C=self.c.snapshot(coll), BODY=body or [ast.Pass()])
+        return stmts("for V in game.each(C):\n    BODY", V=py, C=self.c.snapshot(coll), BODY=body or [ast.Pass()])
+
+
+def _rounds(count: Any) -> int:
+    """A flow `repeat`'s count, refused past MAX_ROUNDS passes (the schema refuses a larger number written out)."""
+    count = int(count)
+    if count > MAX_ROUNDS:
+        raise LimitError(f"a flow repeat of {count:,} passes; the limit is {MAX_ROUNDS:,}")
+    return count
 
 
 def _seats(ctx: Ctx, order: Any) -> list[int]:

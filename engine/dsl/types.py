@@ -262,7 +262,10 @@ class Checker:
 
     def want(self, tree: Tree | Token, expect: Expect, what: str) -> T:
         """Infer `tree` and report it when it cannot be what `what` needs."""
-        t = self.infer(tree)
+        return self.report(tree, self.infer(tree), expect, what)
+
+    def report(self, tree: Tree | Token, t: T, expect: Expect, what: str) -> T:
+        """Report `tree`, already inferred as `t`, when it cannot be what `what` needs."""
         if not expect.fits(t):
             self.dsl.error(tree, expect.code, f"{what} needs {expect.noun}, got {self._describe(tree, t)}",
                            self._hint(tree, t, expect, what))
@@ -460,11 +463,15 @@ class Checker:
     _x_sub = _x_mul = _x_div = _x_mod = _x_neg = _arithmetic
 
     def _x_add(self, t: Tree) -> T:
-        """`+` also joins two lists or two texts."""
-        left, right = (self.infer(c) for c in t.children)
+        """`+` also joins two lists or two texts. Each side is inferred once: a chain of `+` is checked in
+        linear time (inferring again to report would double the work at every level)."""
+        sides = [(c, self.infer(c)) for c in t.children]
+        (_, left), (_, right) = sides
         if left == right and left.kind in ("list", "str"):
             return left
-        return self._arithmetic(t)
+        for child, found in sides:
+            self.report(child, found, NUMBER, "'+'")
+        return INT
 
     def _x_attr(self, t: Tree) -> T:
         base, name = t.children

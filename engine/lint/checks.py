@@ -8,7 +8,7 @@ definition is written), and reports stable codes:
 - COST001  a cost names a counter nothing can produce;
 - UNUSED001 a definition nothing uses;
 - TEXT001  a component's printed `text` disagrees with its rules;
-- DECK001 / RUN001 from a few seeded random games at every player count:
+- DECK001 / RUN001 / RUN002 from a few seeded random games at every player count:
   a draw that finds its zone empty, a rule that fails while playing.
 """
 
@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator, Mapping
+from itertools import product
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,6 +31,7 @@ from engine.play.agents import RandomAgent
 from engine.play.session import Session
 from engine.runtime.defs import Pack
 from engine.runtime.interpreter import BUILTIN_EVENTS, Game
+from engine.runtime.limits import LimitError
 from engine.runtime.state import Zone
 from engine.usage import Where
 
@@ -261,7 +263,7 @@ def _numbers(value: Any) -> Iterator[int]:
     if isinstance(value, int) and not isinstance(value, bool):
         yield value
     elif isinstance(value, str):
-        yield from (int(n) for n in re.findall(r"\d+", value))
+        yield from (int(n) for n in _PRINTED_NUMBER.findall(value))
     elif isinstance(value, list):
         for item in value:
             yield from _numbers(item)
@@ -275,6 +277,9 @@ class _Named:
     words: frozenset[str] | None    # each form's first word, when comparing words is exact (ASCII, no digits)
 
 
+# a printed number the rules could hold: longer ones (past the engine's value limit) are not amounts
+_DIGITS = r"\d{1,18}(?!\d)"
+_PRINTED_NUMBER = re.compile(rf"(?<!\d){_DIGITS}")
 _WORD_AFTER_AMOUNT = re.compile(r"\d(?=\s+(\w+))")
 
 
@@ -290,7 +295,7 @@ def _counter_names(pack: Pack) -> dict[str, _Named]:
                  for f in (base, plural(base, "2"), plural(base, "1"))}
         alternatives = "|".join(re.escape(f) for f in sorted(forms, key=len, reverse=True))
         digits = any(c.isdigit() for f in forms for c in f)
-        amount = r"(?:(\d+)\s+)?" if digits else r"(\d+)\s+"
+        amount = rf"(?:({_DIGITS})\s+)?" if digits else rf"({_DIGITS})\s+"
         firsts = [re.match(r"\w+", f) if f.isascii() else None for f in forms]
         words = None if digits or None in firsts else frozenset(m[0] for m in firsts if m)
         out[ident] = _Named(re.compile(rf"(?<![\w.]){amount}(?:{alternatives})\b", re.IGNORECASE), words)
@@ -378,14 +383,15 @@ def playtest(raw: RawPack, pack: Pack, games: int) -> Iterator[Diagnostic]:
     """`games` random games at every player count: zones that run dry, rules that fail."""
     short: dict[str, dict[int, tuple[_Short, int]]] = {}
     errors: dict[str, Diagnostic] = {}
-    for players in range(pack.min_players, pack.max_players + 1):
-        for seed in range(1, games + 1):
-            shorts, error = _random_game(pack, players, seed)
-            for s in shorts:
-                short.setdefault(s.zone, {}).setdefault(players, (s, seed))
-            if error is not None:
-                diag = _run_error(raw, error, players, seed)
-                errors.setdefault(f"{diag.file}:{diag.line}:{diag.col}", diag)
+    for players, seed in product(range(pack.min_players, pack.max_players + 1), range(1, games + 1)):
+        shorts, error = _random_game(pack, players, seed)
+        for s in shorts:
+            short.setdefault(s.zone, {}).setdefault(players, (s, seed))
+        if error is not None:
+            diag = _run_error(raw, error, players, seed)
+            errors.setdefault(f"{diag.file}:{diag.line}:{diag.col}", diag)
+            if isinstance(error, LimitError):  # a runaway rule: more games would only run away again
+                break
     for zone, by_players in short.items():
         yield _dry_zone(raw, zone, by_players)
     yield from errors.values()
@@ -403,11 +409,11 @@ def _dry_zone(raw: RawPack, zone: str, by_players: dict[int, tuple[_Short, int]]
 
 
 def _run_error(raw: RawPack, error: RuleError, players: int, seed: int) -> Diagnostic:
-    """RUN001 where the failing DSL text is (the manifest when unknown)."""
+    """RUN001 (RUN002 past an engine limit) where the failing DSL text is (the manifest when unknown)."""
     where: Where = (raw.manifest_src.display, 1, 1)
     located = re.fullmatch(r"(.+):(\d+):(\d+)", error.where or "")
     if located:
         where = (located[1], int(located[2]), int(located[3]))
     who = f"{players} player{'s' if players != 1 else ''}"
-    return _at("RUN001", f"{error.message} (a random game with {who}, seed {seed})", where,
+    return _at(error.code, f"{error.message} (a random game with {who}, seed {seed})", where,
                f"watch it happen: cogwork play {raw.root} --players {players} --seed {seed}", severity="error")

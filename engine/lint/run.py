@@ -90,6 +90,9 @@ RULES: tuple[Rule, ...] = (
     Rule("DSL001", "DSL syntax error"),
     Rule("DSL002", "character the DSL does not use"),
     Rule("DSL003", "DSL text longer than 20,000 characters"),
+    Rule("DSL004", "DSL text nested more than 100 levels deep"),
+    Rule("DSL005", "number longer than 18 digits"),
+    Rule("DSL006", "blocks nested too deeply to compile"),
     Rule("DSL010", "not an expression"),
     Rule("DSL011", "wrong number of arguments"),
     Rule("DSL012", "cost_uses() without a counter name"),
@@ -100,6 +103,7 @@ RULES: tuple[Rule, ...] = (
     Rule("TEXT001", "printed text disagrees with the rules", "warning"),
     Rule("DECK001", "a zone runs out at some player count", "warning"),
     Rule("RUN001", "a rule failed while playing"),
+    Rule("RUN002", "a game went past an engine limit (work, value size, options)"),
     Rule("LOG001", "game log unreadable: missing, too large, not UTF-8 or not JSON"),
     Rule("LOG002", "game log does not match the log format"),
 )

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 
 Version = tuple[int, int, int]
 
-_VERSION = re.compile(r"\s*(\d+)(?:\.(\d+))?(?:\.(\d+))?(?:[-+][0-9A-Za-z.+-]*)?\s*$")
-_TEST = re.compile(r"\s*(==|!=|>=|<=|>|<|~=)\s*(\d+(?:\.\d+){0,2})\s*,?")
+_VERSION = re.compile(r"\s*(\d{1,9})(?:\.(\d{1,9}))?(?:\.(\d{1,9}))?(?:[-+][0-9A-Za-z.+-]*)?\s*$")
+_TEST = re.compile(r"\s*(==|!=|>=|<=|>|<|~=)\s*(\d{1,9}(?:\.\d{1,9}){0,2})\s*,?")
 _COMPARE: dict[str, Callable[[Version, Version], bool]] = {
     "==": operator.eq, "!=": operator.ne, ">=": operator.ge, "<=": operator.le, ">": operator.gt, "<": operator.lt,
 }

@@ -15,7 +15,7 @@ from typing import Any
 
 from greenlet import getcurrent, greenlet
 
-from engine.errors import GameOver, RuleError
+from engine.errors import GameOver, RuleError, StopLoop
 from engine.play.agents import Agent
 from engine.play.log import GameLog
 from engine.runtime.context import Ctx
@@ -60,6 +60,9 @@ class Session:
             pending = self._flow.switch() if answer is None else self._flow.switch(answer)
         except GameOver:
             pending = None
+        except StopLoop as exc:  # `stop` outside any `repeat` (a procedure's `stop` ends its caller's repeat)
+            where = exc.args[0]() if exc.args else None
+            raise RuleError("'stop' ran outside any repeat: there is no loop for it to end", where) from None
         if self._flow.dead:
             self.pending = None
             self.game.state.finished = True

@@ -20,6 +20,7 @@ from engine.runtime.costs import can_pay, explain, payment_ways, way_label
 from engine.runtime.decision import Decision
 from engine.runtime.defs import ActionDef, CounterDef, Pack, TriggerDef
 from engine.runtime.dsl_values import describe, item_key, item_label
+from engine.runtime.limits import CALL_WORK, DRAW_WORK, MAX_WORK, out_of_work
 from engine.runtime.state import Item, Player, PlayerRef, State, Zone
 
 MAX_TRIGGER_DEPTH = 16
@@ -44,6 +45,7 @@ class Game:
         self.step = ""
         self.epochs = {"turn": 0, "round": 0}
         self.decisions = 0
+        self.work = 0  # units of work spent: bounded by MAX_WORK (engine/runtime/limits.py)
         self._trigger_depth = 0
         self._trigger_firings = 0
         self._call_depth = 0
@@ -74,6 +76,7 @@ class Game:
     def all_of(self, type_id: str, seat: int | None) -> list[Item]:
         ctype = self.pack.types[type_id]
         owner = seat if ctype.per_player else None
+        self.each(self.state.items)  # it looks at every item of the game
         return [i for i in self.state.items if i.comp.ctype is ctype and i.owner == owner]
 
     def graph_of(self, space: Any) -> Graph:
@@ -115,6 +118,28 @@ class Game:
             raise RuleError("this needs an acting player, but it runs outside any player's turn")
         return seat
 
+    # ---------------------------------------------------------------- the work budget
+    def spend(self, units: int, what: str) -> None:
+        """Spend units of this game's work budget; a LimitError when it runs out (a runaway rule)."""
+        self.work += units
+        if self.work > MAX_WORK:
+            raise out_of_work(what)
+
+    def passes(self, count: Any) -> range:
+        """`repeat N`: the passes of the loop, all paid for when it starts (so `repeat 1000000000` fails at once)."""
+        count = int(count)
+        if count > 0:
+            self.spend(count, f"a repeat of {count:,} passes")
+        return range(count)
+
+    def each(self, collection: Any) -> Any:
+        """A collection a rule is about to go through (a loop, a filter, a sum, a choice's options), paid for
+        by its length."""
+        self.work += len(collection)
+        if self.work > MAX_WORK:
+            raise out_of_work(f"going through {len(collection):,} elements")
+        return collection
+
     # ---------------------------------------------------------------- decisions
     def ask(self, ctx: Ctx, kind: str, prompt: str, labels: list[str], values: list[Any],
             optional: bool = False) -> Any:
@@ -145,6 +170,7 @@ class Game:
             return
         wildcard = self.pack.wildcards.get(name)
         if wildcard is not None:
+            self.spend(amount, f"gaining {amount:,} {wildcard.name} one at a time")
             for _ in range(amount):  # one unit at a time: a drawn card may inform the next choice
                 member = self.ask(ctx, "gain", f"gain 1 {wildcard.name} as", list(wildcard.gain),
                                   list(wildcard.gain))
@@ -270,6 +296,9 @@ class Game:
         if self.draw_listener is not None:
             self.draw_listener(src, amount)
         for _ in range(amount):
+            self.work += DRAW_WORK
+            if self.work > MAX_WORK:
+                raise out_of_work(f"drawing {amount:,} items")
             if not src.items and src.zdef.refill_from:
                 refill = self.state.zone(src.zdef.refill_from, src.owner)
                 src.items.extend(refill.items)
@@ -397,6 +426,9 @@ class Game:
 
     # ---------------------------------------------------------------- procedures and events
     def call(self, ctx: Ctx, name: str) -> None:
+        self.work += CALL_WORK
+        if self.work > MAX_WORK:
+            raise out_of_work(f"calling '{name}'")
         self._call_depth += 1
         try:
             if self._call_depth > MAX_CALL_DEPTH:
