@@ -33,6 +33,7 @@ from engine.runtime.defs import (
     WildcardDef,
     ZoneDef,
 )
+from engine.runtime.limits import MAX_ITEMS
 
 PLAIN_TYPES = ("int", "str", "bool", "list")
 DSL_TYPES = ("expr", "cond", "effect", "cost")
@@ -127,6 +128,7 @@ class Builder:
             line, col = e.src.key_pos(e.path[:-1]) if len(e.path) > 1 else (1, 1)
             pack.usage.ref(ctype.id, (e.src.display, line, col))
             order += 1
+        self._check_items()
         self._boards(order)
         # ---------------------------------------------------------------- pass 2: DSL
         pack.listened = _listened(raw)  # known before any DSL compiles: code for unheard events is simpler
@@ -256,6 +258,21 @@ class Builder:
             return
         line, col = e.src.pos(path)
         self.pack.usage.ref(name, (e.src.display, line, col))
+
+    def _check_items(self) -> None:
+        """The items a game makes (per-player components once per seat, at the most players) stay within
+        MAX_ITEMS: each is an object every game builds, so their number bounds a game's memory."""
+        items = 0
+        for comp_id, e in self.raw.components.items():
+            comp = self.pack.components.get(comp_id)
+            if comp is None:
+                continue
+            items += comp.copies * (self.pack.max_players if comp.ctype.per_player else 1)
+            if items > MAX_ITEMS:
+                self.error(e.src, (*e.path, "copies") if "copies" in e.data else e.path, "PACK009",
+                           f"with '{comp_id}' a game of {self.pack.max_players} players holds more than"
+                           f" {MAX_ITEMS:,} items, the engine's limit")
+                return
 
     def _component_shell(self, comp_id: str, e: Entry, ctype: ComponentType, order: int) -> ComponentDef:
         d = e.data

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator, Mapping
-from itertools import product
 from dataclasses import dataclass
+from itertools import product
 from typing import Any
 
 from lark import Tree

@@ -63,6 +63,7 @@ RULES: tuple[Rule, ...] = (
     Rule("PACK006", "a dependency's version fails the version tests"),
     Rule("PACK007", "a pack is loaded together with one it declares incompatible"),
     Rule("PACK008", "packs depend on each other in a cycle"),
+    Rule("PACK009", "a game of the pack would hold more than 1,000,000 items"),
     Rule("DUP001", "id defined twice"),
     Rule("DUP002", "flow or scoring written in two files"),
     Rule("DUP003", "trigger id used twice"),

@@ -26,6 +26,8 @@ DRAW_WORK = 2  # an item drawn (moved from one zone to another)
 MAX_VALUE = 10**18
 # The most elements a list made by a rule may have (`range`), and the longest stored text or list.
 MAX_LIST = 100_000
+# The most items one game may hold (components' copies; per-player ones once per seat).
+MAX_ITEMS = 1_000_000
 # The most options one `choose n from A to B` may offer.
 MAX_OPTIONS = 10_000
 
