@@ -130,8 +130,9 @@ class FlowCompiler:
         mark = stmts("game.set_counter(ctx, C, N)", C=const(counter), N=n) if counter is not None else []
         stop = [ast.If(until, [ast.Break()], [])] if until is not None else []
         return stmts("N = 0\nLIMIT = COUNT\ntry:\n    while N < LIMIT:\n        N += 1\n"
-                     "        game.epochs['round'] += 1\n        game.spend(1, 'a flow repeat')\n        if game.round_listener is not None:\n"
-                     "            game.round_listener(N)\n        MARK\n        BODY\n        STOP\n"
+                     "        game.epochs['round'] += 1\n        game.spend(1, 'a flow repeat')\n"
+                     "        if game.round_listener is not None:\n            game.round_listener(N)\n"
+                     "        MARK\n        BODY\n        STOP\n"
                      "except StopLoop:\n    pass", N=n, LIMIT=limit, COUNT=count, MARK=mark or [ast.Pass()],
                      BODY=body or [ast.Pass()], STOP=stop or [ast.Pass()])
 
