@@ -20,7 +20,7 @@ from engine.runtime.costs import can_pay, explain, payment_ways, way_label
 from engine.runtime.decision import Decision
 from engine.runtime.defs import ActionDef, CounterDef, Pack, TriggerDef
 from engine.runtime.dsl_values import describe, item_key, item_label
-from engine.runtime.limits import CALL_WORK, DRAW_WORK, MAX_WORK, out_of_work
+from engine.runtime.limits import CALL_WORK, DRAW_WORK, MAX_WORK, LimitError, out_of_work
 from engine.runtime.state import Item, Player, PlayerRef, State, Zone
 
 MAX_TRIGGER_DEPTH = 16
@@ -148,7 +148,7 @@ class Game:
             return values[0]
         self.decisions += 1
         if self.decisions > MAX_DECISIONS:
-            raise RuleError(f"more than {MAX_DECISIONS} decisions in one game: does a loop never end?")
+            raise LimitError(f"more than {MAX_DECISIONS} decisions in one game: does a loop never end?")
         seat = ctx.seat
         if seat is None:
             self._seat(seat)  # raises: nobody to ask
@@ -432,7 +432,7 @@ class Game:
         self._call_depth += 1
         try:
             if self._call_depth > MAX_CALL_DEPTH:
-                raise RuleError(f"procedure calls nested deeper than {MAX_CALL_DEPTH} (at '{name}'): recursion?")
+                raise LimitError(f"procedure calls nested deeper than {MAX_CALL_DEPTH} (at '{name}'): recursion?")
             self.pack.procedures[name].run(ctx)
         finally:
             self._call_depth -= 1
@@ -476,7 +476,7 @@ class Game:
                 action()
             return
         if self._trigger_depth >= MAX_TRIGGER_DEPTH:
-            raise RuleError(f"triggers nested deeper than {MAX_TRIGGER_DEPTH} on event '{name}': a trigger loop?")
+            raise LimitError(f"triggers nested deeper than {MAX_TRIGGER_DEPTH} on event '{name}': a trigger loop?")
         self._trigger_depth += 1
         try:
             event = dict(payload, name=name)
@@ -514,7 +514,7 @@ class Game:
                 return False
         self._trigger_firings += 1
         if self._trigger_firings > MAX_TRIGGER_FIRINGS:
-            raise RuleError(f"more than {MAX_TRIGGER_FIRINGS} trigger firings in one game")
+            raise LimitError(f"more than {MAX_TRIGGER_FIRINGS} trigger firings in one game")
         if key is not None:
             self.state.trigger_uses[key] = self.state.trigger_uses.get(key, 0) + 1
         trigger.effect.run(ctx)
