@@ -10,7 +10,7 @@ import pytest
 from engine.compile import effect, flow
 from engine.dsl import parse
 from engine.lint import checks, run
-from engine.packs import files, source
+from engine.packs import cache, files, source
 from engine.play import log, scenario
 from engine.runtime import costs, interpreter, limits
 
@@ -22,7 +22,7 @@ CONSTANTS = {
     "MAX_WORK": limits, "MAX_VALUE": limits, "MAX_LIST": limits, "MAX_OPTIONS": limits, "MAX_ROUNDS": flow,
     "MAX_TRIGGER_DEPTH": interpreter, "MAX_TRIGGER_FIRINGS": interpreter, "MAX_CALL_DEPTH": interpreter,
     "MAX_DECISIONS": interpreter, "MAX_WAYS": costs, "DEFAULT_GAMES": run, "MAX_PLAYTEST_DECISIONS": checks,
-    "MAX_AUTO_DECISIONS": scenario,
+    "MAX_AUTO_DECISIONS": scenario, "MAX_ENTRY_BYTES": cache,
 }
 
 

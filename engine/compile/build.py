@@ -32,6 +32,7 @@ from engine.runtime.defs import (
     TriggerDef,
     WildcardDef,
     ZoneDef,
+    plain_type_fits,
 )
 from engine.runtime.limits import MAX_ITEMS
 
@@ -269,7 +270,7 @@ class Builder:
                 continue
             items += comp.copies * (self.pack.max_players if comp.ctype.per_player else 1)
             if items > MAX_ITEMS:
-                self.error(e.src, (*e.path, "copies") if "copies" in e.data else e.path, "PACK009",
+                self.error(e.src, (*e.path, "copies") if "copies" in e.data else e.path, "PACK012",
                            f"with '{comp_id}' a game of {self.pack.max_players} players holds more than"
                            f" {MAX_ITEMS:,} items, the engine's limit")
                 return
@@ -294,11 +295,9 @@ class Builder:
 
     def _check_value(self, e: Entry, name: str, a: AttrDef, value: Any) -> Any:
         path = (*e.path, name)
-        ok = {"int": lambda v: isinstance(v, int) and not isinstance(v, bool),
-              "str": lambda v: isinstance(v, str), "bool": lambda v: isinstance(v, bool),
-              "list": lambda v: isinstance(v, list)}.get(a.type)
-        if ok is not None:
-            if not ok(value):
+        fits = plain_type_fits(a.type, value)
+        if fits is not None:
+            if not fits:
                 self.error(e.src, path, "ATTR002", f"'{name}' must be of type {a.type}, got {value!r}")
             elif a.enum and value not in a.enum:
                 self.error(e.src, path, "ATTR003", f"'{name}' must be one of {', '.join(a.enum)}; got '{value}'",
