@@ -18,7 +18,7 @@ from typing import Any
 from lark import Token, Tree
 
 from engine.compile.codegen import checking_only, const, expr, stamp, stmts
-from engine.compile.expr import ExprCompiler, as_int, element_kind, kind_of, kinded, plain_value
+from engine.compile.expr import ExprCompiler, as_int, charged, element_kind, kind_of, kinded, paid, plain_value
 from engine.compile.prompts import compile_prompt
 from engine.dsl.parse import DslText
 from engine.runtime.defs import Effect, Pack
@@ -146,18 +146,24 @@ class EffectCompiler(ExprCompiler):
             base, attr = self.expr(base_t), str(name_tok)
             if attr not in self.attr_names:
                 self.unknown(name_tok, "attribute", sorted(self.attr_names))
-            if not isinstance(value, ast.Constant):  # a stored value stays within the engine's limits
-                value = kinded(expr("bounded(V, W)", V=value, W=const(f"attribute '{attr}'")),
-                               "value" if plain_value(value) else None)
+            check: list[ast.stmt] = []  # a stored value stays within the engine's limits (after the base)
+            if not isinstance(value, (ast.Constant, ast.Compare, ast.BoolOp)):
+                plain, held = plain_value(value), self.unit.temp()
+                check = stmts("V = X\nif V.__class__ is not int or V > HIGH or V < LOW:\n    V = bounded(V, W)", V=held,
+                              X=value, HIGH=const(MAX_VALUE), LOW=const(-MAX_VALUE), W=const(f"attribute '{attr}'"))
+                value = kinded(ast.Name(held, ast.Load()), "value" if plain else None)
+            tmp = self.unit.temp()
             if attr not in self.pack.counters:
                 if not plain_value(value):  # an item or zone is stored by id: the helper converts it
-                    return stmts("set_item_attr(B, N, V)", B=base, N=const(attr), V=value), None
-                tmp = self.unit.temp()
-                return stmts("T = B\nif T.__class__ is Item:\n    T.attrs[N] = V\nelse:\n    set_item_attr(T, N, V)",
-                             T=tmp, B=base, N=const(attr), V=value), None
-            tmp = self.unit.temp()  # `set p.score = 3` for a player p
-            return stmts("T = B\nif isinstance(T, PlayerRef):\n    game.change(ctx.child(seat=T.seat), N, int(V))\n"
-                         "else:\n    set_item_attr(T, N, V)", T=tmp, B=base, N=const(attr), V=value), None
+                    return stmts("T = B\nCHECK\nset_item_attr(T, N, V)", T=tmp, B=base, CHECK=check or [ast.Pass()],
+                                 N=const(attr), V=value), None
+                return stmts("T = B\nCHECK\nif T.__class__ is Item:\n    T.attrs[N] = V\nelse:\n"
+                             "    set_item_attr(T, N, V)", T=tmp, B=base, CHECK=check or [ast.Pass()], N=const(attr),
+                             V=value), None
+            # `set p.score = 3` for a player p
+            return stmts("T = B\nCHECK\nif isinstance(T, PlayerRef):\n"
+                         "    game.change(ctx.child(seat=T.seat), N, int(V))\nelse:\n    set_item_attr(T, N, V)",
+                         T=tmp, B=base, CHECK=check or [ast.Pass()], N=const(attr), V=value), None
         self.dsl.error(target, "DSL013", "only a counter or an item attribute can be set")
         return [], None
 
@@ -268,8 +274,8 @@ class EffectCompiler(ExprCompiler):
             options = self.read(coll)
             legal = expr("len(C) > 0", C=self.read(coll))
         else:
-            options = expr("[V for V in game.each(C) if L]", V=py, C=self.read(coll), L=body.legal)
-            legal = expr("any(L for V in game.each(C))", V=py, C=self.read(coll), L=body.legal)
+            options = charged(expr("[V for V in E if L]", V=py, E=paid(self.read(coll)), L=body.legal))
+            legal = expr("any(L for V in E)", V=py, E=paid(self.read(coll)), L=body.legal)
         things, labels = self.unit.temp(), self.unit.temp()
         fixed = _constants(coll) if body.legal is None else None
         if fixed is not None:  # `choose x in ["keep", "sell"]`: the options and their labels are known now
@@ -277,7 +283,7 @@ class EffectCompiler(ExprCompiler):
             options = ast.Tuple([ast.List([const(v) for v in values], ast.Load()),
                                  ast.List([const(n) for n in names], ast.Load())], ast.Load())
         else:
-            options = expr("offer(game.each(X))", X=options)
+            options = expr("offer(X)", X=paid(options))
         may_stop = repeat or optional
         done = stmts("L.append(DONE)\nT.append(None)", L=labels, T=things, DONE=const(DONE)) if may_stop else []
         stop = stmts("if V is None:\n    break", V=py) if may_stop else []
@@ -314,7 +320,7 @@ class EffectCompiler(ExprCompiler):
         var_tok, coll_t, body_t = t.children
         coll = self.expr(coll_t)
         py, body = self.scoped(str(var_tok), body_t, coll)
-        return stmts("for V in game.each(C):\n    BODY", V=py, C=self.snapshot(coll),
+        return stmts("for V in C:\n    BODY", V=py, C=paid(self.snapshot(coll)),
                      BODY=body.body or [ast.Pass()]), None
 
     def _s_repeat_n(self, t: Tree):

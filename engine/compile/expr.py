@@ -306,7 +306,7 @@ class ExprCompiler:
         source = self.expr(t.children[0])
         it, cond = self.with_it(t.children[1], source)
         kind = {"players": "players", "zone": "items", "items": "items"}.get(kind_of(source) or "", "list")
-        return kinded(expr("[IT for IT in game.each(S) if C]", IT=it, S=self.read(source), C=cond), kind)
+        return charged(kinded(expr("[IT for IT in E if C]", IT=it, E=paid(self.read(source)), C=cond), kind))
 
     # ---------------------------------------------------------------- functions
     def _x_call_fn(self, t: Tree) -> ast.expr:
@@ -345,7 +345,7 @@ class ExprCompiler:
             return const(0)
         coll = self.expr(args[0])
         it, value = self.with_it(args[1], coll)
-        return expr("sum([int(V) for IT in game.each(C)])", V=value, IT=it, C=self.read(coll))
+        return expr("sum([int(V) for IT in E])", V=value, IT=it, E=paid(self.read(coll)))
 
     def _fn_items(self, tok: Token, args: list) -> ast.expr:
         colls = [self.expr(a) for a in args]
@@ -362,7 +362,7 @@ class ExprCompiler:
             self.unknown(arg, "component type", list(self.pack.types))
             return ast.List([], ast.Load())
         self.usage.ref(tname, self.dsl.place(arg))
-        return kinded(expr("game.all_of(T, ctx.seat)", T=const(tname)), "items")
+        return charged(kinded(expr("game.all_of(T, ctx.seat)", T=const(tname)), "items"))  # all_of pays its scan
 
     def _fn_max(self, tok: Token, args: list) -> ast.expr:
         parts = self._args(tok, args, 1, 8)
@@ -393,7 +393,7 @@ class ExprCompiler:
         coll = self.expr(args[0])
         it, key = self.with_it(args[1], coll)
         kind = "items" if element_kind(coll) == "item" else "list"
-        return kinded(expr("sorted(game.each(C), key=lambda IT: K)", C=self.read(coll), IT=it, K=key), kind)
+        return charged(kinded(expr("sorted(E, key=lambda IT: K)", E=paid(self.read(coll)), IT=it, K=key), kind))
 
     def _fn_range(self, tok: Token, args: list) -> ast.expr:
         """range(A, B): the numbers A..B inclusive (empty when B < A)."""
@@ -468,6 +468,18 @@ def kinded(node: ast.expr, kind: str | None) -> ast.expr:
     if kind is not None:
         node.cog_kind = kind  # type: ignore[attr-defined]
     return node
+
+
+def charged(node: ast.expr) -> ast.expr:
+    """Note that making this collection already spent at least its length from the game's work budget
+    (a `where`, `sorted`, `all()`): going through it again need not pay (engine/runtime/limits.py)."""
+    node.cog_charged = True  # type: ignore[attr-defined]
+    return node
+
+
+def paid(collection: ast.expr) -> ast.expr:
+    """A collection about to be gone through, paid for by its length unless making it paid already."""
+    return collection if getattr(collection, "cog_charged", False) else expr("game.each(X)", X=collection)
 
 
 def kind_of(node: ast.expr) -> str | None:

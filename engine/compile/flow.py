@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.compile.codegen import const, expr, stamp, stmts
 from engine.compile.effect import EffectCompiler
+from engine.compile.expr import paid
 from engine.dsl.parse import DslText
 from engine.errors import RuleError
 from engine.packs.source import SourceFile
@@ -149,7 +150,7 @@ class FlowCompiler:
         py, saved = self.c.bind(str(spec.get("var", "x")))
         body = self.steps(src, (*path, "steps"), d.get("steps"), prefix)
         self.c.scope = saved
-        return stmts("for V in game.each(C):\n    BODY", V=py, C=self.c.snapshot(coll), BODY=body or [ast.Pass()])
+        return stmts("for V in C:\n    BODY", V=py, C=paid(self.c.snapshot(coll)), BODY=body or [ast.Pass()])
 
 
 def _rounds(count: Any) -> int:

@@ -139,8 +139,8 @@ class Game:
     def each(self, collection: Any) -> Any:
         """A collection a rule is about to go through (a loop, a filter, a sum, a choice's options), paid for
         by its length."""
-        self.work += len(collection)
-        if self.work > MAX_WORK:
+        work = self.work = self.work + len(collection)
+        if work > MAX_WORK:
             raise out_of_work(f"going through {len(collection):,} elements")
         return collection
 
