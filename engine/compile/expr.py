@@ -33,7 +33,7 @@ ITEM_BUILTINS = {"name", "id", "owner", "zone", "threshold", "label"}
 HELPERS: dict[str, Any] = {
     "Item": Item, "PlayerRef": PlayerRef, "RuleError": RuleError, "StopLoop": StopLoop,
     "GameOver": GameOver, "as_items": values.as_items, "iterate": values.iterate, "count": values.count,
-    "contains": values.contains, "div": values.div, "mod": values.mod, "index": values.index,
+    "div": values.div, "mod": values.mod, "index": values.index,
     "pick": values.pick, "rank": values.rank, "cost_uses": values.cost_uses, "get_attr": values.get_attr,
     "plain_attr": values.plain_attr,
     "item_actions": values.item_actions, "need_zone": values.need_zone, "need_item": values.need_item,
@@ -227,7 +227,7 @@ class ExprCompiler:
     _x_eq = _x_ne = _x_lt = _x_le = _x_gt = _x_ge = _compare
 
     def _x_in_(self, t: Tree) -> ast.expr:
-        return expr("contains(A, B)", A=self.expr(t.children[0]), B=self.expr(t.children[1]))
+        return expr("game.contains(A, B)", A=self.expr(t.children[0]), B=self.expr(t.children[1]))
 
     def truth(self, t: Tree) -> ast.expr:
         """`t` as a bool (conditions read truthiness; `and`/`or` must still give true or false)."""
@@ -351,7 +351,8 @@ class ExprCompiler:
         colls = [self.expr(a) for a in args]
         parts = [ast.Starred(self.read(c), ast.Load()) for c in colls]
         of_items = all(element_kind(c) == "item" for c in colls)
-        return kinded(ast.List(parts, ast.Load()), "items" if of_items else "list")
+        joined = expr("game.each(L)", L=ast.List(parts, ast.Load()))  # copying them is work: paid by length
+        return charged(kinded(joined, "items" if of_items else "list"))
 
     def _fn_all(self, tok: Token, args: list) -> ast.expr:
         if not self._arity(tok, args, 1):
@@ -398,9 +399,9 @@ class ExprCompiler:
     def _fn_range(self, tok: Token, args: list) -> ast.expr:
         """range(A, B): the numbers A..B inclusive (empty when B < A)."""
         parts = self._args(tok, args, 2)
-        return ast.List([], ast.Load()) if parts is None else kinded(
-            expr("list(number_span(A, B, 'range()', MAX))", A=parts[0], B=parts[1], MAX=const(limits.MAX_LIST)),
-            "list")
+        return ast.List([], ast.Load()) if parts is None else charged(kinded(
+            expr("game.each(list(number_span(A, B, 'range()', MAX)))", A=parts[0], B=parts[1],
+                 MAX=const(limits.MAX_LIST)), "list"))
 
     def _fn_neighbors(self, tok: Token, args: list) -> ast.expr:
         """neighbors(SPACE): the spaces linked to it on its board, in definition order."""

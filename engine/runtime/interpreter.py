@@ -19,7 +19,7 @@ from engine.runtime.context import Ctx
 from engine.runtime.costs import can_pay, explain, payment_ways, way_label
 from engine.runtime.decision import Decision
 from engine.runtime.defs import ActionDef, CounterDef, Pack, TriggerDef
-from engine.runtime.dsl_values import describe, item_key, item_label
+from engine.runtime.dsl_values import contains, describe, item_key, item_label
 from engine.runtime.limits import CALL_WORK, DRAW_WORK, MAX_WORK, LimitError, out_of_work
 from engine.runtime.state import Item, Player, PlayerRef, State, Zone
 
@@ -143,6 +143,12 @@ class Game:
         if work > MAX_WORK:
             raise out_of_work(f"going through {len(collection):,} elements")
         return collection
+
+    def contains(self, value: Any, collection: Any) -> bool:
+        """`value in collection`, paid by the length of what it searches (a list, a text or a zone)."""
+        self.each(collection.items if isinstance(collection, Zone) else
+                  collection if isinstance(collection, (list, tuple, str)) else ())
+        return contains(value, collection)
 
     # ---------------------------------------------------------------- decisions
     def ask(self, ctx: Ctx, kind: str, prompt: str, labels: list[str], values: list[Any],
@@ -316,7 +322,7 @@ class Game:
             self.move(ctx, src.items[pick], dst)
 
     def shuffle(self, zone: Zone) -> None:
-        self.state.rng.shuffle(zone.items)
+        self.state.rng.shuffle(self.each(zone.items))
 
     def reveal(self, zone: Zone) -> None:
         zone.visibility = "public"
