@@ -147,7 +147,7 @@ class EffectCompiler(ExprCompiler):
             if attr not in self.attr_names:
                 self.unknown(name_tok, "attribute", sorted(self.attr_names))
             check: list[ast.stmt] = []  # a stored value stays within the engine's limits (after the base)
-            if not isinstance(value, (ast.Constant, ast.Compare, ast.BoolOp)):
+            if _may_grow(value):
                 plain, held = plain_value(value), self.unit.temp()
                 check = stmts("V = X\nif V.__class__ is not int or V > HIGH or V < LOW:\n    V = bounded(V, W)", V=held,
                               X=value, HIGH=const(MAX_VALUE), LOW=const(-MAX_VALUE), W=const(f"attribute '{attr}'"))
@@ -380,6 +380,13 @@ class EffectCompiler(ExprCompiler):
             keys.append(const(str(key)))
             vals.append(self.expr(value_t))
         return stmts("game.emit(N, ctx.seat, P)", N=const(name), P=ast.Dict(keys, vals)), None
+
+
+def _may_grow(value: ast.expr) -> bool:
+    """The value may be larger than any value stored so far: it adds, multiplies, joins or sums (reading a
+    stored value, a constant, a count or a comparison gives a value within the limits already)."""
+    return any(isinstance(n, (ast.BinOp, ast.List, ast.ListComp)) or (isinstance(n, ast.Call) and isinstance(
+        n.func, ast.Name) and n.func.id == "sum") for n in ast.walk(value))
 
 
 def _zone(node: ast.expr) -> ast.expr:

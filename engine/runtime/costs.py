@@ -46,6 +46,9 @@ def payment_ways(pack: Pack, need: dict[str, int], available: Callable[[str], in
                   key=lambda r: (r[0] in pack.wildcards, r[0]))
     groups = [(payers(pack, name), amount) for name, amount in reqs]
     left = {p: available(p) for group, _ in groups for p in group}
+    if all(len(group) == 1 for group, _ in groups) and len(left) == len(groups):  # nothing competes: one way
+        enough = all(left[group[0]] >= amount for group, amount in groups)
+        return [dict(sorted((group[0], amount) for group, amount in groups))] if enough and limit > 0 else []
     seen: set[tuple[tuple[str, int], ...]] = set()
     ways: list[Way] = []
     spent: dict[str, int] = {}
