@@ -13,7 +13,7 @@ from engine.compile.effect import EffectCompiler
 from engine.compile.flow import FlowCompiler
 from engine.diagnostics import Diagnostic, PackError, did_you_mean
 from engine.dsl.parse import DslText
-from engine.packs.files import Entry, RawPack
+from engine.packs.raw import Entry, RawPack
 from engine.packs.source import SourceFile
 from engine.runtime.boards import DERIVED_KINDS, Graph, derived_id
 from engine.runtime.context import Ctx

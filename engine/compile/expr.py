@@ -18,7 +18,9 @@ from lark import Token, Tree
 
 from engine.compile.codegen import Unit, checking_only, const, expr, stmts
 from engine.diagnostics import did_you_mean
+from engine.dsl.functions import FUNCTIONS
 from engine.dsl.parse import DslText
+from engine.dsl.types import T
 from engine.errors import GameOver, RuleError, StopLoop
 from engine.runtime import dsl_values as values
 from engine.runtime.defs import Cost, Expr, Pack
@@ -301,48 +303,39 @@ class ExprCompiler:
 
     # ---------------------------------------------------------------- functions
     def _x_call_fn(self, t: Tree) -> ast.expr:
+        """A built-in function (engine/dsl/functions.py): its code template, or its `lower_NAME` method."""
         name_tok, *args = t.children
         args = [a for a in args if a is not None]
-        fname = str(name_tok)
-        special = getattr(self, f"_fn_{fname}", None)
-        if special is not None:
-            return special(name_tok, args)
-        self.unknown(name_tok, "function", [n[4:] for n in dir(self) if n.startswith("_fn_")])
-        return const(0)
-
-    def _arity(self, tok: Token, args: list, low: int, high: int | None = None) -> bool:
-        high = low if high is None else high
-        if low <= len(args) <= high:
-            return True
-        want = str(low) if low == high else f"{low} to {high}"
-        self.dsl.error(tok, "DSL011", f"{tok}() takes {want} arguments, got {len(args)}")
-        return False
-
-    def _args(self, tok: Token, args: list, low: int, high: int | None = None) -> list[ast.expr] | None:
-        return [self.expr(a) for a in args] if self._arity(tok, args, low, high) else None
-
-    def _fn_count(self, tok: Token, args: list) -> ast.expr:
-        if not self._arity(tok, args, 1):
+        fn = FUNCTIONS.get(str(name_tok))
+        if fn is None:
+            self.unknown(name_tok, "function", sorted(FUNCTIONS))
             return const(0)
+        if not fn.takes(len(args)):
+            self.dsl.error(name_tok, "DSL011", f"{name_tok}() takes {fn.arity_text()} arguments, got {len(args)}")
+            return _nothing(fn.returns)
+        if fn.code is None:
+            lower: Callable[[Token, list], ast.expr] = getattr(self, f"lower_{fn.name}")
+            return lower(name_tok, args)
+        parts = dict(zip("ABC", (self.expr(a) for a in args), strict=False))
+        return kinded(expr(fn.code, **parts), fn.code_kind)
+
+    # ---------------------------------------------------------------- functions whose code depends on kinds
+    def lower_count(self, tok: Token, args: list) -> ast.expr:
         coll = self.expr(args[0])
         return expr("count(X)", X=coll) if kind_of(coll) is None else expr("len(X)", X=self.read(coll))
 
-    def _fn_sum(self, tok: Token, args: list) -> ast.expr:
-        if not self._arity(tok, args, 2):
-            return const(0)
+    def lower_sum(self, tok: Token, args: list) -> ast.expr:
         coll = self.expr(args[0])
         it, value = self.with_it(args[1], coll)
         return expr("sum([int(V) for IT in C])", V=value, IT=it, C=self.read(coll))
 
-    def _fn_items(self, tok: Token, args: list) -> ast.expr:
+    def lower_items(self, tok: Token, args: list) -> ast.expr:
         colls = [self.expr(a) for a in args]
         parts = [ast.Starred(self.read(c), ast.Load()) for c in colls]
         of_items = all(element_kind(c) == "item" for c in colls)
         return kinded(ast.List(parts, ast.Load()), "items" if of_items else "list")
 
-    def _fn_all(self, tok: Token, args: list) -> ast.expr:
-        if not self._arity(tok, args, 1):
-            return ast.List([], ast.Load())
+    def lower_all(self, tok: Token, args: list) -> ast.expr:
         arg = args[0]
         tname = str(arg.children[0]) if _is_name(arg) else ""
         if tname not in self.pack.types:
@@ -351,77 +344,21 @@ class ExprCompiler:
         self.usage.ref(tname, self.dsl.place(arg))
         return kinded(expr("game.all_of(T, ctx.seat)", T=const(tname)), "items")
 
-    def _fn_max(self, tok: Token, args: list) -> ast.expr:
-        parts = self._args(tok, args, 1, 8)
-        return const(0) if parts is None else _builtin("max", parts)
+    def lower_max(self, tok: Token, args: list) -> ast.expr:
+        return _builtin("max", [self.expr(a) for a in args])
 
-    def _fn_min(self, tok: Token, args: list) -> ast.expr:
-        parts = self._args(tok, args, 1, 8)
-        return const(0) if parts is None else _builtin("min", parts)
+    def lower_min(self, tok: Token, args: list) -> ast.expr:
+        return _builtin("min", [self.expr(a) for a in args])
 
-    def _fn_abs(self, tok: Token, args: list) -> ast.expr:
-        parts = self._args(tok, args, 1)
-        return const(0) if parts is None else expr("abs(A)", A=parts[0])
-
-    def _fn_rank(self, tok: Token, args: list) -> ast.expr:
-        """rank(value, minimums): how many of the ascending minimums value reaches."""
-        parts = self._args(tok, args, 2)
-        return const(0) if parts is None else expr("rank(A, B)", A=parts[0], B=parts[1])
-
-    def _fn_pick(self, tok: Token, args: list) -> ast.expr:
-        """pick(list, i): the i-th element (1-based); 0 for i <= 0."""
-        parts = self._args(tok, args, 2)
-        return const(0) if parts is None else expr("pick(A, B)", A=parts[0], B=parts[1])
-
-    def _fn_sorted(self, tok: Token, args: list) -> ast.expr:
+    def lower_sorted(self, tok: Token, args: list) -> ast.expr:
         """sorted(COLL, KEY): the items in ascending order of KEY (with `it` bound); ties keep their order."""
-        if not self._arity(tok, args, 2):
-            return ast.List([], ast.Load())
         coll = self.expr(args[0])
         it, key = self.with_it(args[1], coll)
         kind = "items" if element_kind(coll) == "item" else "list"
         return kinded(expr("sorted(C, key=lambda IT: K)", C=self.read(coll), IT=it, K=key), kind)
 
-    def _fn_range(self, tok: Token, args: list) -> ast.expr:
-        """range(A, B): the numbers A..B inclusive (empty when B < A)."""
-        parts = self._args(tok, args, 2)
-        return ast.List([], ast.Load()) if parts is None else kinded(
-            expr("list(range(int(A), int(B) + 1))", A=parts[0], B=parts[1]), "list")
-
-    def _fn_neighbors(self, tok: Token, args: list) -> ast.expr:
-        """neighbors(SPACE): the spaces linked to it on its board, in definition order."""
-        parts = self._args(tok, args, 1)
-        return ast.List([], ast.Load()) if parts is None else expr("game.neighbors(A)", A=parts[0])
-
-    def _fn_adjacent(self, tok: Token, args: list) -> ast.expr:
-        parts = self._args(tok, args, 2)
-        return const(False) if parts is None else expr("game.graph_of(A).adjacent(A.comp.id, B.comp.id)",
-                                                       A=parts[0], B=parts[1])
-
-    def _fn_distance(self, tok: Token, args: list) -> ast.expr:
-        """distance(A, B): fewest links between two spaces of a board (-1: unreachable)."""
-        parts = self._args(tok, args, 2)
-        return const(0) if parts is None else expr("game.graph_of(A).distance(A.comp.id, B.comp.id)",
-                                                   A=parts[0], B=parts[1])
-
-    def _fn_roll(self, tok: Token, args: list) -> ast.expr:
-        """roll(SIDES): a die roll from the game's seeded random generator."""
-        parts = self._args(tok, args, 1)
-        return const(0) if parts is None else expr("game.state.rng.randint(1, int(A))", A=parts[0])
-
-    def _fn_actions(self, tok: Token, args: list) -> ast.expr:
-        """actions(item): the item's actions whose `when` holds now."""
-        parts = self._args(tok, args, 1)
-        return ast.List([], ast.Load()) if parts is None else expr("item_actions(ctx, A)", A=parts[0])
-
-    def _fn_can_play(self, tok: Token, args: list) -> ast.expr:
-        parts = self._args(tok, args, 2)
-        return const(False) if parts is None else expr("game.can_play(ctx, A, B, False)", A=parts[0], B=parts[1])
-
-    def _fn_cost_uses(self, tok: Token, args: list) -> ast.expr:
+    def lower_cost_uses(self, tok: Token, args: list) -> ast.expr:
         """cost_uses(item, NAME [, amount]): some alternative cost of item names NAME (that many)."""
-        if not self._arity(tok, args, 2, 3):
-            return const(False)
         item = self.expr(args[0])
         if not _is_name(args[1]):
             self.dsl.error(args[1], "DSL012", "cost_uses() needs a counter name as its second argument")
@@ -473,6 +410,11 @@ def plain_value(node: ast.expr) -> bool:
 def element_kind(collection: ast.expr) -> str | None:
     """What each member of a collection of known kind is: a zone holds items, `everyone` players."""
     return {"zone": "item", "items": "item", "players": "player"}.get(kind_of(collection) or "")
+
+
+def _nothing(t: T) -> ast.expr:
+    """What a call with the wrong number of arguments compiles to (it is reported; the pack does not load)."""
+    return ast.List([], ast.Load()) if t.kind == "list" else const(False) if t.kind == "bool" else const(0)
 
 
 def _builtin(fn: str, parts: list[ast.expr]) -> ast.expr:

@@ -115,6 +115,14 @@ class DslText:
             self.error(0, "DSL001", str(exc))
 
 
+def parse(text: str, start: str) -> Tree | None:
+    """The parse tree of a DSL text, or None if it does not parse (compiling it reports why).
+
+    Trees are shared (kept by text): never change one.
+    """
+    return DslText(text, None, ()).parse(start)
+
+
 @lru_cache(maxsize=65536)
 def _parse(text: str, start: str) -> Tree | UnexpectedInput:
     """The tree of a text, or why it does not parse; kept because the type pass and the compiler

@@ -22,10 +22,11 @@ from typing import Any
 from lark import Tree
 
 from engine.diagnostics import Diagnostic, did_you_mean
-from engine.dsl.render import Renderer, and_list, plural, threshold_unit
-from engine.dsl.types import parse
+from engine.dsl.english import and_list, plural
+from engine.dsl.parse import parse
+from engine.dsl.render import Renderer, threshold_unit
 from engine.errors import RuleError
-from engine.packs.files import Entry, RawPack
+from engine.packs.raw import Entry, RawPack
 from engine.play.agents import RandomAgent
 from engine.play.session import Session
 from engine.runtime.defs import Pack

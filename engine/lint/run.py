@@ -1,7 +1,7 @@
 """`cogwork lint`: every finding of one or more packs, for people, editors and CI.
 
 Findings come from loading (YAML, schemas, duplicate ids), compiling (names,
-DSL), the type pass (engine/dsl/types.py) and the semantic checks
+DSL), the type pass (engine/dsl/typecheck.py) and the semantic checks
 (engine/lint/checks.py), each with a stable code documented in
 docs/diagnostics.md. Formats: `text` (GCC style, with the offending line and a
 caret), `json` (ruff's fields), `sarif` (2.1.0, for code scanning) and
@@ -22,10 +22,12 @@ from urllib.parse import quote
 from engine import __version__
 from engine.compile.build import Builder
 from engine.diagnostics import Diagnostic, PackError, did_you_mean
-from engine.dsl.types import parsed_sites, typecheck
+from engine.dsl.sites import parsed_sites
+from engine.dsl.typecheck import typecheck
 from engine.lint.checks import semantic_checks
 from engine.packs import cache
-from engine.packs.files import MANIFEST, RawPack, find_pack, load_pack_files, pack_inputs
+from engine.packs.files import MANIFEST, find_pack, load_pack_files, pack_inputs
+from engine.packs.raw import RawPack
 
 DOCS_URL = "docs/diagnostics.md#{code}"
 DEFAULT_GAMES = 2
