@@ -11,6 +11,7 @@ from typing import Any
 
 from engine.compile.effect import EffectCompiler
 from engine.compile.flow import FlowCompiler
+from engine.compile.sink import Diagnostics
 from engine.diagnostics import Diagnostic, PackError, did_you_mean
 from engine.dsl.parse import DslText
 from engine.packs.raw import Entry, RawPack
@@ -40,56 +41,55 @@ COMPONENT_KEYS = {"id", "name", "text", "copies", "costs", "actions", "mode", "t
 
 
 class Builder:
-    """Collects diagnostics while compiling one pack."""
+    """Compiles one pack: named passes over the raw pack, every problem reported to one sink."""
 
     def __init__(self, raw: RawPack) -> None:
         self.raw = raw
         self.procedures = set(raw.procedures)
-        self.diagnostics: list[Diagnostic] = []
+        self.sink = Diagnostics()
         man = raw.manifest
         players = man.get("players", {}) or {}
         self.pack = Pack(id=str(man["id"]), name=str(man.get("name", man["id"])), version=str(man["version"]),
                          min_players=int(players.get("min", 1)), max_players=int(players.get("max", 1)),
                          options=dict(man.get("options", {}) or {}), root=str(raw.root))
 
-    # ---------------------------------------------------------------- diagnostics
-    def error(self, src: SourceFile, path: tuple, code: str, message: str, hint: str | None = None,
-              key: bool = False) -> None:
-        line, col = src.key_pos(path) if key else src.pos(path)
-        self.diagnostics.append(Diagnostic(code, message, src.display, line, col, hint=hint))
-
     # ---------------------------------------------------------------- DSL
-    def _dsl(self, src: SourceFile, path: tuple, text: Any) -> DslText:
-        return DslText(str(text), src, path)
-
     def _compiler(self, dsl: DslText) -> EffectCompiler:
         return EffectCompiler(self.pack, dsl, self.procedures, self.pack.usage)
 
     def expr(self, src: SourceFile, path: tuple, text: Any) -> Expr:
-        dsl = self._dsl(src, path, text)
+        dsl = self.sink.text(src, path, text)
         tree = dsl.parse("expr")
-        fn: Expr = _zero if tree is None else self._compiler(dsl).expr_function(tree)
-        self.diagnostics.extend(dsl.diagnostics)
-        return fn
+        return _zero if tree is None else self._compiler(dsl).expr_function(tree)
 
     def effect(self, src: SourceFile, path: tuple, text: Any) -> Effect:
-        dsl = self._dsl(src, path, text)
+        dsl = self.sink.text(src, path, text)
         tree = dsl.parse("effect")
         shown = " ".join(str(text).split())
-        eff = Effect(_nothing, None, shown) if tree is None else self._compiler(dsl).effect_function(
-            tree, shown)
-        self.diagnostics.extend(dsl.diagnostics)
-        return eff
+        return Effect(_nothing, None, shown) if tree is None else self._compiler(dsl).effect_function(tree, shown)
 
     def cost(self, src: SourceFile, path: tuple, text: Any) -> Cost:
-        dsl = self._dsl(src, path, text)
+        dsl = self.sink.text(src, path, text)
         tree = dsl.parse("cost")
-        cost = Cost(_no_cost, str(text)) if tree is None else self._compiler(dsl).cost(tree)
-        self.diagnostics.extend(dsl.diagnostics)
-        return cost
+        return Cost(_no_cost, str(text)) if tree is None else self._compiler(dsl).cost(tree)
 
-    # ---------------------------------------------------------------- pass 1: definitions
+    # ---------------------------------------------------------------- the passes
     def build(self) -> Pack:
+        """Definitions first (so every name is known), then every DSL text; all problems raised together."""
+        self._definitions()
+        self._check_references()
+        self._boards(self._components())
+        self._dsl_texts()
+        self._trigger_indexes()
+        self._flow()
+        if self.raw.scoring is not None:
+            self.pack.scoring = self._scoring(self.raw.scoring)
+        if self.sink.has_errors():
+            raise PackError(sorted(self.sink.found, key=lambda d: (d.file, d.line, d.col)))
+        return self.pack
+
+    def _definitions(self) -> None:
+        """Counters, wildcards, zones and component types: the names every later pass looks up."""
         raw, pack = self.raw, self.pack
         for cid, e in raw.counters.items():
             d = e.data
@@ -110,7 +110,10 @@ class Builder:
                                       bool(d.get("random_draw", False)))
         for tid, e in raw.component_types.items():
             pack.types[tid] = self._ctype(tid, e)
-        self._check_references()
+
+    def _components(self) -> int:
+        """Each component's plain values (its DSL comes later); returns how many there are."""
+        raw, pack = self.raw, self.pack
         order = 0
         reported: set[tuple[str, tuple]] = set()
         for comp_id, e in raw.components.items():
@@ -119,16 +122,20 @@ class Builder:
                 where = (e.src.display, e.path[:-1])
                 if where not in reported:  # once per type key, not once per component under it
                     reported.add(where)
-                    self.error(e.src, e.path[:-1] if len(e.path) > 1 else e.path, "REF001",
-                               f"unknown component type '{e.ctype}'", did_you_mean(str(e.ctype), pack.types),
-                               key=True)
+                    self.sink.error(e.src, e.path[:-1] if len(e.path) > 1 else e.path, "REF001",
+                                    f"unknown component type '{e.ctype}'", did_you_mean(str(e.ctype), pack.types),
+                                    key=True)
                 continue
             pack.components[comp_id] = self._component_shell(comp_id, e, ctype, order)
             line, col = e.src.key_pos(e.path[:-1]) if len(e.path) > 1 else (1, 1)
             pack.usage.ref(ctype.id, (e.src.display, line, col))
             order += 1
-        self._boards(order)
-        # ---------------------------------------------------------------- pass 2: DSL
+        return order
+
+    def _dsl_texts(self) -> None:
+        """Every DSL text outside the flow and scoring: slot costs, derived attributes, components,
+        procedures and pack triggers."""
+        raw, pack = self.raw, self.pack
         pack.listened = _listened(raw)  # known before any DSL compiles: code for unheard events is simpler
         for zid, e in raw.zones.items():
             for i, slot in enumerate(e.data.get("slots", []) or []):
@@ -144,6 +151,10 @@ class Builder:
             pack.procedures[name] = self.effect(e.src, e.path, e.data)
         for e in raw.triggers:
             pack.triggers.append(self._trigger(e.data, e.src, e.path, e.id))
+
+    def _trigger_indexes(self) -> None:
+        """Triggers by event, and which events anyone hears (generated code skips the rest)."""
+        pack = self.pack
         pack.triggers_on = _by_event(pack.triggers)
         for comp in pack.components.values():
             comp.triggers_on = _by_event(comp.triggers)
@@ -151,16 +162,15 @@ class Builder:
         pack.early_events = {t.on for t in [*pack.triggers, *(t for c in pack.components.values() for t in c.triggers)]
                              if t.timing != "after"}
         pack.listened = set(pack.triggers_on) | pack.item_listened
+
+    def _flow(self) -> None:
+        raw = self.raw
         if raw.flow is not None:
-            pack.flow = FlowCompiler(self, raw.flow.src, raw.flow.path).compile(raw.flow.data)
+            flow = FlowCompiler(self.pack, self.procedures, self.sink, raw.flow.src, raw.flow.path)
+            self.pack.flow = flow.compile(raw.flow.data)
         else:
-            self.diagnostics.append(Diagnostic("PACK003", "the pack has no `flow` section",
-                                               raw.manifest_src.display, 1, 1))
-        if raw.scoring is not None:
-            pack.scoring = self._scoring(raw.scoring)
-        if any(d.severity == "error" for d in self.diagnostics):
-            raise PackError(sorted(self.diagnostics, key=lambda d: (d.file, d.line, d.col)))
-        return pack
+            self.sink.found.append(Diagnostic("PACK003", "the pack has no `flow` section",
+                                              raw.manifest_src.display, 1, 1))
 
     def _boards(self, order: int) -> None:
         """Board graphs from `links`, then the locations `derive` asks for (edges, corners)."""
@@ -170,8 +180,8 @@ class Builder:
                 continue
             e = self.raw.component_types[tid]
             if ctype.attrs.get(ctype.links, AttrDef("", "")).type != "list":
-                self.error(e.src, (*e.path, "links"), "TYPE003",
-                           f"links names '{ctype.links}', which must be a declared list attribute of '{tid}'")
+                self.sink.error(e.src, (*e.path, "links"), "TYPE003",
+                                f"links names '{ctype.links}', which must be a declared list attribute of '{tid}'")
                 continue
             members = {c.id: [str(x) for x in c.values.get(ctype.links) or []]
                        for c in pack.components.values() if c.ctype is ctype}
@@ -183,8 +193,8 @@ class Builder:
             graph = pack.graphs.get(space_type)
             if graph is None:
                 e = self.raw.component_types[tid]
-                self.error(e.src, (*e.path, "derive", kind), "TYPE003",
-                           f"'{space_type}' is not a board: it needs `links: ATTR` naming its neighbour list")
+                self.sink.error(e.src, (*e.path, "derive", kind), "TYPE003",
+                                f"'{space_type}' is not a board: it needs `links: ATTR` naming its neighbour list")
                 continue
             for ends in graph.edges() if kind == "edges" else graph.corners():
                 names = " / ".join(pack.components[c].name for c in ends)
@@ -213,17 +223,8 @@ class Builder:
 
     def _check_references(self) -> None:
         """Names used by definitions (not DSL): zones, counters, attribute types."""
+        self._counter_references()
         pack, raw = self.pack, self.raw
-        for cid, c in pack.counters.items():
-            e = raw.counters[cid]
-            for sub in c.substitutes:
-                self._ref(sub, pack.counters, e, ("substitutes",), "counter")
-            if c.zone is not None:
-                self._ref(c.zone, pack.zones, e, ("zone",), "zone")
-            if c.supply is not None:
-                self._ref(c.supply, pack.counters, e, ("supply",), "counter")
-                if pack.counters.get(c.supply) and pack.counters[c.supply].scope != "global":
-                    self.error(e.src, (*e.path, "supply"), "REF003", f"supply '{c.supply}' must be a global counter")
         for wid, w in pack.wildcards.items():
             for key in ("gain", "pay"):
                 for member in getattr(w, key):
@@ -233,16 +234,34 @@ class Builder:
                 if getattr(z, key) is not None:
                     self._ref(getattr(z, key), pack.zones, raw.zones[zid], (key,), "zone")
         for tid, t in pack.types.items():
-            e = raw.component_types[tid]
-            if t.zone is not None:
-                self._ref(t.zone, pack.zones, e, ("zone",), "zone")
-                if pack.zones.get(t.zone) and pack.zones[t.zone].scope == "player" and not t.per_player:
-                    self.error(e.src, (*e.path, "zone"), "TYPE002",
-                               f"'{tid}' is not per_player but its zone '{t.zone}' belongs to each player")
-            for name, a in t.attrs.items():
-                if a.type not in PLAIN_TYPES + DSL_TYPES + ("zone", "counter") and a.type not in pack.types:
-                    self.error(e.src, (*e.path, "attrs", name, "type"), "TYPE001", f"unknown attribute type '{a.type}'",
-                               did_you_mean(a.type, [*PLAIN_TYPES, *DSL_TYPES, "zone", "counter", *pack.types]))
+            self._type_references(t, raw.component_types[tid])
+
+    def _counter_references(self) -> None:
+        pack = self.pack
+        for cid, c in pack.counters.items():
+            e = self.raw.counters[cid]
+            for sub in c.substitutes:
+                self._ref(sub, pack.counters, e, ("substitutes",), "counter")
+            if c.zone is not None:
+                self._ref(c.zone, pack.zones, e, ("zone",), "zone")
+            if c.supply is not None:
+                self._ref(c.supply, pack.counters, e, ("supply",), "counter")
+                if pack.counters.get(c.supply) and pack.counters[c.supply].scope != "global":
+                    self.sink.error(e.src, (*e.path, "supply"), "REF003",
+                                    f"supply '{c.supply}' must be a global counter")
+
+    def _type_references(self, t: ComponentType, e: Entry) -> None:
+        pack, tid = self.pack, t.id
+        if t.zone is not None:
+            self._ref(t.zone, pack.zones, e, ("zone",), "zone")
+            if pack.zones.get(t.zone) and pack.zones[t.zone].scope == "player" and not t.per_player:
+                self.sink.error(e.src, (*e.path, "zone"), "TYPE002",
+                                f"'{tid}' is not per_player but its zone '{t.zone}' belongs to each player")
+        for name, a in t.attrs.items():
+            if a.type not in PLAIN_TYPES + DSL_TYPES + ("zone", "counter") and a.type not in pack.types:
+                self.sink.error(e.src, (*e.path, "attrs", name, "type"), "TYPE001",
+                                f"unknown attribute type '{a.type}'",
+                                did_you_mean(a.type, [*PLAIN_TYPES, *DSL_TYPES, "zone", "counter", *pack.types]))
 
     def _ref(self, name: str, table: dict, e: Entry, sub: tuple, kind: str) -> None:
         data = e.data
@@ -252,7 +271,7 @@ class Builder:
         if isinstance(data, list) and name in data:
             path = (*path, data.index(name))
         if name not in table:
-            self.error(e.src, path, "REF001", f"unknown {kind} '{name}'", did_you_mean(name, table))
+            self.sink.error(e.src, path, "REF001", f"unknown {kind} '{name}'", did_you_mean(name, table))
             return
         line, col = e.src.pos(path)
         self.pack.usage.ref(name, (e.src.display, line, col))
@@ -269,8 +288,8 @@ class Builder:
             values[name] = value
         for key in d:
             if key not in COMPONENT_KEYS and key not in ctype.attrs:
-                self.error(e.src, (*e.path, key), "ATTR001", f"'{ctype.id}' has no attribute '{key}'",
-                           did_you_mean(str(key), [*ctype.attrs, *COMPONENT_KEYS]), key=True)
+                self.sink.error(e.src, (*e.path, key), "ATTR001", f"'{ctype.id}' has no attribute '{key}'",
+                                did_you_mean(str(key), [*ctype.attrs, *COMPONENT_KEYS]), key=True)
         mode = str(d.get("mode", "one"))
         return ComponentDef(comp_id, str(d.get("name", comp_id)), ctype, int(d.get("copies", 1)), values, {}, [],
                             [], mode, [], str(d.get("text", "")), order)
@@ -282,10 +301,10 @@ class Builder:
               "list": lambda v: isinstance(v, list)}.get(a.type)
         if ok is not None:
             if not ok(value):
-                self.error(e.src, path, "ATTR002", f"'{name}' must be of type {a.type}, got {value!r}")
+                self.sink.error(e.src, path, "ATTR002", f"'{name}' must be of type {a.type}, got {value!r}")
             elif a.enum and value not in a.enum:
-                self.error(e.src, path, "ATTR003", f"'{name}' must be one of {', '.join(a.enum)}; got '{value}'",
-                           did_you_mean(str(value), a.enum))
+                self.sink.error(e.src, path, "ATTR003", f"'{name}' must be one of {', '.join(a.enum)}; got '{value}'",
+                                did_you_mean(str(value), a.enum))
             return list(value) if isinstance(value, list) else value
         pack = self.pack
         line, col = e.src.pos(path)
@@ -293,13 +312,13 @@ class Builder:
         table = {"zone": pack.zones, "counter": pack.counters}.get(a.type)
         if table is not None:
             if value not in table:
-                self.error(e.src, path, "REF001", f"unknown {a.type} '{value}'", did_you_mean(str(value), table))
+                self.sink.error(e.src, path, "REF001", f"unknown {a.type} '{value}'", did_you_mean(str(value), table))
             return value
         ref = self.raw.components.get(value) if a.type in pack.types else None
         if ref is None or ref.ctype != a.type:
             candidates = [c for c, ce in self.raw.components.items() if ce.ctype == a.type]
-            self.error(e.src, path, "REF002", f"'{name}' must name a {a.type}, got '{value}'",
-                       did_you_mean(str(value), candidates))
+            self.sink.error(e.src, path, "REF002", f"'{name}' must name a {a.type}, got '{value}'",
+                            did_you_mean(str(value), candidates))
         return value
 
     # ---------------------------------------------------------------- pass 2 helpers

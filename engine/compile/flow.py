@@ -11,27 +11,27 @@ variable is a Python local the steps inside it read directly.
 from __future__ import annotations
 
 import ast
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.compile.codegen import const, expr, stamp, stmts
 from engine.compile.effect import EffectCompiler
+from engine.compile.sink import Diagnostics
 from engine.dsl.parse import DslText
 from engine.packs.source import SourceFile
 from engine.runtime.context import Ctx
-from engine.runtime.defs import Runner
-
-if TYPE_CHECKING:
-    from engine.compile.build import Builder
+from engine.runtime.defs import Pack, Runner
 
 MAX_ROUNDS = 10_000
 STEP_KINDS = ("do", "each_player", "simultaneous", "if", "repeat", "for")
 
 
 class FlowCompiler:
-    def __init__(self, builder: Builder, src: SourceFile, path: tuple) -> None:
-        self.b = builder
-        self.c = EffectCompiler(builder.pack, DslText("", src, path), builder.procedures,
-                                usage=builder.pack.usage)
+    """Compiles the flow into one function; names are resolved against `pack`, problems go to `sink`."""
+
+    def __init__(self, pack: Pack, procedures: set[str], sink: Diagnostics, src: SourceFile, path: tuple) -> None:
+        self.pack = pack
+        self.sink = sink
+        self.c = EffectCompiler(pack, DslText("", src, path), procedures, usage=pack.usage)
         self.c.unit.globals.update(seats=_seats, reveal_all=_reveal_all)
 
     def compile(self, data: Any) -> Runner:
@@ -47,10 +47,8 @@ class FlowCompiler:
     # ---------------------------------------------------------------- DSL inside the flow
     def _dsl(self, src: SourceFile, path: tuple, text: Any, start: str) -> Any:
         """Parse one DSL text of the flow with the shared compiler pointed at it; None if it does not parse."""
-        dsl = DslText(str(text), src, path)
+        dsl = self.sink.text(src, path, text)
         tree = dsl.parse(start)
-        self.b.diagnostics.extend(dsl.diagnostics)
-        dsl.diagnostics = self.b.diagnostics  # what compiling it finds goes straight to the builder
         self.c.dsl = dsl
         return tree
 
@@ -69,11 +67,11 @@ class FlowCompiler:
         sid = f"{prefix}{d.get('id', path[-1])}"
         kinds = [k for k in STEP_KINDS if k in d]
         if len(kinds) != 1:
-            self.b.error(src, path, "FLOW001", f"step '{sid}' needs exactly one of {', '.join(STEP_KINDS)}"
+            self.sink.error(src, path, "FLOW001", f"step '{sid}' needs exactly one of {', '.join(STEP_KINDS)}"
                          f" (has {', '.join(kinds) or 'none'})")
             return []
         body = getattr(self, f"_{kinds[0]}")(src, path, d, sid + "/")
-        listened = self.b.pack.listened  # most steps have no listener: no event is built
+        listened = self.pack.listened  # most steps have no listener: no event is built
         start = stmts("game.emit('step_start', ctx.seat, {'step': N})", N=const(sid)) \
             if "step_start" in listened else []
         end = stmts("game.emit('step_end', ctx.seat, {'step': N})", N=const(sid)) if "step_end" in listened else []
@@ -102,8 +100,8 @@ class FlowCompiler:
         commit = self._per_player(src, path, d, "simultaneous", prefix)
         reveal = [str(z) for z in d.get("reveal", []) or []]
         for i, zid in enumerate(reveal):
-            if zid not in self.b.pack.zones:
-                self.b.error(src, (*path, "reveal", i), "REF001", f"unknown zone '{zid}'")
+            if zid not in self.pack.zones:
+                self.sink.error(src, (*path, "reveal", i), "REF001", f"unknown zone '{zid}'")
         return commit + stmts("reveal_all(game, Z)", Z=self.c.unit.ref(reveal)) if reveal else commit
 
     def _if(self, src: SourceFile, path: tuple, d: Any, prefix: str) -> list[ast.stmt]:
@@ -118,8 +116,8 @@ class FlowCompiler:
             else const(MAX_ROUNDS)
         until = self._expr(src, (*path, "repeat", "until"), spec["until"]) if "until" in spec else None
         counter = spec.get("counter")
-        if counter is not None and counter not in self.b.pack.counters:
-            self.b.error(src, (*path, "repeat", "counter"), "REF001", f"unknown counter '{counter}'")
+        if counter is not None and counter not in self.pack.counters:
+            self.sink.error(src, (*path, "repeat", "counter"), "REF001", f"unknown counter '{counter}'")
             counter = None
         body = self.steps(src, (*path, "steps"), d.get("steps"), prefix)
         n, limit = self.c.unit.temp(), self.c.unit.temp()

@@ -244,7 +244,7 @@ def _findings(raw: RawPack, games: int) -> list[Diagnostic]:
         pack = builder.build()
     except PackError as exc:
         return [*raw.warnings, *exc.diagnostics, *typecheck(sites, builder.pack)]
-    found = [*raw.warnings, *builder.diagnostics, *typecheck(sites, pack)]
+    found = [*raw.warnings, *builder.sink.found, *typecheck(sites, pack)]
     playable = not any(d.severity == "error" for d in found)    # play only packs with no known errors
     trees = list({id(tree): tree for _, _, tree in sites}.values())    # texts repeat; their trees are shared
     with _collector_on_new_objects():
