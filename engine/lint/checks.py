@@ -25,6 +25,7 @@ from engine.diagnostics import Diagnostic, did_you_mean
 from engine.dsl.english import and_list, plural
 from engine.dsl.parse import parse
 from engine.dsl.render import Renderer, threshold_unit
+from engine.dsl.sites import component_sites
 from engine.errors import RuleError
 from engine.packs.raw import Entry, RawPack
 from engine.play.agents import RandomAgent
@@ -215,15 +216,12 @@ def _rules_amounts(pack: Pack, entry: Entry, unit: str | None,
 
     `noted` keeps what each DSL text says, as many components share texts."""
     data = entry.data
-    texts = [(c, "cost") for c in _seq(data.get("costs"))]
-    for rule in [*_seq(data.get("actions")), *_seq(data.get("triggers"))]:
-        if isinstance(rule, Mapping):
-            texts += [(rule[k], start) for k, start in (("cost", "cost"), ("effect", "effect")) if k in rule]
+    texts = [(site.text, site.start) for site in component_sites(entry.src, entry.path, data, entry.ctype, {})
+             if site.start != "expr"]
     if not texts:
         return None
     amounts = _Amounts({}, set(), set())
-    for text, start in texts:
-        key = (str(text), start)
+    for key in texts:
         if key not in noted:
             tree = parse(*key)
             nodes = tree.iter_subtrees_topdown() if tree is not None else ()
@@ -233,6 +231,13 @@ def _rules_amounts(pack: Pack, entry: Entry, unit: str | None,
                 amounts.variable.add(name)
             else:
                 amounts.fixed.setdefault(name, set()).add(amount)
+    _declared_amounts(pack, entry, unit, amounts)
+    return amounts
+
+
+def _declared_amounts(pack: Pack, entry: Entry, unit: str | None, amounts: _Amounts) -> None:
+    """Amounts written outside DSL: action thresholds (in `unit`) and numeric attributes."""
+    data = entry.data
     for rule in _seq(data.get("actions")):
         if unit is not None and isinstance(rule, Mapping) and isinstance(rule.get("threshold"), int):
             amounts.fixed.setdefault(unit, set()).add(rule["threshold"])
@@ -243,7 +248,6 @@ def _rules_amounts(pack: Pack, entry: Entry, unit: str | None,
             amounts.fixed.setdefault(name, set()).add(value)     # an attribute named like a counter
         elif attr.type in _PLAIN_ATTRS:
             amounts.loose |= set(_numbers(value))
-    return amounts
 
 
 def _note(pack: Pack, node: Tree) -> _Noted | None:

@@ -448,14 +448,8 @@ class Game:
         self._trigger_depth += 1
         try:
             event = dict(payload, name=name)
-            replaced = False
-            if name in self.pack.early_events:  # some trigger answers it `before` or `instead`
-                for trigger, item in listeners:
-                    if trigger.timing == "before":
-                        self._fire(trigger, item, seat, event)
-                for trigger, item in listeners:
-                    if trigger.timing == "instead" and not replaced:
-                        replaced = self._fire(trigger, item, seat, event)
+            # some trigger answers it `before` or `instead`
+            replaced = name in self.pack.early_events and self._fire_early(listeners, seat, event)
             if action is not None and not replaced:
                 action()
             for trigger, item in listeners:
@@ -463,6 +457,18 @@ class Game:
                     self._fire(trigger, item, seat, event)
         finally:
             self._trigger_depth -= 1
+
+    def _fire_early(self, listeners: list[tuple[TriggerDef, Item | None]], seat: int | None,
+                    event: dict[str, Any]) -> bool:
+        """The `before` triggers, then the first `instead` trigger that runs; True if one replaced the action."""
+        for trigger, item in listeners:
+            if trigger.timing == "before":
+                self._fire(trigger, item, seat, event)
+        replaced = False
+        for trigger, item in listeners:
+            if trigger.timing == "instead" and not replaced:
+                replaced = self._fire(trigger, item, seat, event)
+        return replaced
 
     def _fire(self, trigger: TriggerDef, item: Item | None, seat: int | None,
               payload: dict[str, Any]) -> bool:
