@@ -14,7 +14,7 @@ from __future__ import annotations
 import io
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sized
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -224,10 +224,10 @@ def _reorder(data: CommentedMap, order: list[Any]) -> None:
 Slot = tuple[list[Any], int]
 
 
-def _tail_slot(container: CommentedBase, key: Any) -> Slot:
+def _tail_slot(container: Any, key: Any) -> Slot:  # a CommentedMap or CommentedSeq
     """The comment slot holding the lines after `container[key]` (inside it when it is a block)."""
     value = container[key]
-    if isinstance(value, CommentedBase) and len(value) and not value.fa.flow_style():
+    if isinstance(value, CommentedBase) and isinstance(value, Sized) and len(value) and not value.fa.flow_style():
         return _tail_slot(value, list(value)[-1] if isinstance(value, CommentedMap) else len(value) - 1)
     return container.ca.items.setdefault(key, [None, None, None, None]), 2 if isinstance(container, Mapping) else 0
 

@@ -7,6 +7,7 @@ raised together as one `PackError`.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from engine.compile.effect import EffectCompiler
@@ -215,11 +216,11 @@ class Builder:
             attrs[name] = AttrDef(name, kind, spec.get("default"), spec.get("enum"),
                                   str(spec.get("description", "")))
         derive = d.get("derive") or {}
-        kind = next((k for k in DERIVED_KINDS if k in derive), None)
-        if kind is not None:
+        derived = next((k for k in DERIVED_KINDS if k in derive), None)
+        if derived is not None:
             attrs.setdefault("ends", AttrDef("ends", "list", [], None, "ids of the spaces this location touches"))
         return ComponentType(tid, str(d.get("name", tid)), d.get("zone"), bool(d.get("per_player", False)), attrs,
-                             d.get("links"), (kind, str(derive[kind])) if kind else None)
+                             d.get("links"), (derived, str(derive[derived])) if derived else None)
 
     def _check_references(self) -> None:
         """Names used by definitions (not DSL): zones, counters, attribute types."""
@@ -309,7 +310,8 @@ class Builder:
         pack = self.pack
         line, col = e.src.pos(path)
         pack.usage.ref(str(value), (e.src.display, line, col))
-        table = {"zone": pack.zones, "counter": pack.counters}.get(a.type)
+        tables: dict[str, Mapping[str, Any]] = {"zone": pack.zones, "counter": pack.counters}
+        table = tables.get(a.type)
         if table is not None:
             if value not in table:
                 self.sink.error(e.src, path, "REF001", f"unknown {a.type} '{value}'", did_you_mean(str(value), table))

@@ -67,8 +67,8 @@ class EffectCompiler(ExprCompiler):
     def block(self, t: Tree) -> Code:
         return self.effect(t.children[0])
 
-    def prompt(self, token: Token | None, default: str) -> ast.expr:
-        return compile_prompt(self, token, default)
+    def prompt(self, token: Token | Tree | None, default: str) -> ast.expr:
+        return compile_prompt(self, token if isinstance(token, Token) else None, default)
 
     def scoped(self, var: str, tree: Tree, over: ast.expr | None = None) -> tuple[str, Code]:
         """A block compiled with DSL local `var` bound (to each of `over`): (its Python name, the block)."""
@@ -198,7 +198,8 @@ class EffectCompiler(ExprCompiler):
     def _s_choose_alt(self, t: Tree):
         branches = self._alternatives(t.children[1])
         prompt = self.prompt(t.children[0], "choose one")
-        legal = None if any(b.legal is None for b in branches) else ast.BoolOp(ast.Or(), [b.legal for b in branches])
+        legals = [b.legal for b in branches if b.legal is not None]
+        legal = ast.BoolOp(ast.Or(), legals) if len(legals) == len(branches) else None
         return self._alt_runner(branches, prompt, repeat=False), legal
 
     def _s_repeat_choose_alt(self, t: Tree):
@@ -348,6 +349,7 @@ def _zone(node: ast.expr) -> ast.expr:
 
 def _constants(node: ast.expr) -> list[Any] | None:
     """The values of a list written out of literals (`["keep", "sell"]`), else None."""
-    if isinstance(node, ast.List) and all(isinstance(e, ast.Constant) for e in node.elts):
-        return [e.value for e in node.elts]
-    return None
+    if not isinstance(node, ast.List):
+        return None
+    values = [e.value for e in node.elts if isinstance(e, ast.Constant)]
+    return values if len(values) == len(node.elts) else None

@@ -70,7 +70,7 @@ class ExprCompiler:
             return const(0)
         return method(tree)
 
-    def function(self, make: Callable[[ExprCompiler], list[ast.stmt]], role: str = "") -> Any:
+    def function(self, make: Callable[[Self], list[ast.stmt]], role: str = "") -> Any:
         """The generated function whose body `make(compiler)` builds, named for where its text sits
         (`procedures.turn`) so tracebacks and profiles say which text they are in; `role` tells a text's
         second function apart. The body is built on the first call, by a twin of this compiler."""
@@ -139,7 +139,7 @@ class ExprCompiler:
             return expr("X.items[:]", X=node)
         return node if kind in ("list", "items", "players") else expr("as_items(X)", X=node)
 
-    def check_cost_name(self, name: Token) -> None:
+    def check_cost_name(self, name: Token | Tree) -> None:
         n = str(name)
         if n in self.pack.wildcards or n in self.pack.counters:
             self.usage.ref(n, self.dsl.place(name))
@@ -159,7 +159,7 @@ class ExprCompiler:
 
     # ---------------------------------------------------------------- atoms
     def _x_number(self, t: Tree) -> ast.expr:
-        return const(int(t.children[0]))
+        return const(int(str(t.children[0])))
 
     def _x_string(self, t: Tree) -> ast.expr:
         return const(str(t.children[0])[1:-1])
@@ -176,7 +176,7 @@ class ExprCompiler:
     def _x_name(self, t: Tree) -> ast.expr:
         return self.name(t.children[0])
 
-    def name(self, tok: Token) -> ast.expr:
+    def name(self, tok: Token | Tree) -> ast.expr:
         n = str(tok)
         pack = self.pack
         if n in self.scope:
@@ -314,7 +314,7 @@ class ExprCompiler:
             self.dsl.error(name_tok, "DSL011", f"{name_tok}() takes {fn.arity_text()} arguments, got {len(args)}")
             return _nothing(fn.returns)
         if fn.code is None:
-            lower: Callable[[Token, list], ast.expr] = getattr(self, f"lower_{fn.name}")
+            lower: Callable[[Any, list], ast.expr] = getattr(self, f"lower_{fn.name}")
             return lower(name_tok, args)
         parts = dict(zip("ABC", (self.expr(a) for a in args), strict=False))
         return kinded(expr(fn.code, **parts), fn.code_kind)
@@ -331,7 +331,7 @@ class ExprCompiler:
 
     def lower_items(self, tok: Token, args: list) -> ast.expr:
         colls = [self.expr(a) for a in args]
-        parts = [ast.Starred(self.read(c), ast.Load()) for c in colls]
+        parts: list[ast.expr] = [ast.Starred(self.read(c), ast.Load()) for c in colls]
         of_items = all(element_kind(c) == "item" for c in colls)
         return kinded(ast.List(parts, ast.Load()), "items" if of_items else "list")
 
@@ -419,7 +419,7 @@ def _nothing(t: T) -> ast.expr:
 
 def _builtin(fn: str, parts: list[ast.expr]) -> ast.expr:
     """max/min of the parts; of one part, max/min over it (as `max([x])` would)."""
-    args = parts if len(parts) > 1 else [ast.List(parts, ast.Load())]
+    args: list[ast.expr] = parts if len(parts) > 1 else [ast.List(parts, ast.Load())]
     return ast.Call(ast.Name(fn, ast.Load()), args, [])
 
 

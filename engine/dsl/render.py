@@ -91,7 +91,7 @@ class Renderer:
     def cost(self, tree: Tree) -> str:
         return and_list([self.amount(*term.children) for term in tree.children])
 
-    def amount(self, amount: Any, name: Token) -> str:
+    def amount(self, amount: Any, name: Token | Tree) -> str:
         n = self.expr(amount)
         shown = n if isinstance(amount, Tree) and amount.data in ("number", "name") else f"({n})"
         return f"{shown} {plural(self.name_of(str(name)), n)}"

@@ -129,7 +129,7 @@ class Checker:
         return None
 
     # ---------------------------------------------------------------- scopes
-    def bind(self, name: Token, t: T, body: Callable[[], Any]) -> None:
+    def bind(self, name: Token | Tree, t: T, body: Callable[[], Any]) -> None:
         """Run `body` with a local variable bound, then restore the names as they were."""
         saved = self.scope
         self.scope = {**saved, str(name): t}

@@ -30,7 +30,7 @@ from engine.errors import RuleError
 from engine.packs.raw import Entry, RawPack
 from engine.play.agents import RandomAgent
 from engine.play.session import Session
-from engine.runtime.defs import Pack
+from engine.runtime.defs import CounterDef, Pack, WildcardDef
 from engine.runtime.interpreter import BUILTIN_EVENTS, Game
 from engine.runtime.state import Zone
 from engine.usage import Where
@@ -258,7 +258,7 @@ def _note(pack: Pack, node: Tree) -> _Noted | None:
     name = str(target.children[0]) if isinstance(target, Tree) and target.data == "name" else str(target)
     if name not in pack.counters and name not in pack.wildcards:
         return None
-    return name, int(amount.children[0]) if isinstance(amount, Tree) and amount.data == "number" else None
+    return name, int(str(amount.children[0])) if isinstance(amount, Tree) and amount.data == "number" else None
 
 
 def _numbers(value: Any) -> Iterator[int]:
@@ -290,7 +290,8 @@ def _counter_names(pack: Pack) -> dict[str, _Named]:
     (a match of the bare name could then cover a later amount).
     """
     out = {}
-    for ident, d in [*pack.counters.items(), *pack.wildcards.items()]:
+    named: list[tuple[str, CounterDef | WildcardDef]] = [*pack.counters.items(), *pack.wildcards.items()]
+    for ident, d in named:
         forms = {f.lower() for base in (str(d.name), ident.replace("_", " "))
                  for f in (base, plural(base, "2"), plural(base, "1"))}
         alternatives = "|".join(re.escape(f) for f in sorted(forms, key=len, reverse=True))

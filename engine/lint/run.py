@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote
 
 from engine import __version__
@@ -363,7 +364,7 @@ def _sarif_result(result: LintResult, d: Diagnostic) -> dict:
     region = {"startLine": d.line, "startColumn": d.col}
     if d.end_line or d.end_col:
         region |= {"endLine": d.end_line or d.line, "endColumn": d.end_col or d.col}
-    record = {
+    record: dict[str, Any] = {
         "ruleId": d.code,
         "level": "error" if d.severity == "error" else "warning",
         "message": {"text": d.message + (f"\nhint: {d.hint}" if d.hint else "")},

@@ -115,6 +115,12 @@ class Game:
             raise RuleError("this needs an acting player, but it runs outside any player's turn")
         return seat
 
+    def _linked_zone(self, zid: str | None, seat: int | None) -> Zone:
+        """The zone a `draw_from`/`discard_to` link names; a link the pack left out fails as an unknown zone."""
+        if zid is None:
+            raise KeyError(zid)
+        return self.state.zone(zid, seat)
+
     # ---------------------------------------------------------------- decisions
     def ask(self, ctx: Ctx, kind: str, prompt: str, labels: list[str], values: list[Any],
             optional: bool = False) -> Any:
@@ -124,9 +130,7 @@ class Game:
         self.decisions += 1
         if self.decisions > MAX_DECISIONS:
             raise RuleError(f"more than {MAX_DECISIONS} decisions in one game: does a loop never end?")
-        seat = ctx.seat
-        if seat is None:
-            self._seat(seat)  # raises: nobody to ask
+        seat = self._seat(ctx.seat)  # raises when nobody is there to ask
         return values[self.pause(Decision(seat, kind, prompt, labels, values, self.step))]
 
     # ---------------------------------------------------------------- counters
@@ -155,7 +159,7 @@ class Game:
         def apply() -> None:
             if cdef.zone is not None:
                 own = self.state.zone(cdef.zone, ctx.seat)
-                src = self.state.zone(self.pack.zones[cdef.zone].draw_from, ctx.seat)
+                src = self._linked_zone(self.pack.zones[cdef.zone].draw_from, ctx.seat)
                 self.draw(ctx, src, own, amount)
             else:
                 self.change(ctx, name, self.counter(name, ctx.seat) + self._from_supply(cdef, amount))
@@ -214,7 +218,7 @@ class Game:
                 self._to_supply(cdef, amount)
                 return
             own = self.state.zone(cdef.zone, ctx.seat)
-            to = self.state.zone(self.pack.zones[cdef.zone].discard_to, ctx.seat)
+            to = self._linked_zone(self.pack.zones[cdef.zone].discard_to, ctx.seat)
             for _ in range(amount):
                 spendable = [i for i in own.items if i not in self._reserved]
                 item = self.choose_item(ctx, f"spend 1 {cdef.name}", spendable)
@@ -261,7 +265,7 @@ class Game:
 
     def refill(self, ctx: Ctx, zone: Zone) -> None:
         """A market row tops itself up from its `draw_from` zone whenever an item leaves it."""
-        source = self.state.zone(zone.zdef.draw_from, zone.owner)
+        source = self._linked_zone(zone.zdef.draw_from, zone.owner)
         missing = zone.zdef.keep_filled - len(zone.items)
         if missing > 0:
             self.draw(ctx, source, zone, missing)
