@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from lark import Tree
 
 from engine.compile.build import Builder
 from engine.compile.effect import EffectCompiler
@@ -14,13 +15,11 @@ from engine.dsl.parse import DslText, parse, parser
 from engine.dsl.render import Renderer
 from engine.dsl.sites import pack_sites
 from engine.dsl.typecheck import Checker
+from engine.dsl.walk import EXPRESSION, STATEMENT, UnknownNodeError
 from engine.packs.files import find_pack, load_pack_files
 
 REPO = Path(__file__).resolve().parent.parent
 PACKS = ["raising-robots", "raising-robots-expansion", "robot-factory", str(REPO / "tests/fixtures/packs/minimal")]
-# statements a walker has nothing to do for, on purpose
-NOTHING_TO_CHECK = {"call", "stop", "end_game"}    # the type pass: no value in them
-RENDERED_BY_CLAUSES = {"gain"}                     # the renderer merges runs of `gain` in `clauses`
 
 
 def grammar_nodes() -> tuple[set[str], set[str]]:
@@ -34,11 +33,21 @@ def grammar_nodes() -> tuple[set[str], set[str]]:
 def test_every_statement_and_expression_has_a_compiler_a_type_rule_and_english() -> None:
     statements, expressions = grammar_nodes()
     assert "gain" in statements and "call_fn" in expressions
-    for walker, skip in ((EffectCompiler, set()), (Checker, NOTHING_TO_CHECK), (Renderer, RENDERED_BY_CLAUSES)):
-        missing = {s for s in statements - skip if not hasattr(walker, f"_s_{s}")}
-        missing |= {x for x in expressions if not hasattr(walker, f"_x_{x}")}
+    for walker in (EffectCompiler, Checker, Renderer):
+        missing = {s for s in statements if not hasattr(walker, f"{STATEMENT}{s}")}
+        missing |= {x for x in expressions if not hasattr(walker, f"{EXPRESSION}{x}")}
         assert not missing, f"{walker.__name__} has no method for {sorted(missing)}"
-        assert not {s for s in skip if hasattr(walker, f"_s_{s}")}, f"{walker.__name__}: stale exception"
+
+
+def test_a_node_no_walker_knows_fails_the_same_way_in_each() -> None:
+    pack = Builder(load_pack_files(find_pack("robot-factory"))).build()
+    dsl = DslText("x", None, ())
+    unknown = Tree("no_such_rule", [])
+    walkers = [EffectCompiler(pack, dsl, set()), Checker(pack, dsl, {}), Renderer(pack)]
+    for walker in walkers:
+        for family in (EXPRESSION, STATEMENT):
+            with pytest.raises(UnknownNodeError, match="no_such_rule"):
+                walker.walk(family, unknown)
 
 
 def test_each_function_compiles_from_its_template_or_its_own_lowering() -> None:

@@ -19,6 +19,7 @@ from engine.compile.codegen import checking_only, const, expr, stamp, stmts
 from engine.compile.expr import ExprCompiler, as_int, element_kind, kind_of, plain_value
 from engine.compile.prompts import compile_prompt
 from engine.dsl.parse import DslText
+from engine.dsl.walk import STATEMENT
 from engine.runtime.defs import Effect, Pack
 from engine.runtime.dsl_values import offer
 from engine.usage import Usage
@@ -57,11 +58,7 @@ class EffectCompiler(ExprCompiler):
         return Code(body, codes[0].legal if codes else None, self.dsl.snippet(tree))
 
     def stmt(self, t: Tree) -> Code:
-        method = getattr(self, f"_s_{t.data}", None)
-        if method is None:  # pragma: no cover - the grammar has no other statements
-            self.dsl.error(t, "DSL010", f"unsupported statement {t.data}")
-            return Code([], None, "")
-        body, legal = method(t)
+        body, legal = self.walk(STATEMENT, t)
         return Code(stamp(body, self.unit.line(partial(self.dsl.where, t))), legal, self.dsl.snippet(t))
 
     def block(self, t: Tree) -> Code:

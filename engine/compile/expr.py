@@ -21,6 +21,7 @@ from engine.diagnostics import did_you_mean
 from engine.dsl.functions import FUNCTIONS
 from engine.dsl.parse import DslText
 from engine.dsl.types import T
+from engine.dsl.walk import EXPRESSION, Walker
 from engine.errors import GameOver, RuleError, StopLoop
 from engine.runtime import dsl_values as values
 from engine.runtime.defs import Cost, Expr, Pack
@@ -47,7 +48,7 @@ _BOOLEAN = {"eq", "ne", "lt", "le", "gt", "ge", "in_", "and_", "or_", "not_", "t
 _PLAIN = ("int", "str", "bool", "list")
 
 
-class ExprCompiler:
+class ExprCompiler(Walker):
     """Turns parse trees of one DSL text into the Python expressions of one generated function."""
 
     def __init__(self, pack: Pack, dsl: DslText, usage: Usage | None = None) -> None:
@@ -63,12 +64,8 @@ class ExprCompiler:
         self.attr_names = pack.attr_names
 
     # ---------------------------------------------------------------- entry points
-    def expr(self, tree: Tree | Token) -> ast.expr:
-        method = getattr(self, f"_x_{tree.data}", None) if isinstance(tree, Tree) else None
-        if method is None:
-            self.dsl.error(tree, "DSL010", f"this is not an expression: {self.dsl.snippet(tree)}")
-            return const(0)
-        return method(tree)
+    def expr(self, tree: Tree) -> ast.expr:
+        return self.walk(EXPRESSION, tree)
 
     def function(self, make: Callable[[Self], list[ast.stmt]], role: str = "") -> Any:
         """The generated function whose body `make(compiler)` builds, named for where its text sits

@@ -16,6 +16,7 @@ from lark import Token, Tree
 from engine.dsl.english import and_list, plural, sentences, words
 from engine.dsl.functions import FUNCTIONS
 from engine.dsl.parse import parse
+from engine.dsl.walk import EXPRESSION, STATEMENT, Walker
 from engine.packs.raw import Entry
 from engine.runtime.defs import Pack
 
@@ -44,7 +45,7 @@ def threshold_unit(trees: Iterable[Tree], pack: Pack) -> str | None:
     return units.pop() if len(units) == 1 else None
 
 
-class Renderer:
+class Renderer(Walker):
     """English for the parse trees of one pack's DSL texts."""
 
     def __init__(self, pack: Pack, unit: str | None = None) -> None:
@@ -106,8 +107,10 @@ class Renderer:
 
     # ---------------------------------------------------------------- statements
     def stmt(self, t: Tree) -> str:
-        method = getattr(self, f"_s_{t.data}", None)
-        return method(t) if method is not None else words(str(t.data))
+        return str(self.walk(STATEMENT, t))
+
+    def _s_gain(self, t: Tree) -> str:
+        return f"gain {self.amount(*t.children)}"
 
     def _s_lose(self, t: Tree) -> str:
         return f"lose {self.amount(*t.children)}"
@@ -197,8 +200,7 @@ class Renderer:
     def expr(self, t: Tree | Token | None) -> str:
         if not isinstance(t, Tree):
             return "" if t is None else str(t)
-        method = getattr(self, f"_x_{t.data}", None)
-        return method(t) if method is not None else " ".join(self.expr(c) for c in t.children)
+        return str(self.walk(EXPRESSION, t))
 
     def _x_number(self, t: Tree) -> str:
         return str(t.children[0])

@@ -41,6 +41,7 @@ from engine.dsl.types import (
     element,
     list_of,
 )
+from engine.dsl.walk import EXPRESSION, STATEMENT, Walker
 from engine.runtime.defs import AttrDef, Pack
 
 _ATTR_KINDS = {"int": INT, "str": STR, "bool": BOOL, "list": LIST, "zone": ZONE, "cond": BOOL}
@@ -67,7 +68,7 @@ def site_scope(pack: Pack, site: Site) -> dict[str, T]:
     return scope
 
 
-class Checker:
+class Checker(Walker):
     """Infers the type of each expression of one DSL text and checks what statements are given."""
 
     def __init__(self, pack: Pack, dsl: DslText, scope: dict[str, T]) -> None:
@@ -88,8 +89,7 @@ class Checker:
             self.infer(tree)
 
     def infer(self, tree: Tree | Token) -> T:
-        method = getattr(self, f"_x_{tree.data}", None) if isinstance(tree, Tree) else None
-        return ANY if method is None else method(tree)
+        return self.walk(EXPRESSION, tree) if isinstance(tree, Tree) else ANY
 
     def want(self, tree: Tree | Token, expect: Expect, what: str) -> T:
         """Infer `tree` and report it when it cannot be what `what` needs."""
@@ -141,9 +141,7 @@ class Checker:
     def effect(self, tree: Tree) -> None:
         for stmt in tree.children:
             if isinstance(stmt, Tree):
-                method = getattr(self, f"_s_{stmt.data}", None)
-                if method is not None:
-                    method(stmt)
+                self.walk(STATEMENT, stmt)
 
     def block(self, tree: Tree) -> None:
         self.effect(tree.children[0])
@@ -230,6 +228,11 @@ class Checker:
         for arg in t.children[1:]:
             if isinstance(arg, Tree):
                 self.infer(arg.children[1])
+
+    def _no_values(self, t: Tree) -> None:
+        """`call NAME`, `stop`, `end_game`: no value in them to check."""
+
+    _s_call = _s_stop = _s_end_game = _no_values
 
     def _s_as_stmt(self, t: Tree) -> None:
         self.want(t.children[0], A_PLAYER, "'as'")

@@ -93,7 +93,6 @@ RULES: tuple[Rule, ...] = (
     Rule("DSL001", "DSL syntax error"),
     Rule("DSL002", "character the DSL does not use"),
     Rule("DSL003", "DSL text longer than 20,000 characters"),
-    Rule("DSL010", "not an expression"),
     Rule("DSL011", "wrong number of arguments"),
     Rule("DSL012", "cost_uses() without a counter name"),
     Rule("DSL013", "value that cannot be set"),
