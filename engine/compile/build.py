@@ -15,6 +15,7 @@ from engine.compile.flow import FlowCompiler
 from engine.compile.sink import Diagnostics
 from engine.diagnostics import Diagnostic, PackError, did_you_mean
 from engine.dsl.parse import DslText
+from engine.dsl.sites import SiteIndex, pack_sites
 from engine.packs.raw import Entry, RawPack
 from engine.packs.source import SourceFile
 from engine.runtime.boards import DERIVED_KINDS, Graph, derived_id
@@ -48,6 +49,7 @@ class Builder:
         self.raw = raw
         self.procedures = set(raw.procedures)
         self.sink = Diagnostics()
+        self.sites = SiteIndex(pack_sites(raw))   # every DSL text, by place: compiled where it is needed
         man = raw.manifest
         players = man.get("players", {}) or {}
         self.pack = Pack(id=str(man["id"]), name=str(man.get("name", man["id"])), version=str(man["version"]),
@@ -73,6 +75,23 @@ class Builder:
         dsl = self.sink.text(src, path, text)
         tree = dsl.parse("cost")
         return Cost(_no_cost, str(text)) if tree is None else self._compiler(dsl).cost(tree)
+
+    def expr_at(self, src: SourceFile, path: tuple) -> Expr | None:
+        """The expression at a place, if the pack has one there."""
+        text = self.sites.get(src, path)
+        return None if text is None else self.expr(src, path, text)
+
+    def expr_or(self, src: SourceFile, path: tuple, default: str) -> Expr:
+        """The expression at a place, or `default`'s when there is none (a score of "0")."""
+        return self.expr(src, path, self.sites.text(src, path, default))
+
+    def effect_at(self, src: SourceFile, path: tuple) -> Effect:
+        """The effect at a place; the empty effect when there is none."""
+        return self.effect(src, path, self.sites.text(src, path, ""))
+
+    def cost_at(self, src: SourceFile, path: tuple) -> Cost | None:
+        text = self.sites.get(src, path)
+        return None if text is None else self.cost(src, path, text)
 
     # ---------------------------------------------------------------- the passes
     def build(self) -> Pack:
@@ -139,17 +158,15 @@ class Builder:
         raw, pack = self.raw, self.pack
         pack.listened = _listened(raw)  # known before any DSL compiles: code for unheard events is simpler
         for zid, e in raw.zones.items():
-            for i, slot in enumerate(e.data.get("slots", []) or []):
-                cost_text = slot.get("cost") if hasattr(slot, "get") else None
-                pack.zones[zid].slots.append(None if cost_text is None
-                                             else self.cost(e.src, (*e.path, "slots", i, "cost"), cost_text))
+            for i, _slot in enumerate(e.data.get("slots", []) or []):
+                pack.zones[zid].slots.append(self.cost_at(e.src, (*e.path, "slots", i, "cost")))
         for tid, e in raw.component_types.items():
             self._derived_defaults(tid, e)
         for comp_id, e in raw.components.items():
             if comp_id in pack.components:
                 self._component_dsl(pack.components[comp_id], e)
         for name, e in raw.procedures.items():
-            pack.procedures[name] = self.effect(e.src, e.path, e.data)
+            pack.procedures[name] = self.effect_at(e.src, e.path)
         for e in raw.triggers:
             pack.triggers.append(self._trigger(e.data, e.src, e.path, e.id))
 
@@ -167,7 +184,7 @@ class Builder:
     def _flow(self) -> None:
         raw = self.raw
         if raw.flow is not None:
-            flow = FlowCompiler(self.pack, self.procedures, self.sink, raw.flow.src, raw.flow.path)
+            flow = FlowCompiler(self.pack, self.procedures, self.sink, self.sites, raw.flow.src, raw.flow.path)
             self.pack.flow = flow.compile(raw.flow.data)
         else:
             self.sink.found.append(Diagnostic("PACK003", "the pack has no `flow` section",
@@ -327,8 +344,8 @@ class Builder:
     def _derived_defaults(self, tid: str, e: Entry) -> None:
         ctype = self.pack.types[tid]
         for name, a in ctype.attrs.items():
-            if a.type in ("expr", "cond") and a.default is not None:
-                fn = self.expr(e.src, (*e.path, "attrs", name, "default"), a.default)
+            fn = self.expr_at(e.src, (*e.path, "attrs", name, "default")) if a.type in ("expr", "cond") else None
+            if fn is not None:
                 for comp in self.pack.components.values():
                     if comp.ctype is ctype:
                         comp.derived[name] = fn
@@ -336,42 +353,44 @@ class Builder:
     def _component_dsl(self, comp: ComponentDef, e: Entry) -> None:
         d = e.data
         for name, a in comp.ctype.attrs.items():
-            if a.type in ("expr", "cond") and name in d:
-                comp.derived[name] = self.expr(e.src, (*e.path, name), d[name])
-        for i, text in enumerate(d.get("costs", []) or []):
-            comp.costs.append(self.cost(e.src, (*e.path, "costs", i), text))
+            fn = self.expr_at(e.src, (*e.path, name)) if a.type in ("expr", "cond") else None
+            if fn is not None:
+                comp.derived[name] = fn
+        for i in range(len(d.get("costs", []) or [])):
+            cost = self.cost_at(e.src, (*e.path, "costs", i))
+            if cost is not None:
+                comp.costs.append(cost)
         for i, a in enumerate(d.get("actions", []) or []):
             comp.actions.append(self._action(e.src, (*e.path, "actions", i), a, i))
         for i, t in enumerate(d.get("triggers", []) or []):
             comp.triggers.append(self._trigger(t, e.src, (*e.path, "triggers", i), f"{comp.id}.trigger{i + 1}"))
 
     def _action(self, src: SourceFile, path: tuple, a: Any, index: int) -> ActionDef:
-        effect = self.effect(src, (*path, "effect"), a.get("effect", ""))
+        effect = self.effect_at(src, (*path, "effect"))
         threshold = a.get("threshold")
         label = a.get("label") or (f"[{threshold}] {effect.text}" if threshold is not None else effect.text)
         return ActionDef(str(a.get("id", f"action{index + 1}")), str(label), threshold,
-                         self.expr(src, (*path, "when"), a["when"]) if "when" in a else None,
-                         self.cost(src, (*path, "cost"), a["cost"]) if "cost" in a else None,
+                         self.expr_at(src, (*path, "when")), self.cost_at(src, (*path, "cost")),
                          effect, a.get("or_group"), index)
 
     def _trigger(self, t: Any, src: SourceFile, path: tuple, default_id: str) -> TriggerDef:
-        effect = self.effect(src, (*path, "effect"), t.get("effect", ""))
+        effect = self.effect_at(src, (*path, "effect"))
         line, col = src.pos((*path, "on"))
         self.pack.usage.listen(str(t.get("on", "")), (src.display, line, col))
         return TriggerDef(str(t.get("id", default_id)), str(t.get("on", "")),
-                          self.expr(src, (*path, "when"), t["when"]) if "when" in t else None,
+                          self.expr_at(src, (*path, "when")),
                           effect, bool(t.get("optional", False)), t.get("limit"), str(t.get("timing", "after")),
                           str(t.get("label") or effect.text))
 
     def _scoring(self, e: Entry) -> Scoring:
         d = e.data
-        score = self.expr(e.src, (*e.path, "score"), d.get("score", "0"))
-        tiebreak = [self.expr(e.src, (*e.path, "tiebreak", i), x) for i, x in enumerate(d.get("tiebreak", []) or [])]
-        breakdown = {str(k): self.expr(e.src, (*e.path, "breakdown", k), v)
-                     for k, v in (d.get("breakdown", {}) or {}).items()}
+        at = e.path
+        score = self.expr_or(e.src, (*at, "score"), "0")
+        tiebreak = [self.expr_or(e.src, (*at, "tiebreak", i), "0") for i in range(len(d.get("tiebreak", []) or []))]
+        breakdown = {str(k): self.expr_or(e.src, (*at, "breakdown", k), "0") for k in (d.get("breakdown", {}) or {})}
         ranks = [RankTable([int(n) for n in r.get("players", []) or []],
                            sorted((int(b["min"]), str(b["label"])) for b in r.get("bands", []) or []),
-                           self.expr(e.src, (*e.path, "ranks", i, "when"), r["when"]) if "when" in r else None)
+                           self.expr_at(e.src, (*at, "ranks", i, "when")))
                  for i, r in enumerate(d.get("ranks", []) or [])]
         return Scoring(score, tiebreak, breakdown, ranks)
 

@@ -17,6 +17,7 @@ from engine.compile.codegen import const, expr, stamp, stmts
 from engine.compile.effect import EffectCompiler
 from engine.compile.sink import Diagnostics
 from engine.dsl.parse import DslText
+from engine.dsl.sites import SiteIndex
 from engine.packs.source import SourceFile
 from engine.runtime.context import Ctx
 from engine.runtime.defs import Pack, Runner
@@ -26,11 +27,14 @@ STEP_KINDS = ("do", "each_player", "simultaneous", "if", "repeat", "for")
 
 
 class FlowCompiler:
-    """Compiles the flow into one function; names are resolved against `pack`, problems go to `sink`."""
+    """Compiles the flow into one function: its texts come from `sites`, names are resolved against `pack`,
+    problems go to `sink`."""
 
-    def __init__(self, pack: Pack, procedures: set[str], sink: Diagnostics, src: SourceFile, path: tuple) -> None:
+    def __init__(self, pack: Pack, procedures: set[str], sink: Diagnostics, sites: SiteIndex, src: SourceFile,
+                 path: tuple) -> None:
         self.pack = pack
         self.sink = sink
+        self.sites = sites
         self.c = EffectCompiler(pack, DslText("", src, path), procedures, usage=pack.usage)
         self.c.unit.globals.update(seats=_seats, reveal_all=_reveal_all)
 
@@ -45,15 +49,16 @@ class FlowCompiler:
         return [node for i, d in enumerate(data or []) for node in self.step(src, (*path, i), d, prefix)]
 
     # ---------------------------------------------------------------- DSL inside the flow
-    def _dsl(self, src: SourceFile, path: tuple, text: Any, start: str) -> Any:
-        """Parse one DSL text of the flow with the shared compiler pointed at it; None if it does not parse."""
-        dsl = self.sink.text(src, path, text)
+    def _dsl(self, src: SourceFile, path: tuple, start: str) -> Any:
+        """Parse the flow's DSL text at `path` (a site, engine/dsl/sites.py) with the shared compiler pointed
+        at it; None if it does not parse."""
+        dsl = self.sink.text(src, path, self.sites.text(src, path, ""))
         tree = dsl.parse(start)
         self.c.dsl = dsl
         return tree
 
-    def _expr(self, src: SourceFile, path: tuple, text: Any) -> ast.expr:
-        tree = self._dsl(src, path, text, "expr")
+    def _expr(self, src: SourceFile, path: tuple) -> ast.expr:
+        tree = self._dsl(src, path, "expr")
         return const(0) if tree is None else self.c.expr(tree)
 
     def _where(self, src: SourceFile, path: tuple) -> int:
@@ -81,12 +86,12 @@ class FlowCompiler:
                      self._where(src, path))
 
     def _do(self, src: SourceFile, path: tuple, d: Any, prefix: str) -> list[ast.stmt]:
-        tree = self._dsl(src, (*path, "do"), d["do"], "effect")
+        tree = self._dsl(src, (*path, "do"), "effect")
         return [] if tree is None else self.c.effect(tree).body
 
     def _per_player(self, src: SourceFile, path: tuple, d: Any, key: str, prefix: str) -> list[ast.stmt]:
         # `order` is read for each seat in turn: a lambda over a context acting for that seat
-        seats = expr("seats(ctx, lambda ctx: X)", X=self._expr(src, (*path, "order"), d["order"])) if "order" in d \
+        seats = expr("seats(ctx, lambda ctx: X)", X=self._expr(src, (*path, "order"))) if "order" in d \
             else expr("game.turn_order()")
         body = self.steps(src, (*path, key), d[key], prefix)
         outer, seat = self.c.unit.temp(), self.c.unit.temp()
@@ -105,16 +110,16 @@ class FlowCompiler:
         return commit + stmts("reveal_all(game, Z)", Z=self.c.unit.ref(reveal)) if reveal else commit
 
     def _if(self, src: SourceFile, path: tuple, d: Any, prefix: str) -> list[ast.stmt]:
-        cond = self._expr(src, (*path, "if"), d["if"])
+        cond = self._expr(src, (*path, "if"))
         then = self.steps(src, (*path, "then"), d.get("then"), prefix)
         other = self.steps(src, (*path, "else"), d.get("else"), prefix)
         return [ast.If(cond, then or [ast.Pass()], other)]
 
     def _repeat(self, src: SourceFile, path: tuple, d: Any, prefix: str) -> list[ast.stmt]:
         spec = d["repeat"] or {}
-        count = expr("int(C)", C=self._expr(src, (*path, "repeat", "count"), spec["count"])) if "count" in spec \
+        count = expr("int(C)", C=self._expr(src, (*path, "repeat", "count"))) if "count" in spec \
             else const(MAX_ROUNDS)
-        until = self._expr(src, (*path, "repeat", "until"), spec["until"]) if "until" in spec else None
+        until = self._expr(src, (*path, "repeat", "until")) if "until" in spec else None
         counter = spec.get("counter")
         if counter is not None and counter not in self.pack.counters:
             self.sink.error(src, (*path, "repeat", "counter"), "REF001", f"unknown counter '{counter}'")
@@ -131,7 +136,7 @@ class FlowCompiler:
 
     def _for(self, src: SourceFile, path: tuple, d: Any, prefix: str) -> list[ast.stmt]:
         spec = d["for"] or {}
-        coll = self._expr(src, (*path, "for", "in"), spec.get("in", "[]"))
+        coll = self._expr(src, (*path, "for", "in"))
         py, saved = self.c.bind(str(spec.get("var", "x")))
         body = self.steps(src, (*path, "steps"), d.get("steps"), prefix)
         self.c.scope = saved

@@ -1,13 +1,14 @@
-"""Where DSL text sits in a pack: one iterator over every text the compiler compiles.
+"""Where DSL text sits in a pack: one iterator over every DSL text, used by every stage that reads them.
 
-The type pass, `cogwork explain` and the semantic checks walk a pack through
-`pack_sites`; a test checks that every text the builder compiles is one of
-these sites, so a new place for DSL cannot be compiled yet never type-checked.
+The builder takes each text it compiles from a `SiteIndex` of these sites (so it cannot compile a text
+that is not one), and the type pass, `cogwork explain` and lint's semantic checks walk the same sites. A
+test checks the builder asks for exactly these places, so a new place for DSL is type-checked and
+rendered as soon as it is compiled.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,7 +33,7 @@ class Site:
 
 
 def pack_sites(raw: RawPack) -> Iterator[Site]:
-    """Every DSL text the builder compiles, in the same places."""
+    """Every DSL text of a pack, in the order the builder compiles them."""
     for e in raw.zones.values():
         for i, slot in enumerate(_seq(e.data.get("slots"))):
             if isinstance(slot, Mapping) and slot.get("cost") is not None:
@@ -143,3 +144,24 @@ def parsed_sites(raw: RawPack) -> Iterator[tuple[Site, DslText, Tree]]:
         tree = parse(site.text, site.start)
         if tree is not None:
             yield site, DslText(site.text, site.src, site.path), tree
+
+
+class SiteIndex:
+    """The sites of a pack by place: a compiler building definitions asks it for each place's text.
+
+    The builder takes every DSL text from here, so it compiles exactly the texts `pack_sites` lists (the
+    ones the type pass checks and `explain` renders); a place that is not a site has no text to compile.
+    """
+
+    def __init__(self, sites: Iterable[Site]) -> None:
+        self._at = {(site.src.display, site.path): site for site in sites}
+
+    def get(self, src: SourceFile, path: DataPath) -> str | None:
+        """The DSL text at `path` of `src`, or None when there is none."""
+        site = self._at.get((src.display, path))
+        return None if site is None else site.text
+
+    def text(self, src: SourceFile, path: DataPath, default: str) -> str:
+        """The DSL text at `path` of `src`; `default` (the text an absent key means) when there is none."""
+        found = self.get(src, path)
+        return default if found is None else found
