@@ -392,7 +392,8 @@ class Builder:
                            sorted((int(b["min"]), str(b["label"])) for b in r.get("bands", []) or []),
                            self.expr_at(e.src, (*at, "ranks", i, "when")))
                  for i, r in enumerate(d.get("ranks", []) or [])]
-        return Scoring(score, tiebreak, breakdown, ranks)
+        team_loss, eliminated = (self.expr_at(e.src, (*at, key)) for key in ("team_loss", "eliminated"))
+        return Scoring(score, tiebreak, breakdown, ranks, team_loss, eliminated)
 
 
 def _listened(raw: RawPack) -> set[str]:

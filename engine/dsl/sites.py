@@ -130,6 +130,9 @@ def _scoring_sites(src: SourceFile, path: DataPath, data: Any) -> Iterator[Site]
     for i, table in enumerate(_seq(data.get("ranks"))):
         if isinstance(table, Mapping) and table.get("when") is not None:
             yield Site(src, (*path, "ranks", i, "when"), str(table["when"]), "expr")
+    for key in ("team_loss", "eliminated"):
+        if data.get(key) is not None:
+            yield Site(src, (*path, key), str(data[key]), "expr")
 
 
 def _seq(value: Any) -> list[Any]:
