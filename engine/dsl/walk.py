@@ -4,7 +4,7 @@ The compiler, the type pass and the renderer each turn a parse tree into somethi
 English) with one method per grammar rule: `_x_NAME` for an expression node, `_s_NAME` for a
 statement. They all dispatch through `Walker.walk`, so a rule added to the grammar but missing from a
 walker fails the same way in each: `UnknownNodeError`, an engine bug, never a pack's fault. A test
-(tests/test_dsl_described_once.py) checks every walker has a method for every rule, so it cannot ship.
+(tests/test_dsl_described_once.py) checks every walker has a method for every rule, so none reaches a release.
 """
 
 from __future__ import annotations
