@@ -19,8 +19,8 @@ from engine.dsl.walk import EXPRESSION, STATEMENT, UnknownNodeError
 from engine.packs.files import find_pack, load_pack_files
 
 REPO = Path(__file__).resolve().parent.parent
-PACKS = ["raising-robots", "raising-robots-expansion", "robot-factory",
-         *(str(REPO / "tests/fixtures/packs" / name) for name in ("minimal", "outcomes"))]
+PACKS = sorted(str(d) for folder in ("content", "tests/fixtures/packs") for d in (REPO / folder).iterdir()
+               if (d / "pack.yaml").is_file())
 
 
 def grammar_nodes() -> tuple[set[str], set[str]]:
