@@ -59,6 +59,7 @@ class ExprCompiler(Walker):
         self.scope: dict[str, str] = {}  # DSL local -> Python local
         self.kinds: dict[str, str] = {}  # Python local -> what it is known to hold (see `kinded`)
         self._used: set[str] = set()
+        self._counting = False   # inside count(...): reading another seat's hidden zone tells only its size
         if not pack.attr_names:  # worked out once per pack
             pack.attr_names = _attr_names(pack)
         self.attr_names = pack.attr_names
@@ -252,8 +253,25 @@ class ExprCompiler(Walker):
         if not _is_name(base_tree, "event") and name not in self.attr_names:
             self.unknown(name_tok, "attribute", sorted(self.attr_names))
         base = self.expr(base_tree)
+        self._note_attr_use(base_tree, base, name_tok)
         if kind_of(base) == "player":
             return self._player_attr(base, name)
+        return self._item_attr(base, name)
+
+    def _note_attr_use(self, base_tree: Any, base: ast.expr, name_tok: Token | Tree) -> None:
+        """`q.hand` through a player value uses the zone or counter; reading the items of another seat's
+        hidden zone (not only how many there are) is noted for lint."""
+        name = str(name_tok)
+        if name in self.pack.zones or name in self.pack.counters:
+            self.usage.ref(name, self.dsl.place(name_tok))
+        if kind_of(base) == "player":
+            zdef = self.pack.zones.get(name)
+            if (zdef is not None and zdef.visibility != "public" and not _is_name(base_tree, "me")
+                    and not self._counting):
+                self.usage.read_hidden(name, self.dsl.place(name_tok))
+
+    def _item_attr(self, base: ast.expr, name: str) -> ast.expr:
+        """`x.NAME` for an item (or a value not known to be a player): the cheapest read that is right."""
         if name in ("id", "name") and isinstance(base, ast.Name) and not self._declared(name):
             if kind_of(base) == "item":  # a str for sure
                 return kinded(expr(f"B.comp.{name} if N not in B.attrs else get_attr(ctx, B, N)", B=base,
@@ -318,7 +336,11 @@ class ExprCompiler(Walker):
 
     # ---------------------------------------------------------------- functions whose code depends on kinds
     def lower_count(self, tok: Token, args: list) -> ast.expr:
-        coll = self.expr(args[0])
+        counting, self._counting = self._counting, True      # a count of a hidden zone is public
+        try:
+            coll = self.expr(args[0])
+        finally:
+            self._counting = counting
         return expr("count(X)", X=coll) if kind_of(coll) is None else expr("len(X)", X=self.read(coll))
 
     def lower_sum(self, tok: Token, args: list) -> ast.expr:
