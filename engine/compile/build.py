@@ -7,7 +7,7 @@ raised together as one `PackError`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from engine.compile.effect import EffectCompiler
@@ -15,7 +15,7 @@ from engine.compile.flow import FlowCompiler
 from engine.compile.sink import Diagnostics
 from engine.diagnostics import Diagnostic, PackError, did_you_mean
 from engine.dsl.parse import DslText
-from engine.dsl.sites import SiteIndex, pack_sites
+from engine.dsl.sites import Site, SiteIndex, pack_sites
 from engine.packs.raw import Entry, RawPack
 from engine.packs.source import SourceFile
 from engine.runtime.boards import DERIVED_KINDS, Graph, derived_id
@@ -46,11 +46,12 @@ COMPONENT_KEYS = {"id", "name", "text", "copies", "costs", "actions", "mode", "t
 class Builder:
     """Compiles one pack: named passes over the raw pack, every problem reported to one sink."""
 
-    def __init__(self, raw: RawPack) -> None:
+    def __init__(self, raw: RawPack, sites: Iterable[Site] | None = None) -> None:
         self.raw = raw
         self.procedures = set(raw.procedures)
         self.sink = Diagnostics()
-        self.sites = SiteIndex(pack_sites(raw))   # every DSL text, by place: compiled where it is needed
+        # every DSL text, by place: compiled where it is needed (`sites`: pack_sites(raw), listed already)
+        self.sites = SiteIndex(pack_sites(raw) if sites is None else sites)
         man = raw.manifest
         players = man.get("players", {}) or {}
         self.pack = Pack(id=str(man["id"]), name=str(man.get("name", man["id"])), version=str(man["version"]),

@@ -143,7 +143,12 @@ def _seq(value: Any) -> list[Any]:
 
 def parsed_sites(raw: RawPack) -> Iterator[tuple[Site, DslText, Tree]]:
     """Each site with its parse tree (and a `DslText` to report at); texts that do not parse are left out."""
-    for site in pack_sites(raw):
+    return parse_each(pack_sites(raw))
+
+
+def parse_each(sites: Iterable[Site]) -> Iterator[tuple[Site, DslText, Tree]]:
+    """`parsed_sites` for sites already listed."""
+    for site in sites:
         tree = parse(site.text, site.start)
         if tree is not None:
             yield site, DslText(site.text, site.src, site.path), tree

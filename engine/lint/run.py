@@ -23,7 +23,7 @@ from urllib.parse import quote
 from engine import __version__
 from engine.compile.build import Builder
 from engine.diagnostics import Diagnostic, PackError, did_you_mean
-from engine.dsl.sites import parsed_sites
+from engine.dsl.sites import pack_sites, parse_each
 from engine.dsl.typecheck import typecheck
 from engine.lint.checks import semantic_checks
 from engine.packs import cache
@@ -254,8 +254,9 @@ def _collector_on_new_objects() -> Iterator[None]:
 
 def _findings(raw: RawPack, games: int) -> list[Diagnostic]:
     """Compiler, type pass and semantic findings of a loaded pack (the type pass also when compiling fails)."""
-    sites = list(parsed_sites(raw))
-    builder = Builder(raw)
+    listed = list(pack_sites(raw))
+    sites = list(parse_each(listed))
+    builder = Builder(raw, listed)
     try:
         pack = builder.build()
     except PackError as exc:
