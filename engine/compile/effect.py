@@ -58,7 +58,8 @@ class EffectCompiler(ExprCompiler):
         return Code(body, codes[0].legal if codes else None, self.dsl.snippet(tree))
 
     def stmt(self, t: Tree) -> Code:
-        body, legal = self.walk(STATEMENT, t)
+        method = getattr(self, STATEMENT + t.data, None)       # Walker.walk, inlined: called per statement
+        body, legal = method(t) if method is not None else self.no_method(STATEMENT, t)
         return Code(stamp(body, self.unit.line(partial(self.dsl.where, t))), legal, self.dsl.snippet(t))
 
     def block(self, t: Tree) -> Code:

@@ -66,7 +66,8 @@ class ExprCompiler(Walker):
 
     # ---------------------------------------------------------------- entry points
     def expr(self, tree: Tree) -> ast.expr:
-        return self.walk(EXPRESSION, tree)
+        method = getattr(self, EXPRESSION + tree.data, None)     # Walker.walk, inlined: called per node
+        return method(tree) if method is not None else self.no_method(EXPRESSION, tree)
 
     def function(self, make: Callable[[Self], list[ast.stmt]], role: str = "") -> Any:
         """The generated function whose body `make(compiler)` builds, named for where its text sits

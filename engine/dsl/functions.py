@@ -80,9 +80,9 @@ class Function:
         if self.rule is not None:
             return self.rule(checker, self.name, args)
         for param, arg in zip(self.params, args, strict=False):
-            p = param if isinstance(param, Param) else Param(param)
-            if p.expect is not None:
-                checker.want(arg, p.expect, p.what or f"{self.name}()")
+            expect, what = (param.expect, param.what) if isinstance(param, Param) else (param, None)
+            if expect is not None:
+                checker.want(arg, expect, what or f"{self.name}()")
         return self.returns
 
 

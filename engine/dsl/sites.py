@@ -162,12 +162,14 @@ class SiteIndex:
     """
 
     def __init__(self, sites: Iterable[Site]) -> None:
-        self._at = {(site.src.display, site.path): site for site in sites}
+        self._files: dict[str, dict[DataPath, str]] = {}     # file -> path -> text
+        for site in sites:
+            self._files.setdefault(site.src.display, {})[site.path] = site.text
 
     def get(self, src: SourceFile, path: DataPath) -> str | None:
         """The DSL text at `path` of `src`, or None when there is none."""
-        site = self._at.get((src.display, path))
-        return None if site is None else site.text
+        texts = self._files.get(src.display)
+        return None if texts is None else texts.get(path)
 
     def text(self, src: SourceFile, path: DataPath, default: str) -> str:
         """The DSL text at `path` of `src`; `default` (the text an absent key means) when there is none."""

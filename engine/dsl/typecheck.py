@@ -89,7 +89,10 @@ class Checker(Walker):
             self.infer(tree)
 
     def infer(self, tree: Tree | Token) -> T:
-        return self.walk(EXPRESSION, tree) if isinstance(tree, Tree) else ANY
+        if not isinstance(tree, Tree):
+            return ANY
+        method = getattr(self, EXPRESSION + tree.data, None)     # Walker.walk, inlined: called per node
+        return method(tree) if method is not None else self.no_method(EXPRESSION, tree)
 
     def want(self, tree: Tree | Token, expect: Expect, what: str) -> T:
         """Infer `tree` and report it when it cannot be what `what` needs."""
