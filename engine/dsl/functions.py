@@ -168,6 +168,8 @@ FUNCTIONS: dict[str, Function] = {f.name: f for f in (
     Function("pick", (2, 2), ANY, lambda s, a: f"entry {s[-1]} of {s[0]}", rule=_pick, code="pick(A, B)"),
     Function("actions", (1, 1), list_of(ACTION), lambda s, a: f"the actions of {s[0]}", params=(AN_ITEM,),
              code="item_actions(ctx, A)"),
+    Function("admits", (2, 2), BOOL, lambda s, a: f"{s[0]} takes {s[-1]}", params=(AN_ITEM, AN_ITEM),
+             code="game.admits(ctx, A, B)"),
     Function("can_play", (2, 2), BOOL, lambda s, a: f"{s[0]} can be played to {s[-1]}",
              params=(AN_ITEM, A_ZONE), code="game.can_play(ctx, A, B, False)"),
     Function("cost_uses", (2, 3), BOOL, _cost_uses_english,

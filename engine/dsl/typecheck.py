@@ -186,6 +186,12 @@ class Checker(Walker):
 
     _s_shuffle = _s_reveal = _s_conceal = _zone_stmt
 
+    def _s_link(self, t: Tree) -> None:
+        for child in t.children:
+            self.want(child, AN_ITEM, f"'{t.data}'")
+
+    _s_unlink = _s_link
+
     def _s_if_stmt(self, t: Tree) -> None:
         self.infer(t.children[0])
         for branch in t.children[1:]:
