@@ -33,18 +33,8 @@ class Site:
 
 
 def pack_sites(raw: RawPack) -> Iterator[Site]:
-    """Every DSL text of a pack, in the order the builder compiles them."""
-    for e in raw.zones.values():
-        for i, slot in enumerate(_seq(e.data.get("slots"))):
-            if isinstance(slot, Mapping) and slot.get("cost") is not None:
-                yield Site(e.src, (*e.path, "slots", i, "cost"), str(slot["cost"]), "cost")
-    for e in raw.counters.values():
-        pool = e.data.get("items") if isinstance(e.data, Mapping) else None
-        if isinstance(pool, Mapping):
-            yield from _keyed(e.src, (*e.path, "items"), pool, (("where", "expr"), ("discard", "expr")), None)
-            if pool.get("value") is not None:
-                yield Site(e.src, (*e.path, "items", "value"), str(pool["value"]), "expr",
-                           number="an item's value of an item-backed counter")
+    """Every DSL text of a pack, section by section."""
+    yield from _definition_sites(raw)
     derived = {tid: _derived_attrs(e.data) for tid, e in raw.component_types.items()}
     for tid, e in raw.component_types.items():
         for name, default in derived[tid].items():
@@ -62,6 +52,21 @@ def pack_sites(raw: RawPack) -> Iterator[Site]:
         yield from _flow_sites(raw.flow.src, raw.flow.path, raw.flow.data, ())
     if raw.scoring is not None:
         yield from _scoring_sites(raw.scoring.src, raw.scoring.path, raw.scoring.data)
+
+
+def _definition_sites(raw: RawPack) -> Iterator[Site]:
+    """Slot costs of zones, and the expressions of item-backed counters (`self` = the item)."""
+    for e in raw.zones.values():
+        for i, slot in enumerate(_seq(e.data.get("slots"))):
+            if isinstance(slot, Mapping) and slot.get("cost") is not None:
+                yield Site(e.src, (*e.path, "slots", i, "cost"), str(slot["cost"]), "cost")
+    for e in raw.counters.values():
+        pool = e.data.get("items") if isinstance(e.data, Mapping) else None
+        if isinstance(pool, Mapping):
+            yield from _keyed(e.src, (*e.path, "items"), pool, (("where", "expr"), ("discard", "expr")), None)
+            if pool.get("value") is not None:
+                yield Site(e.src, (*e.path, "items", "value"), str(pool["value"]), "expr",
+                           number="an item's value of an item-backed counter")
 
 
 def component_sites(src: SourceFile, path: DataPath, data: Any, ctype: str | None,
