@@ -21,6 +21,7 @@ from engine.compile.codegen import checking_only, const, expr, stamp, stmts
 from engine.compile.expr import ExprCompiler, as_int, charged, element_kind, kind_of, kinded, paid, plain_value
 from engine.compile.prompts import compile_prompt
 from engine.dsl.parse import DslText
+from engine.dsl.walk import STATEMENT
 from engine.runtime.defs import Effect, Pack
 from engine.runtime.dsl_values import offer
 from engine.runtime.limits import MAX_OPTIONS, MAX_VALUE
@@ -67,13 +68,10 @@ class EffectCompiler(ExprCompiler):
         return Code(body, codes[0].legal if codes else None, self.dsl.snippet(tree))
 
     def stmt(self, t: Tree) -> Code:
-        method = getattr(self, f"_s_{t.data}", None)
-        if method is None:  # pragma: no cover - the grammar has no other statements
-            self.dsl.error(t, "DSL010", f"unsupported statement {t.data}")
-            return Code([], None, "")
+        method = getattr(self, STATEMENT + t.data, None)       # Walker.walk, inlined: called per statement
         weight = PYTHON_BLOCKS.get(str(t.data), 0)
         with self.nested(weight, lambda: self.dsl.error(t, "DSL006", self.too_deep_message())):
-            body, legal = method(t)
+            body, legal = method(t) if method is not None else self.no_method(STATEMENT, t)
         return Code(stamp(body, self.unit.line(partial(self.dsl.where, t))), legal, self.dsl.snippet(t))
 
     @contextmanager
@@ -95,8 +93,8 @@ class EffectCompiler(ExprCompiler):
     def block(self, t: Tree) -> Code:
         return self.effect(t.children[0])
 
-    def prompt(self, token: Token | None, default: str) -> ast.expr:
-        return compile_prompt(self, token, default)
+    def prompt(self, token: Token | Tree | None, default: str) -> ast.expr:
+        return compile_prompt(self, token if isinstance(token, Token) else None, default)
 
     def scoped(self, var: str, tree: Tree, over: ast.expr | None = None) -> tuple[str, Code]:
         """A block compiled with DSL local `var` bound (to each of `over`): (its Python name, the block)."""
@@ -256,7 +254,8 @@ class EffectCompiler(ExprCompiler):
     def _s_choose_alt(self, t: Tree):
         branches = self._alternatives(t.children[1])
         prompt = self.prompt(t.children[0], "choose one")
-        legal = None if any(b.legal is None for b in branches) else ast.BoolOp(ast.Or(), [b.legal for b in branches])
+        legals = [b.legal for b in branches if b.legal is not None]
+        legal = ast.BoolOp(ast.Or(), legals) if len(legals) == len(branches) else None
         return self._alt_runner(branches, prompt, repeat=False), legal
 
     def _s_repeat_choose_alt(self, t: Tree):
@@ -415,6 +414,7 @@ def _zone(node: ast.expr) -> ast.expr:
 
 def _constants(node: ast.expr) -> list[Any] | None:
     """The values of a list written out of literals (`["keep", "sell"]`), else None."""
-    if isinstance(node, ast.List) and all(isinstance(e, ast.Constant) for e in node.elts):
-        return [e.value for e in node.elts]
-    return None
+    if not isinstance(node, ast.List):
+        return None
+    values = [e.value for e in node.elts if isinstance(e, ast.Constant)]
+    return values if len(values) == len(node.elts) else None

@@ -97,12 +97,20 @@ class DslText:
             offset = len(self.text) if token.type == "$END" else (token.start_pos or 0)
             self.error(offset, "DSL001", f"unexpected {what}", _expected(exc))
         elif isinstance(exc, UnexpectedCharacters):
-            self.error(exc.pos_in_stream, "DSL002", f"unexpected character {self.text[exc.pos_in_stream]!r}",
-                       _expected(exc))
+            at = exc.pos_in_stream or 0
+            self.error(at, "DSL002", f"unexpected character {self.text[at]!r}", _expected(exc))
         elif isinstance(exc, UnexpectedEOF):
             self.error(len(self.text), "DSL001", "unexpected end of the text", _expected(exc))
         else:  # pragma: no cover - Lark raises only the three above
             self.error(0, "DSL001", str(exc))
+
+
+def parse(text: str, start: str) -> Tree | None:
+    """The parse tree of a DSL text, or None if it does not parse (compiling it reports why).
+
+    Trees are shared (kept by text): never change one.
+    """
+    return DslText(text, None, ()).parse(start)
 
 
 @dataclass(frozen=True)

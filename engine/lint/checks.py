@@ -24,13 +24,15 @@ from typing import Any
 from lark import Token, Tree
 
 from engine.diagnostics import Diagnostic, did_you_mean
-from engine.dsl.render import Renderer, and_list, plural, threshold_unit
-from engine.dsl.types import parse
+from engine.dsl.english import and_list, plural
+from engine.dsl.parse import parse
+from engine.dsl.render import Renderer, threshold_unit
+from engine.dsl.sites import component_sites
 from engine.errors import RuleError
-from engine.packs.files import Entry, RawPack
+from engine.packs.raw import Entry, RawPack
 from engine.play.agents import RandomAgent
 from engine.play.session import Session
-from engine.runtime.defs import Pack
+from engine.runtime.defs import CounterDef, Pack, WildcardDef
 from engine.runtime.interpreter import BUILTIN_EVENTS, Game
 from engine.runtime.limits import LimitError
 from engine.runtime.state import Zone
@@ -253,15 +255,12 @@ def _rules_amounts(pack: Pack, entry: Entry, unit: str | None,
 
     `noted` keeps what each DSL text says, as many components share texts."""
     data = entry.data
-    texts = [(c, "cost") for c in _seq(data.get("costs"))]
-    for rule in [*_seq(data.get("actions")), *_seq(data.get("triggers"))]:
-        if isinstance(rule, Mapping):
-            texts += [(rule[k], start) for k, start in (("cost", "cost"), ("effect", "effect")) if k in rule]
+    texts = [(site.text, site.start) for site in component_sites(entry.src, entry.path, data, entry.ctype, {})
+             if site.start != "expr"]
     if not texts:
         return None
     amounts = _Amounts({}, set(), set())
-    for text, start in texts:
-        key = (str(text), start)
+    for key in texts:
         if key not in noted:
             tree = parse(*key)
             nodes = tree.iter_subtrees_topdown() if tree is not None else ()
@@ -271,6 +270,13 @@ def _rules_amounts(pack: Pack, entry: Entry, unit: str | None,
                 amounts.variable.add(name)
             else:
                 amounts.fixed.setdefault(name, set()).add(amount)
+    _declared_amounts(pack, entry, unit, amounts)
+    return amounts
+
+
+def _declared_amounts(pack: Pack, entry: Entry, unit: str | None, amounts: _Amounts) -> None:
+    """Amounts written outside DSL: action thresholds (in `unit`) and numeric attributes."""
+    data = entry.data
     for rule in _seq(data.get("actions")):
         if unit is not None and isinstance(rule, Mapping) and isinstance(rule.get("threshold"), int):
             amounts.fixed.setdefault(unit, set()).add(rule["threshold"])
@@ -281,7 +287,6 @@ def _rules_amounts(pack: Pack, entry: Entry, unit: str | None,
             amounts.fixed.setdefault(name, set()).add(value)     # an attribute named like a counter
         elif attr.type in _PLAIN_ATTRS:
             amounts.loose |= set(_numbers(value))
-    return amounts
 
 
 def _note(pack: Pack, node: Tree) -> _Noted | None:
@@ -292,7 +297,7 @@ def _note(pack: Pack, node: Tree) -> _Noted | None:
     name = str(target.children[0]) if isinstance(target, Tree) and target.data == "name" else str(target)
     if name not in pack.counters and name not in pack.wildcards:
         return None
-    return name, int(amount.children[0]) if isinstance(amount, Tree) and amount.data == "number" else None
+    return name, int(str(amount.children[0])) if isinstance(amount, Tree) and amount.data == "number" else None
 
 
 def _numbers(value: Any) -> Iterator[int]:
@@ -327,7 +332,8 @@ def _counter_names(pack: Pack) -> dict[str, _Named]:
     (a match of the bare name could then cover a later amount).
     """
     out = {}
-    for ident, d in [*pack.counters.items(), *pack.wildcards.items()]:
+    named: list[tuple[str, CounterDef | WildcardDef]] = [*pack.counters.items(), *pack.wildcards.items()]
+    for ident, d in named:
         forms = {f.lower() for base in (str(d.name), ident.replace("_", " "))
                  for f in (base, plural(base, "2"), plural(base, "1"))}
         alternatives = "|".join(re.escape(f) for f in sorted(forms, key=len, reverse=True))

@@ -55,7 +55,8 @@ def parse_constraint(text: str) -> Constraint | None:
         if found is None:
             return None
         numbers = [int(part) for part in found.group(2).split(".")]
-        tests.append((found.group(1), (*numbers, 0, 0)[:3], len(numbers)))
+        major, minor, patch = (*numbers, 0, 0)[:3]
+        tests.append((found.group(1), (major, minor, patch), len(numbers)))
         position = found.end()
     return Constraint(text.strip(), tuple(tests))
 

@@ -168,6 +168,12 @@ class Game:
             raise RuleError("this needs an acting player, but it runs outside any player's turn")
         return seat
 
+    def _linked_zone(self, zid: str | None, seat: int | None) -> Zone:
+        """The zone a `draw_from`/`discard_to` link names; a link the pack left out fails as an unknown zone."""
+        if zid is None:
+            raise KeyError(zid)
+        return self.state.zone(zid, seat)
+
     # ---------------------------------------------------------------- the work budget
     def spend(self, units: int, what: str) -> None:
         """Spend units of this game's work budget; a LimitError when it runs out (a runaway rule)."""
@@ -205,9 +211,7 @@ class Game:
         self.decisions += 1
         if self.decisions > MAX_DECISIONS:
             raise LimitError(f"more than {MAX_DECISIONS} decisions in one game: does a loop never end?")
-        seat = ctx.seat
-        if seat is None:
-            self._seat(seat)  # raises: nobody to ask
+        seat = self._seat(ctx.seat)  # raises when nobody is there to ask
         return values[self.pause(Decision(seat, kind, prompt, labels, values, self.step))]
 
     # ---------------------------------------------------------------- counters
@@ -242,7 +246,7 @@ class Game:
         def apply() -> None:
             if cdef.zone is not None:
                 own = self.state.zone(cdef.zone, ctx.seat)
-                src = self.state.zone(self.pack.zones[cdef.zone].draw_from, ctx.seat)
+                src = self._linked_zone(self.pack.zones[cdef.zone].draw_from, ctx.seat)
                 self.draw(ctx, src, own, amount)
             else:
                 self.change(ctx, name, self.counter(name, ctx.seat) + self._from_supply(cdef, amount))
@@ -306,7 +310,7 @@ class Game:
                 self._to_supply(cdef, amount)
                 return
             own = self.state.zone(cdef.zone, ctx.seat)
-            to = self.state.zone(self.pack.zones[cdef.zone].discard_to, ctx.seat)
+            to = self._linked_zone(self.pack.zones[cdef.zone].discard_to, ctx.seat)
             for _ in range(amount):
                 spendable = [i for i in own.items if i not in self._reserved]
                 item = self.choose_item(ctx, f"spend 1 {cdef.name}", spendable)
@@ -372,7 +376,7 @@ class Game:
 
     def refill(self, ctx: Ctx, zone: Zone) -> None:
         """A market row tops itself up from its `draw_from` zone whenever an item leaves it."""
-        source = self.state.zone(zone.zdef.draw_from, zone.owner)
+        source = self._linked_zone(zone.zdef.draw_from, zone.owner)
         missing = zone.zdef.keep_filled - len(zone.items)
         if missing > 0:
             self.draw(ctx, source, zone, missing)
@@ -565,14 +569,8 @@ class Game:
         self._trigger_depth += 1
         try:
             event = dict(payload, name=name)
-            replaced = False
-            if name in self.pack.early_events:  # some trigger answers it `before` or `instead`
-                for trigger, item in listeners:
-                    if trigger.timing == "before":
-                        self._fire(trigger, item, seat, event)
-                for trigger, item in listeners:
-                    if trigger.timing == "instead" and not replaced:
-                        replaced = self._fire(trigger, item, seat, event)
+            # some trigger answers it `before` or `instead`
+            replaced = name in self.pack.early_events and self._fire_early(listeners, seat, event)
             if action is not None and not replaced:
                 action()
             for trigger, item in listeners:
@@ -580,6 +578,18 @@ class Game:
                     self._fire(trigger, item, seat, event)
         finally:
             self._trigger_depth -= 1
+
+    def _fire_early(self, listeners: list[tuple[TriggerDef, Item | None]], seat: int | None,
+                    event: dict[str, Any]) -> bool:
+        """The `before` triggers, then the first `instead` trigger that runs; True if one replaced the action."""
+        for trigger, item in listeners:
+            if trigger.timing == "before":
+                self._fire(trigger, item, seat, event)
+        replaced = False
+        for trigger, item in listeners:
+            if trigger.timing == "instead" and not replaced:
+                replaced = self._fire(trigger, item, seat, event)
+        return replaced
 
     def _fire(self, trigger: TriggerDef, item: Item | None, seat: int | None,
               payload: dict[str, Any]) -> bool:
