@@ -100,6 +100,34 @@ def test_equal_hashes_continue_identically_for_every_answer(pack: engine.Pack) -
             assert one.state_hash() == two.state_hash() and one.done == two.done
 
 
+def test_forks_and_undo_carry_the_work_budget() -> None:
+    """The work spent is match state: a fork goes on spending from where the original was, undo gives it back."""
+    match = engine.new_match(engine.load_pack("raising-robots"), 2, 4)
+    spent = []
+    for _ in range(40):
+        spent.append(match.game.state.work)
+        match.apply(0)
+    assert spent[-1] > spent[0] > 0
+    fork = match.fork()
+    assert fork.game.state.work == match.game.state.work
+    fork.apply(0)
+    match.apply(0)
+    assert fork.game.state.work == match.game.state.work
+    fork.undo(11)
+    assert fork.game.state.work == spent[-10]
+    assert fork.game.state.to_data()["work"] == spent[-10]
+
+
+def test_looking_at_the_scores_leaves_the_match_as_it_was() -> None:
+    """Scoring runs DSL that pays from the work budget; asking for the outcome must not change the hash."""
+    match = engine.new_match(engine.load_pack("raising-robots"), 2, 4)
+    for _ in range(30):
+        match.apply(0)
+    before = match.state_hash()
+    assert match.outcome().hash == before and match.outcome().hash == before
+    assert match.state_hash() == before
+
+
 def test_every_state_field_is_in_the_hash() -> None:
     match = engine.new_match(engine.load_pack("raising-robots"), 2, 3)
     for _ in range(60):
@@ -111,6 +139,7 @@ def test_every_state_field_is_in_the_hash() -> None:
         "periods": lambda s: s.periods.__setitem__("turn", s.periods["turn"] + 1),
         "decisions": lambda s: setattr(s, "decisions", s.decisions + 1),
         "firings": lambda s: setattr(s, "firings", s.firings + 1),
+        "work": lambda s: setattr(s, "work", s.work + 1),
         "global counter": lambda s: s.counters.__setitem__(next(iter(s.counters)), 99),
         "player counter": lambda s: s.players[1].counters.__setitem__("vp", 99),
         "visibility": lambda s: setattr(s.zones["robot_deck"], "visibility", "public"),

@@ -8,8 +8,9 @@ import pytest
 
 from engine.cli import main
 from engine.compile.build import Builder
-from engine.dsl.render import Renderer, plural, threshold_unit
-from engine.dsl.types import parsed_sites
+from engine.dsl.english import plural
+from engine.dsl.render import Renderer, threshold_unit
+from engine.dsl.sites import parsed_sites
 from engine.packs.files import load_pack_files
 
 REPO = Path(__file__).resolve().parent.parent

@@ -8,9 +8,11 @@ from collections.abc import Iterator
 from engine.commands.common import EXIT_OK, UsageError
 from engine.compile.build import Builder
 from engine.diagnostics import did_you_mean
-from engine.dsl.render import Renderer, threshold_unit, words
-from engine.dsl.types import parsed_sites
-from engine.packs.files import Entry, RawPack, find_pack, load_pack_files
+from engine.dsl.english import words
+from engine.dsl.render import Renderer, threshold_unit
+from engine.dsl.sites import parsed_sites
+from engine.packs.files import find_pack, load_pack_files
+from engine.packs.raw import Entry, RawPack
 
 NAME = "explain"
 HELP = "print components and their actions as rules text"

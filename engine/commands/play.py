@@ -39,7 +39,9 @@ def _agents(players: int, seed: int, human: list[int]) -> list[Agent]:
 
 def summary_line(session: Match, label: str) -> str:
     parts = []
-    for r in final_scores(session.game):
+    with session.game.looking():
+        results = final_scores(session.game)
+    for r in results:
         detail = ", ".join(f"{k} {v}" for k, v in r.breakdown.items())
         parts.append(f"P{r.seat + 1} {r.score}" + (f" ({detail})" if detail else ""))
     return f"{label}: " + " | ".join(parts)

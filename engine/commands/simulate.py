@@ -51,18 +51,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if (args.pack is None) == (args.compare is None):
-        raise UsageError("simulate takes a PACK, or --compare BASE MODDED")
-    if args.games < 1:
-        raise UsageError("--games must be at least 1")
-    if args.workers is not None and args.workers < 1:
-        raise UsageError("--workers must be at least 1")
-    if args.ray_address and args.backend != "ray":
-        raise UsageError("--ray-address needs --backend ray")
-    if args.report is not None and importlib.util.find_spec("matplotlib") is None:
-        raise UsageError("--report needs matplotlib: pip install 'cogwork[report]'")
-    if args.backend == "ray" and importlib.util.find_spec("ray") is None:
-        raise UsageError("--backend ray needs Ray: pip install 'cogwork[ray]'")
+    _check_flags(args)
     if args.compare:
         return _run_compare(args)
     pack = load_pack(args.pack)
@@ -86,6 +75,22 @@ def run(args: argparse.Namespace) -> int:
         if interrupted:
             print(f"  interrupted: {s['games']} of {s['planned']} games finished")
     return EXIT_FINDINGS if s["errors"] or s["replay_mismatches"] or interrupted else EXIT_OK
+
+
+def _check_flags(args: argparse.Namespace) -> None:
+    """Usage errors before any game runs: flags that contradict each other, extras not installed."""
+    if (args.pack is None) == (args.compare is None):
+        raise UsageError("simulate takes a PACK, or --compare BASE MODDED")
+    if args.games < 1:
+        raise UsageError("--games must be at least 1")
+    if args.workers is not None and args.workers < 1:
+        raise UsageError("--workers must be at least 1")
+    if args.ray_address and args.backend != "ray":
+        raise UsageError("--ray-address needs --backend ray")
+    if args.report is not None and importlib.util.find_spec("matplotlib") is None:
+        raise UsageError("--report needs matplotlib: pip install 'cogwork[report]'")
+    if args.backend == "ray" and importlib.util.find_spec("ray") is None:
+        raise UsageError("--backend ray needs Ray: pip install 'cogwork[ray]'")
 
 
 def _play(args: argparse.Namespace, spec: str, pack: Pack, counts: list[int]) -> tuple[Report, bool]:

@@ -22,7 +22,7 @@ from typing import Any
 
 from greenlet import getcurrent, greenlet
 
-from engine.errors import GameOver, MoveError, RuleError
+from engine.errors import GameOver, MoveError, RuleError, StopLoop
 from engine.play.agents import Agent
 from engine.play.log import GameLog
 from engine.runtime.context import Ctx
@@ -111,7 +111,13 @@ class Match:
         self._flow = greenlet(lambda: flow(Ctx(self.game, None)))
         self._thread = threading.get_ident()
         # inside the flow, `Interpreter.ask` hands its decision to whoever advanced it and waits for the answer
-        self.game.pause = self._flow.parent.switch
+        self.game.pause = self._parent().switch
+
+    def _parent(self) -> greenlet:
+        """Whoever advanced the flow last: where a decision is handed (a flow greenlet always has one)."""
+        parent = self._flow.parent
+        assert parent is not None
+        return parent
 
     def _advance(self, answer: int | None) -> None:
         caller = getcurrent()
@@ -122,6 +128,9 @@ class Match:
             pending = self._flow.switch() if answer is None else self._flow.switch(answer)
         except GameOver:
             pending = None
+        except StopLoop as exc:  # `stop` outside any `repeat` (a procedure's `stop` ends its caller's repeat)
+            where = exc.args[0]() if exc.args else None
+            raise RuleError("'stop' ran outside any repeat: there is no loop for it to end", where) from None
         if self._flow.dead:
             self.decision = None
             if self.game.observers:
@@ -189,8 +198,9 @@ class Match:
 
     def outcome(self) -> Outcome:
         """Scores and winners (of the position now, if the match is still running)."""
-        results = final_scores(self.game)
-        kind, won = verdict(results, team_lost(self.game))
+        with self.game.looking():
+            results = final_scores(self.game)
+            kind, won = verdict(results, team_lost(self.game))
         return Outcome(results, won, state_hash(self.game), len(self.log), kind)
 
     # ---------------------------------------------------------------- copies and history
@@ -305,7 +315,7 @@ class Match:
 
         def answer_here(decision: Decision) -> int:
             if stop_after is not None and len(self.log) >= stop_after:
-                return self._flow.parent.switch(decision)
+                return self._parent().switch(decision)
             try:
                 index = agents[decision.seat].choose(SeatView(game, decision.seat), decision)
                 self._record(decision, index)
@@ -325,7 +335,7 @@ class Match:
         except _AgentFailed as failed:
             raise failed.error from None
         finally:
-            game.pause = self._flow.parent.switch
+            game.pause = self._parent().switch
 
     # ---------------------------------------------------------------- threads
     def _owned(self) -> _Owned:

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from engine.runtime.boards import Graph
+from engine.runtime.limits import MAX_VALUE, too_large
 from engine.usage import Usage
 
 if TYPE_CHECKING:
@@ -70,8 +71,13 @@ class CounterDef:
     items: ItemPool | None = None  # the counter is the sum of item values, paid by exhausting items
 
     def clamp(self, value: int) -> int:
+        """The value within the counter's bounds; past the engine's hard limit (no declared `max`) an error."""
         value = max(self.min, value)
-        return value if self.max is None else min(self.max, value)
+        if self.max is not None:
+            return min(self.max, value)
+        if value > MAX_VALUE:
+            raise too_large(value, f"counter '{self.id}'")
+        return value
 
 
 @dataclass

@@ -8,7 +8,8 @@ that can stop anywhere and resume where they stopped.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from engine.errors import RuleError, StopLoop
@@ -17,8 +18,9 @@ from engine.runtime.context import Ctx
 from engine.runtime.costs import can_pay, explain, payment_ways, way_label
 from engine.runtime.decision import KINDS, Decision
 from engine.runtime.defs import ActionDef, CounterDef, Pack, TriggerDef
-from engine.runtime.dsl_values import describe, offer, stored
+from engine.runtime.dsl_values import contains, describe, offer, stored
 from engine.runtime.events import Event, EventKind
+from engine.runtime.limits import CALL_WORK, DRAW_WORK, MAX_WORK, LimitError, out_of_work
 from engine.runtime.state import Item, ItemRef, PlayerRef, Zone, new_state
 
 MAX_TRIGGER_DEPTH = 16
@@ -143,6 +145,8 @@ class Interpreter:
     def round_started(self, n: int) -> None:
         """A flow `repeat` begins its pass `n`."""
         self.state.periods["round"] += 1
+        if self.live:   # a fork catching up loads its checkpoint's budget when it arrives
+            self.spend(1, "a flow repeat")
         if self.observers:
             self.tell(Event(EventKind.ROUND_STARTED, None, {"round": n}))
 
@@ -203,7 +207,8 @@ class Interpreter:
         # what it did touch (step, counts, visibility, counters, the RNG)
         self.state.load(self._arrival, items=False)
         self._arrival = {}
-        del self.trace[self._cursor:]  # type: ignore[index]
+        assert self.trace is not None   # a catch-up always retraces a trace
+        del self.trace[self._cursor:]
         self.live = True
 
     def _adopt(self, value: Any) -> Any:
@@ -234,6 +239,7 @@ class Interpreter:
     def all_of(self, type_id: str, seat: int | None) -> list[Item]:
         ctype = self.pack.types[type_id]
         owner = seat if ctype.per_player else None
+        self.each(self.state.items)  # it looks at every item of the game
         return [i for i in self.state.items if i.comp.ctype is ctype and i.owner == owner]
 
     def graph_of(self, space: Any) -> Graph:
@@ -326,6 +332,54 @@ class Interpreter:
             raise RuleError("this needs an acting player, but it runs outside any player's turn")
         return seat
 
+    def _linked_zone(self, zid: str | None, seat: int | None) -> Zone:
+        """The zone a `draw_from`/`discard_to` link names; a link the pack left out fails as an unknown zone."""
+        if zid is None:
+            raise KeyError(zid)
+        return self.state.zone(zid, seat)
+
+    # ---------------------------------------------------------------- the work budget
+    @contextmanager
+    def looking(self) -> Iterator[None]:
+        """A look from outside the flow (the scores, a scenario reading a derived value): it pays from the work
+        budget while it runs, so a runaway score still stops, but leaves the match as it was: the same
+        match has the same state (and hash) however often anyone looked at it."""
+        state = self.state
+        spent = state.work
+        try:
+            yield
+        finally:
+            state.work = spent
+
+    def spend(self, units: int, what: str) -> None:
+        """Spend units of this game's work budget; a LimitError when it runs out (a runaway rule)."""
+        state = self.state
+        state.work += units
+        if state.work > MAX_WORK:
+            raise out_of_work(what)
+
+    def passes(self, count: Any) -> range:
+        """`repeat N`: the passes of the loop, all paid for when it starts (so `repeat 1000000000` fails at once)."""
+        count = int(count)
+        if count > 0:
+            self.spend(count, f"a repeat of {count:,} passes")
+        return range(count)
+
+    def each(self, collection: Any) -> Any:
+        """A collection a rule is about to go through (a loop, a filter, a sum, a choice's options), paid for
+        by its length."""
+        state = self.state
+        work = state.work = state.work + len(collection)
+        if work > MAX_WORK:
+            raise out_of_work(f"going through {len(collection):,} elements")
+        return collection
+
+    def contains(self, value: Any, collection: Any) -> bool:
+        """`value in collection`, paid by the length of what it searches (a list, a text or a zone)."""
+        self.each(collection.items if isinstance(collection, Zone) else
+                  collection if isinstance(collection, (list, tuple, str)) else ())
+        return contains(value, collection)
+
     # ---------------------------------------------------------------- decisions
     def ask(self, ctx: Ctx, kind: str, prompt: str, labels: list[str], values: list[Any],
             optional: bool = False) -> Any:
@@ -337,10 +391,8 @@ class Interpreter:
         state = self.state
         state.decisions += 1
         if state.decisions > MAX_DECISIONS:
-            raise RuleError(f"more than {MAX_DECISIONS} decisions in one game: does a loop never end?")
-        seat = ctx.seat
-        if seat is None:
-            self._seat(seat)  # raises: nobody to ask
+            raise LimitError(f"more than {MAX_DECISIONS} decisions in one game: does a loop never end?")
+        seat = self._seat(ctx.seat)  # raises when nobody is there to ask
         return values[self.pause(Decision(seat, KINDS[kind], prompt, labels, values, state.step))]
 
     # ---------------------------------------------------------------- counters
@@ -364,6 +416,7 @@ class Interpreter:
             self.tell(Event(EventKind.GAINED, ctx.seat, {"counter": name, "amount": amount}))
         wildcard = self.pack.wildcards.get(name)
         if wildcard is not None:
+            self.spend(amount, f"gaining {amount:,} {wildcard.name} one at a time")
             for _ in range(amount):  # one unit at a time: a drawn card may inform the next choice
                 member = self.ask(ctx, "gain", f"gain 1 {wildcard.name} as", list(wildcard.gain),
                                   list(wildcard.gain))
@@ -376,7 +429,7 @@ class Interpreter:
         def apply() -> None:
             if cdef.zone is not None:
                 own = self.state.zone(cdef.zone, ctx.seat)
-                src = self.state.zone(self.pack.zones[cdef.zone].draw_from, ctx.seat)
+                src = self._linked_zone(self.pack.zones[cdef.zone].draw_from, ctx.seat)
                 self.draw(ctx, src, own, amount)
             else:
                 self.change(ctx, name, self.counter(name, ctx.seat) + self._from_supply(cdef, amount))
@@ -442,7 +495,7 @@ class Interpreter:
                 self._to_supply(cdef, amount)
                 return
             own = self.state.zone(cdef.zone, ctx.seat)
-            to = self.state.zone(self.pack.zones[cdef.zone].discard_to, ctx.seat)
+            to = self._linked_zone(self.pack.zones[cdef.zone].discard_to, ctx.seat)
             for _ in range(amount):
                 spendable = [i for i in own.items if i not in self._reserved]
                 item = self.choose_item(ctx, f"spend 1 {cdef.name}", spendable)
@@ -503,7 +556,7 @@ class Interpreter:
 
     def refill(self, ctx: Ctx, zone: Zone) -> None:
         """A market row tops itself up from its `draw_from` zone whenever an item leaves it."""
-        source = self.state.zone(zone.zdef.draw_from, zone.owner)
+        source = self._linked_zone(zone.zdef.draw_from, zone.owner)
         missing = zone.zdef.keep_filled - len(zone.items)
         if missing > 0:
             self.draw(ctx, source, zone, missing)
@@ -511,7 +564,11 @@ class Interpreter:
     def draw(self, ctx: Ctx, src: Zone, dst: Zone, amount: int) -> None:
         if self.observers:
             self.tell(Event(EventKind.DRAWN, ctx.seat, {"from": _key(src), "to": _key(dst), "amount": amount}))
+        state = self.state
         for _ in range(amount):
+            state.work += DRAW_WORK
+            if state.work > MAX_WORK:
+                raise out_of_work(f"drawing {amount:,} items")
             if not src.items and src.zdef.refill_from:
                 refill = self.state.zone(src.zdef.refill_from, src.owner)
                 src.items.extend(refill.items)
@@ -525,7 +582,7 @@ class Interpreter:
             self.move(ctx, src.items[pick], dst)
 
     def shuffle(self, zone: Zone) -> None:
-        self.state.rng.shuffle(zone.items)
+        self.state.rng.shuffle(self.each(zone.items))
 
     def reveal(self, zone: Zone) -> None:
         if self.observers and zone.visibility != "public":
@@ -645,10 +702,14 @@ class Interpreter:
 
     # ---------------------------------------------------------------- procedures and events
     def call(self, ctx: Ctx, name: str) -> None:
+        state = self.state
+        state.work += CALL_WORK
+        if state.work > MAX_WORK:
+            raise out_of_work(f"calling '{name}'")
         self._call_depth += 1
         try:
             if self._call_depth > MAX_CALL_DEPTH:
-                raise RuleError(f"procedure calls nested deeper than {MAX_CALL_DEPTH} (at '{name}'): recursion?")
+                raise LimitError(f"procedure calls nested deeper than {MAX_CALL_DEPTH} (at '{name}'): recursion?")
             self.pack.procedures[name].run(ctx)
         finally:
             self._call_depth -= 1
@@ -692,18 +753,12 @@ class Interpreter:
                 action()
             return
         if self._trigger_depth >= MAX_TRIGGER_DEPTH:
-            raise RuleError(f"triggers nested deeper than {MAX_TRIGGER_DEPTH} on event '{name}': a trigger loop?")
+            raise LimitError(f"triggers nested deeper than {MAX_TRIGGER_DEPTH} on event '{name}': a trigger loop?")
         self._trigger_depth += 1
         try:
             event = dict(payload, name=name)
-            replaced = False
-            if name in self.pack.early_events:  # some trigger answers it `before` or `instead`
-                for trigger, item in listeners:
-                    if trigger.timing == "before":
-                        self._fire(trigger, item, seat, event)
-                for trigger, item in listeners:
-                    if trigger.timing == "instead" and not replaced:
-                        replaced = self._fire(trigger, item, seat, event)
+            # some trigger answers it `before` or `instead`
+            replaced = name in self.pack.early_events and self._fire_early(listeners, seat, event)
             if action is not None and not replaced:
                 action()
             for trigger, item in listeners:
@@ -711,6 +766,18 @@ class Interpreter:
                     self._fire(trigger, item, seat, event)
         finally:
             self._trigger_depth -= 1
+
+    def _fire_early(self, listeners: list[tuple[TriggerDef, Item | None]], seat: int | None,
+                    event: dict[str, Any]) -> bool:
+        """The `before` triggers, then the first `instead` trigger that runs; True if one replaced the action."""
+        for trigger, item in listeners:
+            if trigger.timing == "before":
+                self._fire(trigger, item, seat, event)
+        replaced = False
+        for trigger, item in listeners:
+            if trigger.timing == "instead" and not replaced:
+                replaced = self._fire(trigger, item, seat, event)
+        return replaced
 
     def _fire(self, trigger: TriggerDef, item: Item | None, seat: int | None,
               payload: dict[str, Any]) -> bool:
@@ -730,7 +797,7 @@ class Interpreter:
                 return False
         self.state.firings += 1
         if self.state.firings > MAX_TRIGGER_FIRINGS:
-            raise RuleError(f"more than {MAX_TRIGGER_FIRINGS} trigger firings in one game")
+            raise LimitError(f"more than {MAX_TRIGGER_FIRINGS} trigger firings in one game")
         if key is not None:
             self.state.trigger_uses[key] = self.state.trigger_uses.get(key, 0) + 1
         trigger.effect.run(ctx)

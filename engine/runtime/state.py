@@ -115,6 +115,7 @@ class State:
     periods: dict[str, int] = field(default_factory=lambda: {"turn": 0, "round": 0})  # turns and rounds begun
     decisions: int = 0            # decisions asked (forced single options are not asked)
     firings: int = 0              # triggers fired (a budget against trigger loops)
+    work: int = 0                 # units of work spent: bounded by MAX_WORK (engine/runtime/limits.py)
     steps: int = 0                # flow steps begun (forkable matches): with the flow trace, where the flow is
     # boards whose links changed in this match (`link`/`unlink`), by (component type, owner seat):
     # a copy of the pack's graph, so the pack stays the same for every match
@@ -171,7 +172,7 @@ class State:
             zones = [old if old == new else new for new, old in zip(zones, like["zones"], strict=True)]
         return {
             "step": self.step, "periods": dict(self.periods), "decisions": self.decisions,
-            "firings": self.firings, "steps": self.steps,
+            "firings": self.firings, "work": self.work, "steps": self.steps,
             "counters": dict(self.counters), "players": [dict(p.counters) for p in self.players],
             "zones": zones, "attrs": attrs,
             "trigger_uses": dict(self.trigger_uses),
@@ -187,6 +188,7 @@ class State:
         """
         self.step, self.decisions, self.firings, self.steps = data["step"], data["decisions"], data["firings"], \
             data["steps"]
+        self.work = data["work"]
         self.periods = dict(data["periods"])
         self.counters.clear()
         self.counters.update(data["counters"])
