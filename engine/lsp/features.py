@@ -49,7 +49,7 @@ def hover(index: PackIndex, path: Path, line: int, col: int) -> str | None:
     if name is not None:
         parts.append(describe(index.definitions[name]))
     found = index.site_at(path, line, col)
-    if found is not None and index.pack is not None:
+    if found is not None:
         parts.append(explain_site(index, *found))
     return "\n\n---\n\n".join(parts) or None
 
@@ -66,7 +66,6 @@ def describe(d: Definition) -> str:
 
 def explain_site(index: PackIndex, site: Site, dsl: DslText, tree: Tree) -> str:
     """What `cogwork explain` says of the text, and its type."""
-    assert index.pack is not None
     renderer = Renderer(index.pack, threshold_unit((t for _, _, t in index.sites), index.pack))
     english = renderer.text(site.text, site.start)
     kind = STARTS[site.start]
@@ -113,14 +112,17 @@ def rename(index: PackIndex, path: Path, line: int, col: int, new: str) -> list[
 # ---------------------------------------------------------------- completion
 
 
-def completions(index: PackIndex | None, line_text: str, in_dsl: bool, yaml_file: str) -> list[Item]:
-    """What may be typed at the end of `line_text`: DSL words inside a DSL string, schema keys otherwise."""
+def completions(index: PackIndex | None, line_text: str, in_dsl: bool, yaml_file: str,
+                self_type: str | None = None) -> list[Item]:
+    """What may be typed at the end of `line_text`: DSL words inside a DSL string, schema keys otherwise.
+    `self_type` is the component type `self` has in the DSL text there, if any."""
     if not in_dsl:
         return schema_keys(yaml_file) if re.fullmatch(r"\s*(-\s+)?[A-Za-z_]*", line_text) else []
     before = line_text.rstrip("abcdefghijklmnopqrstuvwxyz0123456789_")
+    words = re.findall(r"[a-z_][a-z0-9_]*", before)
+    last = words[-1] if words else ""
     if before.endswith("."):
-        return [Item(a, "Field", "attribute") for a in sorted(index.pack.attr_names)] if index and index.pack else []
-    last = before.split()[-1] if before.split() else ""
+        return attributes(index, self_type if before[:-1].endswith("self") else None)
     if index is not None and last == "emit":
         return [Item(e, "Event", "event") for e in sorted(index.events)]
     if index is not None and last == "call":
@@ -130,6 +132,16 @@ def completions(index: PackIndex | None, line_text: str, in_dsl: bool, yaml_file
               for f in FUNCTIONS.values()]
     items += [Item(word, "Keyword", signature) for word, signature in statements().items()]
     return items
+
+
+def attributes(index: PackIndex | None, ctype: str | None) -> list[Item]:
+    """After `x.`: the attributes of `self`'s component type first, then every other name `x.NAME` may use."""
+    if index is None:
+        return []
+    pack = index.pack
+    own = pack.types[ctype].attrs if ctype in pack.types else {}
+    return [*(Item(name, "Field", f"{a.type} attribute of {ctype}", a.description or "") for name, a in own.items()),
+            *(Item(name, "Field", "attribute") for name in sorted(pack.attr_names) if name not in own)]
 
 
 def _item(d: Definition) -> Item:

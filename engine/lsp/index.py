@@ -58,11 +58,11 @@ class Definition:
 
 @dataclass(frozen=True)
 class Use:
-    """One name in one DSL text."""
+    """One use of a defined name: in a DSL text, or a YAML value naming it."""
 
     name: str
     span: Span
-    site: Site
+    site: Site | None        # None: a YAML value, not DSL text
 
 
 @dataclass
@@ -70,7 +70,7 @@ class PackIndex:
     """The names a pack (and the packs it depends on) defines, their uses, and its DSL texts."""
 
     raw: RawPack
-    pack: Pack | None                       # None when the pack does not compile
+    pack: Pack                              # compiled; partly, when the pack has errors
     sites: list[tuple[Site, DslText, Tree]]
     definitions: dict[str, Definition] = field(default_factory=dict)
     uses: list[Use] = field(default_factory=list)
@@ -106,10 +106,11 @@ def build_index(root: Path) -> PackIndex:
     raw = load_pack_files(root)
     listed = list(pack_sites(raw))
     sites = list(parse_each(listed))
+    builder = Builder(raw, listed)
     try:
-        pack: Pack | None = Builder(raw, listed).build()
+        pack = builder.build()
     except PackError:
-        pack = None
+        pack = builder.pack         # what compiled before the errors (lint's type pass reads it too)
     index = PackIndex(raw, pack, sites)
     for section, kind in KINDS.items():
         for name, entry in getattr(raw, section).items():
@@ -123,7 +124,28 @@ def build_index(root: Path) -> PackIndex:
             if name in index.definitions:
                 line, col = dsl.position(token.start_pos or 0)
                 index.uses.append(Use(name, Span(site.src.path, line, col, col + len(name)), site))
+    index.uses += _yaml_uses(raw, pack, index)
     return index
+
+
+def _yaml_uses(raw: RawPack, pack: Pack, index: PackIndex) -> Iterator[Use]:
+    """Names used by YAML values (a zone's `pay` list, an attribute naming a counter), from the compiler's
+    cross-reference; each where the name is written (past an opening quote), not already a DSL use."""
+    files = {src.display: src for src in raw.files}
+    seen = {u.span for u in index.uses}
+    for name, wheres in pack.usage.refs.items():
+        if name not in index.definitions:
+            continue
+        for display, line, col in wheres:
+            src = files.get(display)
+            text = src.lines[line - 1] if src is not None and 0 < line <= len(src.lines) else ""
+            start = col - 1 + (text[col - 1:col] in ("'", '"'))
+            if src is None or text[start:start + len(name)] != name:
+                continue
+            span = Span(src.path, line, start + 1, start + 1 + len(name))
+            if span not in seen:
+                seen.add(span)
+                yield Use(name, span, None)
 
 
 def referring_names(tree: Tree) -> Iterator[Token]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import re
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,6 +30,7 @@ from engine.packs import overlay
 from engine.packs.files import MANIFEST
 
 DEBOUNCE = 0.15          # seconds without a keystroke before a pack is re-checked
+_QUOTED = re.compile(r"'([^'\s]+)'")
 _WORD = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-"
 
 
@@ -69,6 +71,10 @@ class CogworkServer(LanguageServer):
             if (folder / MANIFEST).is_file():
                 return self.packs.setdefault(folder, PackState(folder))
         return None
+
+    def open_in(self, root: Path) -> set[Path]:
+        """The open files of the pack at `root` (each gets its findings, none included)."""
+        return {path for path in self.buffers() if root in path.parents}
 
     def lint(self, root: Path, games: int) -> tuple[list[Diagnostic], dict[str, Path]]:
         with self.reading, overlay.buffers(self.buffers()):
@@ -118,25 +124,36 @@ class CogworkServer(LanguageServer):
         for d in found:
             path = paths.get(d.file) or state.root.parent / d.file
             by_file.setdefault(path, []).append(self.to_lsp(path, d))
-        for path in state.published - set(by_file):
-            by_file[path] = []
+        for path in state.published | self.open_in(state.root):
+            by_file.setdefault(path, [])
         for path, diagnostics in by_file.items():
             self.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(
                 uri=from_fs_path(str(path)) or path.as_uri(), diagnostics=diagnostics))
         state.published = {path for path, diagnostics in by_file.items() if diagnostics}
 
+    def unended(self, path: Path, d: Diagnostic) -> lsp.Range:
+        """The range of a finding without an end: the name its message quotes when that name follows its
+        column on the line, at most one word on (`unknown procedure 'x'` is reported at `call x`), else
+        the word at the column (so a did-you-mean fix replaces just the misspelt name)."""
+        text = self.line_text(path, d.line)
+        start = d.col - 1
+        for quoted in _QUOTED.findall(d.message):
+            found = text.find(quoted, start)
+            if found >= 0 and len(text[start:found].split()) <= 1:
+                return lsp.Range(lsp.Position(d.line - 1, found), lsp.Position(d.line - 1, found + len(quoted)))
+        stop = start
+        while stop < len(text) and text[stop] in _WORD:
+            stop += 1
+        return lsp.Range(lsp.Position(d.line - 1, start), lsp.Position(d.line - 1, max(stop, start + 1)))
+
     def to_lsp(self, path: Path, d: Diagnostic) -> lsp.Diagnostic:
-        start = lsp.Position(max(d.line - 1, 0), max(d.col - 1, 0))
-        if d.end_col and (d.end_line or d.line) >= d.line and (d.end_line or d.line, d.end_col) > (d.line, d.col):
-            end = lsp.Position((d.end_line or d.line) - 1, d.end_col - 1)
-        else:       # the word at the position (a misspelt name), else one character
-            text = self.line_text(path, d.line)
-            stop = start.character
-            while stop < len(text) and text[stop] in _WORD:
-                stop += 1
-            end = lsp.Position(start.line, max(stop, start.character + 1))
+        if d.end_col and (d.end_line or d.line, d.end_col) > (d.line, d.col):
+            where = lsp.Range(lsp.Position(d.line - 1, d.col - 1),
+                              lsp.Position((d.end_line or d.line) - 1, d.end_col - 1))
+        else:
+            where = self.unended(path, d)
         return lsp.Diagnostic(
-            range=lsp.Range(start, end), message=d.message + (f"\nhint: {d.hint}" if d.hint else ""),
+            range=where, message=d.message + (f"\nhint: {d.hint}" if d.hint else ""),
             severity=lsp.DiagnosticSeverity.Error if d.severity == "error" else lsp.DiagnosticSeverity.Warning,
             code=d.code, source="cogwork", data={"hint": d.hint} if d.hint else None)
 
@@ -225,8 +242,9 @@ def completion(ls: CogworkServer, params: lsp.CompletionParams) -> lsp.Completio
     path, line, col = _where(params)
     index = ls.index(params.text_document.uri)
     before = ls.line_text(path, line)[:col - 1]
-    in_dsl = (index is not None and index.site_at(path, line, col) is not None) or _dsl_key(index, before)
-    items = features.completions(index, before, in_dsl, path.name)
+    site = index.site_at(path, line, col) if index is not None else None
+    in_dsl = site is not None or _dsl_key(index, before)
+    items = features.completions(index, before, in_dsl, path.name, site[0].self_type if site else None)
     return lsp.CompletionList(is_incomplete=False, items=[
         lsp.CompletionItem(label=i.label, kind=getattr(lsp.CompletionItemKind, i.kind), detail=i.detail,
                            documentation=lsp.MarkupContent(lsp.MarkupKind.Markdown, i.doc) if i.doc else None)
