@@ -15,6 +15,7 @@ import re
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Protocol
 
 from lsprotocol import types as lsp
 from pygls.lsp.server import LanguageServer
@@ -76,8 +77,9 @@ class CogworkServer(LanguageServer):
         """The open files of the pack at `root` (each gets its findings, none included)."""
         return {path for path in self.buffers() if root in path.parents}
 
-    def lint(self, root: Path, games: int) -> tuple[list[Diagnostic], dict[str, Path]]:
-        with self.reading, overlay.buffers(self.buffers()):
+    def lint(self, root: Path, games: int, texts: dict[Path, str]) -> tuple[list[Diagnostic], dict[str, Path]]:
+        """`cogwork lint` of the pack with `texts` (the buffers, taken on the event loop) for their files."""
+        with self.reading, overlay.buffers(texts):
             return lint_pack(root, games)
 
     def index(self, uri: str) -> PackIndex | None:
@@ -114,7 +116,7 @@ class CogworkServer(LanguageServer):
     async def check_later(self, state: PackState, version: int) -> None:
         await asyncio.sleep(DEBOUNCE)
         for games in (0, DEFAULT_GAMES):
-            found = await asyncio.to_thread(self.lint, state.root, games)
+            found = await asyncio.to_thread(self.lint, state.root, games, self.buffers())
             if state.version != version:
                 return
             self.publish(state, *found)
@@ -161,7 +163,17 @@ class CogworkServer(LanguageServer):
 server = CogworkServer()
 
 
-def _where(params: lsp.TextDocumentPositionParams) -> tuple[Path, int, int]:
+class _AtPosition(Protocol):
+    """A request about one position of a document (hover, definition, completion, ...)."""
+
+    @property
+    def text_document(self) -> lsp.TextDocumentIdentifier: ...
+
+    @property
+    def position(self) -> lsp.Position: ...
+
+
+def _where(params: _AtPosition) -> tuple[Path, int, int]:
     """A request's file and 1-based line and column."""
     return Path(to_fs_path(params.text_document.uri) or "").resolve(), params.position.line + 1, \
         params.position.character + 1
