@@ -29,6 +29,7 @@ from engine.runtime.defs import (
     CounterDef,
     Effect,
     Expr,
+    ItemPool,
     Pack,
     RankTable,
     Scoring,
@@ -66,6 +67,16 @@ class Builder:
         dsl = self.sink.text(src, path, text)
         tree = dsl.parse("expr")
         return _zero if tree is None else self._compiler(dsl).expr_function(tree)
+
+    def admission_at(self, src: SourceFile, path: tuple) -> Expr | None:
+        """A slot admission rule, if the type has one: a condition on `it` (the item offered) and `self`
+        (the receiver)."""
+        text = self.sites.get(src, path)
+        if text is None:
+            return None
+        dsl = self.sink.text(src, path, text)
+        tree = dsl.parse("expr")
+        return _zero if tree is None else self._compiler(dsl).admission_function(tree)
 
     def effect(self, src: SourceFile, path: tuple, text: Any) -> Effect:
         dsl = self.sink.text(src, path, text)
@@ -118,7 +129,7 @@ class Builder:
             pack.counters[cid] = CounterDef(cid, str(d.get("name", cid)), d.get("scope", "player"),
                                             int(d.get("initial", 0)), int(d.get("min", 0)), d.get("max"),
                                             bool(d.get("resource", False)), list(d.get("substitutes", []) or []),
-                                            d.get("zone"), d.get("supply"))
+                                            d.get("zone"), d.get("supply"), _pool(d.get("items")))
         for wid, e in raw.wildcards.items():
             d = e.data
             pack.wildcards[wid] = WildcardDef(wid, str(d.get("name", wid)), list(d.get("gain", [])),
@@ -162,6 +173,11 @@ class Builder:
         for zid, e in raw.zones.items():
             for i, _slot in enumerate(e.data.get("slots", []) or []):
                 pack.zones[zid].slots.append(self.cost_at(e.src, (*e.path, "slots", i, "cost")))
+        self._pool_exprs()
+        for tid, e in raw.component_types.items():
+            admits = self.admission_at(e.src, (*e.path, "admits"))
+            if admits is not None:
+                pack.types[tid].admits = admits
         for tid, e in raw.component_types.items():
             self._derived_defaults(tid, e)
         for comp_id, e in raw.components.items():
@@ -227,6 +243,40 @@ class Builder:
     def _defaults(ctype: ComponentType) -> dict[str, Any]:
         return {name: a.default for name, a in ctype.attrs.items() if a.type not in DSL_TYPES}
 
+    def _check_pool(self, pool: ItemPool, e: Entry) -> None:
+        """An item-backed counter: a known zone, a bool attribute to mark exhausted items, a discard pile if asked."""
+        pack, at = self.pack, (*e.path, "items")
+        self._ref(pool.zone, pack.zones, e, (*at[len(e.path):], "zone"), "zone")
+        kinds = {t.attrs[pool.exhaust].type for t in pack.types.values() if pool.exhaust in t.attrs}
+        if kinds != {"bool"}:
+            found = f"is declared as {', '.join(sorted(kinds))}" if kinds else "is not declared by any component type"
+            bools = sorted({a.name for t in pack.types.values() for a in t.attrs.values() if a.type == "bool"})
+            declare = "declare it on the items' type: attrs: {" + pool.exhaust + ": {type: bool, default: false}}"
+            hint = (did_you_mean(pool.exhaust, bools) if not kinds else None) or declare
+            self.sink.error(e.src, (*at, "exhaust"), "ITEMS001",
+                            f"exhaust names '{pool.exhaust}', which {found}: it must be a bool attribute", hint)
+        zone = pack.zones.get(pool.zone)
+        counter = pack.counters[e.id]
+        if zone is not None and counter.scope == "global" and zone.scope == "player":
+            self.sink.error(e.src, (*at, "zone"), "ITEMS004",
+                            f"'{e.id}' is one counter for the game but zone '{pool.zone}' belongs to each player",
+                            f"make the counter per player (remove scope: global) or zone '{pool.zone}' global")
+        if e.data["items"].get("discard") is not None and zone is not None and zone.discard_to is None:
+            self.sink.error(e.src, (*at, "discard"), "ITEMS002",
+                            f"discard sends items to the discard_to of zone '{pool.zone}', which has none",
+                            f"add discard_to: ZONE to zone '{pool.zone}'")
+
+    def _pool_exprs(self) -> None:
+        """Pass 2: compile each item-backed counter's value, where and discard (self = the item)."""
+        for cid, c in self.pack.counters.items():
+            if c.items is None:
+                continue
+            e = self.raw.counters[cid]
+            for key in ("value", "where", "discard"):
+                fn = self.expr_at(e.src, (*e.path, "items", key))
+                if fn is not None:
+                    setattr(c.items, key, fn)
+
     def _ctype(self, tid: str, e: Entry) -> ComponentType:
         d = e.data
         attrs: dict[str, AttrDef] = {}
@@ -269,6 +319,8 @@ class Builder:
                 if pack.counters.get(c.supply) and pack.counters[c.supply].scope != "global":
                     self.sink.error(e.src, (*e.path, "supply"), "REF003",
                                     f"supply '{c.supply}' must be a global counter")
+            if c.items is not None:
+                self._check_pool(c.items, e)
 
     def _type_references(self, t: ComponentType, e: Entry) -> None:
         pack, tid = self.pack, t.id
@@ -425,3 +477,10 @@ def _no_cost(ctx: Ctx) -> dict[str, int]:
 
 def build_pack(raw: RawPack) -> Pack:
     return Builder(raw).build()
+
+
+def _pool(spec: Any) -> ItemPool | None:
+    """The `items:` of a counter, its expressions compiled later (pass 2)."""
+    if not hasattr(spec, "get"):
+        return None
+    return ItemPool(str(spec.get("zone", "")), str(spec.get("exhaust", "")))

@@ -66,7 +66,8 @@ class ExprCompiler(Walker):
 
     # ---------------------------------------------------------------- entry points
     def expr(self, tree: Tree) -> ast.expr:
-        return self.walk(EXPRESSION, tree)
+        method = getattr(self, EXPRESSION + tree.data, None)     # Walker.walk, inlined: called per node
+        return method(tree) if method is not None else self.no_method(EXPRESSION, tree)
 
     def function(self, make: Callable[[Self], list[ast.stmt]], role: str = "") -> Any:
         """The generated function whose body `make(compiler)` builds, named for where its text sits
@@ -87,6 +88,16 @@ class ExprCompiler(Walker):
         with checking_only():  # names resolved and problems reported now, the code built when first run
             self.expr(tree)
         return self.function(lambda c: stmts("return X", X=c.expr(tree)))
+
+    def admission_function(self, tree: Tree) -> Expr:
+        """A condition with `self` = the receiving item and `it` = the item offered to it (`admits`)."""
+        with checking_only():
+            self.with_it(tree, expr("ctx.offered"))
+
+        def make(c: ExprCompiler) -> list[ast.stmt]:
+            py, body = c.with_it(tree, expr("ctx.offered"))
+            return stmts(f"{py} = ctx.offered\nreturn X", X=body)
+        return self.function(make, "admits")
 
     def cost_amounts(self, tree: Tree) -> ast.expr:
         """`{counter: amount, ...}` for a cost; the same name twice adds up."""
@@ -198,6 +209,8 @@ class ExprCompiler(Walker):
 
     def _counter(self, n: str) -> ast.expr:
         cdef = self.pack.counters[n]
+        if cdef.items is not None:  # the sum of item values: computed on each read
+            return expr("game.counter(N, ctx.seat)", N=const(n))
         if cdef.zone is not None:
             return expr("len(game.state.zone(Z, ctx.seat).items)", Z=const(cdef.zone))
         if cdef.scope == "global":
@@ -299,7 +312,7 @@ class ExprCompiler(Walker):
             return expr("P.seat + 1", P=player)
         cdef = self.pack.counters.get(name)
         if cdef is not None:
-            if cdef.zone is None and cdef.scope == "player":
+            if cdef.zone is None and cdef.items is None and cdef.scope == "player":
                 return expr("game.state.players[P.seat].counters[N]", P=player, N=const(name))
             return expr("game.counter(N, P.seat)", P=player, N=const(name))
         if name in self.pack.zones:

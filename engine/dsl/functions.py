@@ -80,9 +80,9 @@ class Function:
         if self.rule is not None:
             return self.rule(checker, self.name, args)
         for param, arg in zip(self.params, args, strict=False):
-            p = param if isinstance(param, Param) else Param(param)
-            if p.expect is not None:
-                checker.want(arg, p.expect, p.what or f"{self.name}()")
+            expect, what = (param.expect, param.what) if isinstance(param, Param) else (param, None)
+            if expect is not None:
+                checker.want(arg, expect, what or f"{self.name}()")
         return self.returns
 
 
@@ -168,6 +168,8 @@ FUNCTIONS: dict[str, Function] = {f.name: f for f in (
     Function("pick", (2, 2), ANY, lambda s, a: f"entry {s[-1]} of {s[0]}", rule=_pick, code="pick(A, B)"),
     Function("actions", (1, 1), list_of(ACTION), lambda s, a: f"the actions of {s[0]}", params=(AN_ITEM,),
              code="item_actions(ctx, A)"),
+    Function("admits", (2, 2), BOOL, lambda s, a: f"{s[0]} takes {s[-1]}", params=(AN_ITEM, AN_ITEM),
+             code="game.admits(ctx, A, B)"),
     Function("can_play", (2, 2), BOOL, lambda s, a: f"{s[0]} can be played to {s[-1]}",
              params=(AN_ITEM, A_ZONE), code="game.can_play(ctx, A, B, False)"),
     Function("cost_uses", (2, 3), BOOL, _cost_uses_english,

@@ -38,11 +38,20 @@ def pack_sites(raw: RawPack) -> Iterator[Site]:
         for i, slot in enumerate(_seq(e.data.get("slots"))):
             if isinstance(slot, Mapping) and slot.get("cost") is not None:
                 yield Site(e.src, (*e.path, "slots", i, "cost"), str(slot["cost"]), "cost")
+    for e in raw.counters.values():
+        pool = e.data.get("items") if isinstance(e.data, Mapping) else None
+        if isinstance(pool, Mapping):
+            yield from _keyed(e.src, (*e.path, "items"), pool, (("where", "expr"), ("discard", "expr")), None)
+            if pool.get("value") is not None:
+                yield Site(e.src, (*e.path, "items", "value"), str(pool["value"]), "expr",
+                           number="an item's value of an item-backed counter")
     derived = {tid: _derived_attrs(e.data) for tid, e in raw.component_types.items()}
     for tid, e in raw.component_types.items():
         for name, default in derived[tid].items():
             if default is not None:
                 yield Site(e.src, (*e.path, "attrs", name, "default"), str(default), "expr", tid)
+        if isinstance(e.data, Mapping) and e.data.get("admits") is not None:
+            yield Site(e.src, (*e.path, "admits"), str(e.data["admits"]), "expr", tid)
     for e in raw.components.values():
         yield from component_sites(e.src, e.path, e.data, e.ctype, derived.get(e.ctype or "", {}))
     for e in raw.procedures.values():
@@ -162,12 +171,14 @@ class SiteIndex:
     """
 
     def __init__(self, sites: Iterable[Site]) -> None:
-        self._at = {(site.src.display, site.path): site for site in sites}
+        self._files: dict[str, dict[DataPath, str]] = {}     # file -> path -> text
+        for site in sites:
+            self._files.setdefault(site.src.display, {})[site.path] = site.text
 
     def get(self, src: SourceFile, path: DataPath) -> str | None:
         """The DSL text at `path` of `src`, or None when there is none."""
-        site = self._at.get((src.display, path))
-        return None if site is None else site.text
+        texts = self._files.get(src.display)
+        return None if texts is None else texts.get(path)
 
     def text(self, src: SourceFile, path: DataPath, default: str) -> str:
         """The DSL text at `path` of `src`; `default` (the text an absent key means) when there is none."""

@@ -89,7 +89,10 @@ class Checker(Walker):
             self.infer(tree)
 
     def infer(self, tree: Tree | Token) -> T:
-        return self.walk(EXPRESSION, tree) if isinstance(tree, Tree) else ANY
+        if not isinstance(tree, Tree):
+            return ANY
+        method = getattr(self, EXPRESSION + tree.data, None)     # Walker.walk, inlined: called per node
+        return method(tree) if method is not None else self.no_method(EXPRESSION, tree)
 
     def want(self, tree: Tree | Token, expect: Expect, what: str) -> T:
         """Infer `tree` and report it when it cannot be what `what` needs."""
@@ -182,6 +185,12 @@ class Checker(Walker):
         self.want(t.children[0], A_ZONE, f"'{t.data}'")
 
     _s_shuffle = _s_reveal = _s_conceal = _zone_stmt
+
+    def _s_link(self, t: Tree) -> None:
+        for child in t.children:
+            self.want(child, AN_ITEM, f"'{t.data}'")
+
+    _s_unlink = _s_link
 
     def _s_if_stmt(self, t: Tree) -> None:
         self.infer(t.children[0])

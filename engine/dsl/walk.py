@@ -26,10 +26,15 @@ class UnknownNodeError(Exception):
 
 
 class Walker:
-    """Dispatch by rule name: `walk(EXPRESSION, tree)` calls `self._x_<tree.data>(tree)`."""
+    """Dispatch by rule name: `walk(EXPRESSION, tree)` calls `self._x_<tree.data>(tree)`.
+
+    The compiler's and the type pass's hottest entry points inline the same lookup (one Python call
+    less per node on a 50,000-text pack) and fail through `no_method`, so they fail the same way.
+    """
 
     def walk(self, family: str, tree: Tree) -> Any:
-        method = getattr(self, f"{family}{tree.data}", None)
-        if method is None:
-            raise UnknownNodeError(self, family, tree)
-        return method(tree)
+        method = getattr(self, family + tree.data, None)
+        return method(tree) if method is not None else self.no_method(family, tree)
+
+    def no_method(self, family: str, tree: Tree) -> Any:
+        raise UnknownNodeError(self, family, tree)

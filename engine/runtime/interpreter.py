@@ -19,7 +19,7 @@ from engine.runtime.context import Ctx
 from engine.runtime.costs import can_pay, explain, payment_ways, way_label
 from engine.runtime.decision import Decision
 from engine.runtime.defs import ActionDef, CounterDef, Pack, TriggerDef
-from engine.runtime.dsl_values import describe, item_key, item_label
+from engine.runtime.dsl_values import describe, offer
 from engine.runtime.state import Item, Player, PlayerRef, State, Zone
 
 MAX_TRIGGER_DEPTH = 16
@@ -81,11 +81,34 @@ class Game:
         return [i for i in self.state.items if i.comp.ctype is ctype and i.owner == owner]
 
     def graph_of(self, space: Any) -> Graph:
+        """The board `space` is on, as this match has it (its own copy once a link changed)."""
         item = _need_item(space, "a board function")
+        changed = self.state.boards.get((item.comp.ctype.id, item.owner)) if self.state.boards else None
+        if changed is not None:
+            return changed
         graph = self.pack.graphs.get(item.comp.ctype.id)
         if graph is None:
             raise RuleError(f"'{item.comp.name}' is not a space of a board (its type declares no `links`)")
         return graph
+
+    def admits(self, ctx: Ctx, receiver: Any, offered: Any) -> bool:
+        """`admits(R, X)`: R's type's admission rule, with self = R and it = X (no rule: anything)."""
+        item = _need_item(receiver, "admits")
+        rule = item.comp.ctype.admits
+        if rule is None:
+            return True
+        return bool(rule(Ctx(self, ctx.seat if item.owner is None else item.owner, item, offered=offered)))
+
+    def relink(self, a: Any, b: Any, joined: bool) -> None:
+        """`link A to B` / `unlink A from B`: change this match's copy of their board."""
+        first, second = _need_item(a, "link"), _need_item(b, "link")
+        graph = self.graph_of(first)
+        if first.comp.ctype is not second.comp.ctype or first.owner != second.owner:
+            raise RuleError(f"'{first.comp.name}' and '{second.comp.name}' are not spaces of the same board")
+        key = (first.comp.ctype.id, first.owner)
+        if key not in self.state.boards:
+            graph = self.state.boards[key] = graph.copy()
+        (graph.link if joined else graph.unlink)(first.comp.id, second.comp.id)
 
     def neighbors(self, space: Any) -> list[Item]:
         graph = self.graph_of(space)
@@ -93,6 +116,8 @@ class Game:
 
     def counter(self, name: str, seat: int | None) -> int:
         cdef = self.pack.counters[name]
+        if cdef.items is not None:
+            return sum(value for _, value in self._pool(cdef, seat))
         if cdef.zone is not None:
             items = self.state.zone(cdef.zone, seat).items
             if self._reserved:
@@ -101,6 +126,26 @@ class Game:
         if cdef.scope == "global":
             return self.state.counters[name]
         return self.state.players[self._seat(seat)].counters[name]
+
+    def _pool(self, cdef: CounterDef, seat: int | None) -> list[tuple[Item, int]]:
+        """The unexhausted items an item-backed counter counts, each with its value."""
+        pool = cdef.items
+        assert pool is not None
+        found = []
+        for item in self.state.zone(pool.zone, seat).items:
+            if item.attrs.get(pool.exhaust) or item in self._reserved:
+                continue
+            ctx = Ctx(self, seat if item.owner is None else item.owner, item)
+            if pool.where is None or pool.where(ctx):
+                found.append((item, 1 if pool.value is None else int(pool.value(ctx))))
+        return found
+
+    def spendable(self, name: str, seat: int | None) -> int:
+        """How much of a counter a payment may use: an item-backed counter's items of positive value."""
+        cdef = self.pack.counters.get(name)
+        if cdef is not None and cdef.items is not None:
+            return sum(value for _, value in self._pool(cdef, seat) if value > 0)
+        return self.counter(name, seat)
 
     def acting(self, seat: int | None) -> int:
         """The acting seat, or a clear error where no player acts (e.g. a top-level flow step)."""
@@ -140,6 +185,9 @@ class Game:
     # ---------------------------------------------------------------- counters
     def set_counter(self, ctx: Ctx, name: str, value: int) -> None:
         cdef = self.pack.counters[name]
+        if cdef.items is not None:
+            raise RuleError(f"'{cdef.name}' is the sum of the items in zone '{cdef.items.zone}': it cannot be"
+                            " gained, lost or set, only paid (by exhausting items)")
         self._store(cdef, ctx.seat)[name] = cdef.clamp(value)
 
     def _store(self, cdef: CounterDef, seat: int | None) -> dict[str, int]:
@@ -159,6 +207,8 @@ class Game:
                 self.gain(ctx, member, 1)
             return
         cdef = self.pack.counters[name]
+        if cdef.items is not None:
+            self.set_counter(ctx, name, 0)  # raises: an item-backed counter is never gained
 
         def apply() -> None:
             if cdef.zone is not None:
@@ -197,17 +247,19 @@ class Game:
 
     def lose(self, ctx: Ctx, name: str, amount: int) -> None:
         cdef = self.pack.counters[name]
+        if cdef.items is not None:
+            self.set_counter(ctx, name, 0)  # raises: an item-backed counter is only paid
         have = self.counter(name, ctx.seat)
         self.change(ctx, name, have - max(0, amount))
         self._to_supply(cdef, have - self.counter(name, ctx.seat))
 
     def can_pay(self, ctx: Ctx, need: dict[str, int]) -> bool:
-        return can_pay(self.pack, need, lambda c: self.counter(c, ctx.seat))
+        return can_pay(self.pack, need, lambda c: self.spendable(c, ctx.seat))
 
     def pay(self, ctx: Ctx, need: dict[str, int], text: str) -> None:
-        ways = payment_ways(self.pack, need, lambda c: self.counter(c, ctx.seat))
+        ways = payment_ways(self.pack, need, lambda c: self.spendable(c, ctx.seat))
         if not ways:
-            why = explain(self.pack, need, lambda c: self.counter(c, ctx.seat))
+            why = explain(self.pack, need, lambda c: self.spendable(c, ctx.seat))
             raise RuleError(f"cannot pay '{text}': {why}")
         way = self.ask(ctx, "pay", f"pay {text}", [way_label(w) for w in ways], ways)
         for name, amount in sorted(way.items()):
@@ -217,6 +269,9 @@ class Game:
         cdef = self.pack.counters[name]
 
         def apply() -> None:
+            if cdef.items is not None:
+                self._exhaust(ctx, cdef, amount)
+                return
             if cdef.zone is None:
                 self.change(ctx, name, self.counter(name, ctx.seat) - amount)
                 self._to_supply(cdef, amount)
@@ -229,12 +284,31 @@ class Game:
                 self.move(ctx, item, to)
         self.emit("paid", ctx.seat, {"counter": name, "amount": amount}, apply)
 
+    def _exhaust(self, ctx: Ctx, cdef: CounterDef, amount: int) -> None:
+        """Pay `amount` with items: the player picks items until their values cover it (any excess is lost).
+
+        A picked item is marked exhausted (it stays, and stops counting), or, when the pool's `discard`
+        holds for it, moved to the zone's `discard_to`.
+        """
+        pool = cdef.items
+        assert pool is not None
+        left = amount
+        while left > 0:
+            offered = [item for item, value in self._pool(cdef, ctx.seat) if value > 0]
+            item = self.choose_item(ctx, f"exhaust for {left} {cdef.name}", offered)
+            inner = Ctx(self, ctx.seat if item.owner is None else item.owner, item)
+            left -= int(1 if pool.value is None else pool.value(inner))
+            if pool.discard is not None and pool.discard(inner):
+                zone = item.zone
+                assert zone is not None and zone.zdef.discard_to is not None
+                self.move(ctx, item, self.state.zone(zone.zdef.discard_to, zone.owner))
+            else:
+                self.set_attr(item, pool.exhaust, True)
+
     def choose_item(self, ctx: Ctx, prompt: str, items: list[Item]) -> Item:
-        distinct: dict[tuple, Item] = {}
-        for item in items:
-            distinct.setdefault(item_key(item), item)
-        options = list(distinct.values())
-        return self.ask(ctx, "choose", prompt, [item_label(i) for i in options], options)
+        """One of `items`, offered like a DSL `choose`: equal items once, labels unique (a log names one)."""
+        options, labels = offer(items)
+        return self.ask(ctx, "choose", prompt, labels, options)
 
     # ---------------------------------------------------------------- zones
     def set_attr(self, item: Item, attr: str, value: Any) -> None:
@@ -531,10 +605,11 @@ def _new_state(pack: Pack, players: int, seed: int) -> tuple[State, dict[tuple[s
     rng = random.Random(seed)
     seats = [Player(seat) for seat in range(players)]
     global_zones = {z.id: Zone(z, None) for z in pack.zones.values() if z.scope == "global"}
-    counters = {c.id: c.initial for c in pack.counters.values() if c.scope == "global" and c.zone is None}
+    counters = {c.id: c.initial for c in pack.counters.values()
+                if c.scope == "global" and c.zone is None and c.items is None}
     for player in seats:
         player.counters = {c.id: c.initial for c in pack.counters.values()
-                           if c.scope == "player" and c.zone is None}
+                           if c.scope == "player" and c.zone is None and c.items is None}
         player.zones = {z.id: Zone(z, player.seat) for z in pack.zones.values() if z.scope == "player"}
     state = State(seats, counters, global_zones, rng)
     everyone: tuple[int | None, ...] = tuple(range(players))
