@@ -55,8 +55,9 @@ class Game:
         self.round_listener: Callable[[int], None] | None = None  # told when a flow `repeat` starts a pass
         self.draw_listener: Callable[[Zone, int], None] | None = None  # told of every draw (zone, amount asked)
         self.pause: Callable[[Decision], int] = _no_driver  # the session sets this: it returns the answer
-        # (component id, "drawn" | "played" | "activated") -> times: the designer's coverage report
-        self.coverage: Counter[tuple[str, str]] = Counter()
+        # (component id, "drawn" | "played" | "activated", seat or None) -> times: the designer's coverage
+        # report; the seat (who drew, played or used it) lets the balance report relate components to wins
+        self.coverage: Counter[tuple[str, str, int | None]] = Counter()
         # the acting seat's player, for generated code: no seat (a top-level step) reads as a clear error
         self.seats: dict[int | None, Any] = {p.seat: p for p in self.state.players}
         self.seats[None] = _NoActingPlayer()
@@ -333,11 +334,11 @@ class Game:
         if origin is not None:
             origin.items.remove(item)
             if origin.zdef.visibility == "hidden":
-                self.coverage[(item.comp.id, "drawn")] += 1
+                self.coverage[(item.comp.id, "drawn", zone.owner)] += 1
         zone.items.insert(0, item) if top else zone.items.append(item)
         item.zone = zone
         if zone.zdef.active and (origin is None or not origin.zdef.active):
-            self.coverage[(item.comp.id, "played")] += 1
+            self.coverage[(item.comp.id, "played", zone.owner if zone.owner is not None else ctx.seat)] += 1
         if origin is not None and origin.zdef.keep_filled:
             self.refill(ctx, origin)
 
@@ -430,7 +431,7 @@ class Game:
 
     def perform(self, ctx: Ctx, action: ActionDef) -> None:
         if ctx.self_item is not None:
-            self.coverage[(ctx.self_item.comp.id, "activated")] += 1
+            self.coverage[(ctx.self_item.comp.id, "activated", ctx.seat)] += 1
         if action.cost is not None:
             self.pay(ctx, action.cost.amounts(ctx), action.cost.text)
         action.effect.run(ctx)
