@@ -55,7 +55,7 @@ def hover(index: PackIndex, path: Path, line: int, col: int) -> str | None:
 
 
 def describe(d: Definition) -> str:
-    """`**counter** `score` — "Score", defined at raising-robots/core.yaml:4:3`."""
+    """`**counter** `score` — Score`, then where it is defined (file:line:col, pack) and its description."""
     data = d.entry.data
     title = data.get("name") if isinstance(data, dict) else None
     text = f"**{d.kind}** `{d.name}`" + (f" — {title}" if title else "")
