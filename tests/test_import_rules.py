@@ -25,7 +25,8 @@ ALLOWED: dict[str, set[str]] = {
     "authoring": {"packs"},
     "lint": {"packs", "dsl", "compile", "runtime", "play"},
     "report": {"play", "runtime"},
-    "commands": {"packs", "dsl", "compile", "runtime", "play", "lint", "authoring", "report", "api"},
+    "lsp": {"packs", "dsl", "compile", "runtime", "lint", "authoring"},
+    "commands": {"packs", "dsl", "compile", "runtime", "play", "lint", "authoring", "report", "lsp", "api"},
     "cli": {"commands"},
 }
 # the public API re-exports from every stage; nothing inside a stage may import it

@@ -27,6 +27,7 @@ from ruamel.yaml.tokens import CommentToken
 
 from engine.diagnostics import Diagnostic, PackError
 from engine.errors import CogworkError
+from engine.packs import overlay
 from engine.packs.source import load_yaml
 from engine.resources import data_dir
 
@@ -56,7 +57,7 @@ def format_file(path: Path) -> tuple[str, str] | None:
     duplicate keys, alias bombs), so formatting never expands what loading refuses.
     """
     try:
-        text = path.read_text(encoding="utf-8")
+        text = overlay.read_bytes(path).decode("utf-8")     # an editor's unsaved buffer, when one is open
     except (OSError, UnicodeDecodeError) as exc:
         raise FormatError(f"cannot read it: {exc}") from exc
     schema_id = schema_of(path, text)

@@ -27,7 +27,7 @@ from engine.dsl.sites import pack_sites, parse_each
 from engine.dsl.typecheck import typecheck
 from engine.errors import CogworkError
 from engine.lint.checks import semantic_checks
-from engine.packs import cache
+from engine.packs import cache, overlay
 from engine.packs.files import MANIFEST, find_pack, load_pack_files, pack_inputs
 from engine.packs.raw import RawPack
 from engine.packs.source import MAX_FILE_BYTES
@@ -231,9 +231,10 @@ def _result_key(root: Path, games: int) -> str | None:
     if inputs is None:
         return None
     try:
-        return cache.key("lint", str(games), *(part for path in inputs for part in (str(path), path.read_bytes())))
+        parts = [part for path in inputs for part in (str(path), overlay.read_bytes(path))]
     except OSError:
         return None
+    return cache.key("lint", str(games), *parts)
 
 
 @contextmanager

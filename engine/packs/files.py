@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from engine.diagnostics import Diagnostic, PackError, did_you_mean
-from engine.packs import cache
+from engine.packs import cache, overlay
 from engine.packs.dependencies import PackInfo, ancestors, resolve
 from engine.packs.patches import SINGLE_SECTIONS, Patcher, read_patches
 from engine.packs.raw import Entry, RawPack
@@ -218,7 +218,7 @@ def _load(path: Path, base: Path, schema_id: str, diagnostics: list[Diagnostic],
     try:
         info = path.stat()
         small = stat.S_ISREG(info.st_mode) and info.st_size <= MAX_FILE_BYTES    # else load_yaml refuses it
-        key = cache.file_key(path.read_bytes(), display, schema_id) if small else None
+        key = cache.file_key(overlay.read_bytes(path), display, schema_id) if small else None
     except OSError:
         key = None
     hit = cache.get(key) if key else None

@@ -25,7 +25,7 @@ from ruamel.yaml.error import MarkedYAMLError, YAMLError
 from ruamel.yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from engine.diagnostics import Diagnostic, PackError
-from engine.packs import fast_yaml
+from engine.packs import fast_yaml, overlay
 from engine.packs.fast_yaml import Kids, Layout, Loc
 
 MAX_FILE_BYTES = 2 * 1024 * 1024
@@ -355,13 +355,15 @@ def _fail(code: str, message: str, file: str, loc: Loc = (0, 0), hint: str | Non
 def _read_text(path: Path, shown: str) -> str:
     """The file's text, refusing oversized files before reading them."""
     try:
-        info = path.stat()
-        if not stat.S_ISREG(info.st_mode):
+        buffered = overlay.size(path)
+        info = path.stat() if buffered is None else None
+        if info is not None and not stat.S_ISREG(info.st_mode):
             _fail("YAML008", "not a regular file", shown)
-        if info.st_size > MAX_FILE_BYTES:
-            _fail("YAML003", f"file is {info.st_size:,} bytes; the limit is {MAX_FILE_BYTES:,} (2 MiB)", shown,
+        length = info.st_size if info is not None else buffered or 0
+        if length > MAX_FILE_BYTES:
+            _fail("YAML003", f"file is {length:,} bytes; the limit is {MAX_FILE_BYTES:,} (2 MiB)", shown,
                   hint="split the content over several files")
-        raw = path.read_bytes()
+        raw = overlay.read_bytes(path)
     except OSError as exc:
         _fail("YAML008", f"cannot read file: {exc.strerror or exc}", shown)
     try:
