@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib.util
 from pathlib import Path
 
-from engine.lint import lint_pack
+from engine.lint.run import lint_pack
 
 BENCH = Path(__file__).resolve().parents[1] / "tools" / "bench" / "lint.py"
 

@@ -5,12 +5,12 @@ from pathlib import Path
 
 import pytest
 
-from engine import cache
-from engine import lint as lint_module
+from engine.compile.loading import load_pack
 from engine.diagnostics import PackError
-from engine.lint import lint_pack
-from engine.loading import load_pack
-from engine.pack_files import RawPack
+from engine.lint import run as lint_module
+from engine.lint.run import lint_pack
+from engine.packs import cache
+from engine.packs.files import RawPack
 from engine.resources import data_dir
 
 

@@ -181,7 +181,7 @@ COMPONENT_TYPE_CASE = Case(
 
 @pytest.fixture(autouse=True)
 def own_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """Each test gets an empty load cache of its own (engine/cache.py), so a second run hits it."""
+    """Each test gets an empty load cache of its own (engine/packs/cache.py), so a second run hits it."""
     folder = tmp_path / "cache"
     monkeypatch.delenv("COGWORK_NO_CACHE", raising=False)
     monkeypatch.setenv("COGWORK_CACHE_DIR", str(folder))
@@ -328,12 +328,13 @@ def test_play_without_a_pack(capsys: pytest.CaptureFixture[str]) -> None:
 def test_resume_from_a_missing_or_broken_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = play(capsys, "--resume", str(tmp_path / "nope.json"))
     assert_no_traceback(out, err)
-    assert code == 2 and err.startswith("cogwork: error:")
+    missing = tmp_path / "nope.json"
+    assert code == 2 and err == f"{missing}:1:1: error: cannot read log: No such file or directory [LOG001]\n"
     bad = tmp_path / "bad.json"
     bad.write_text("{not json", encoding="utf-8")
     code, out, err = play(capsys, "--resume", str(bad))
     assert_no_traceback(out, err)
-    assert code == 2 and err.startswith("cogwork: error:")
+    assert code == 2 and err.startswith(f"{bad}:1:2: error: not valid JSON:") and err.rstrip().endswith("[LOG001]")
 
 
 def test_resume_with_an_illegal_label(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -366,3 +367,16 @@ def test_human_seat_with_closed_stdin_has_no_traceback(tmp_path: Path) -> None:
     assert "Traceback" not in proc.stderr
     assert proc.returncode == 2
     assert proc.stderr.startswith("cogwork: error:")
+
+
+def test_resume_from_a_log_of_the_wrong_shape(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    log = tmp_path / "game.json"
+    log.write_text('{"format": 1, "pack": "robot-factory",\n "players": "2", "seed": 7, "decisions": []}\n',
+                   encoding="utf-8")
+    code, out, err = play(capsys, "--resume", str(log))
+    assert_no_traceback(out, err)
+    assert code == 2 and err.startswith(f"{log}:2:13: error: ") and "[SCH" in err
+    log.write_text('{"format": 1, "pack": "robot-factory", "players": 2, "seed": 7.0, "decisions": []}',
+                   encoding="utf-8")
+    code, out, err = play(capsys, "--resume", str(log))
+    assert code == 2 and err == f"{log}:1:62: error: 'seed' must be a whole number, not 7.0 [LOG002]\n"

@@ -11,12 +11,12 @@ from typing import Any
 
 import pytest
 
-from engine.context import Ctx
+from engine.compile.codegen import Unit, check, const, expr, prepare, stmts
+from engine.compile.loading import load_pack
 from engine.errors import RuleError
-from engine.loading import load_pack
-from engine.pack import Pack
-from engine.pyast import Unit, check, const, expr, prepare, stmts
-from engine.session import Session
+from engine.play.session import Session
+from engine.runtime.context import Ctx
+from engine.runtime.defs import Pack
 from tests.test_engine_mechanisms import make_pack
 
 TOY = """\

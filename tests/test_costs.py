@@ -1,4 +1,4 @@
-"""The cost solver (engine/costs.py) on a tiny hand-built pack.
+"""The cost solver (engine/runtime/costs.py) on a tiny hand-built pack.
 
 Counters: `ore`, `glue` (may be paid instead of one `ore`), `card`; wildcard `wild` pays with ore,
 card or glue. The main example: cost {ore: 1, wild: 2} with ore 1, glue 2, card 1 has exactly
@@ -13,8 +13,8 @@ from collections.abc import Callable
 
 import pytest
 
-from engine.costs import MAX_WAYS, can_pay, explain, payers, payment_ways, way_label
-from engine.pack import CounterDef, Pack, WildcardDef
+from engine.runtime.costs import MAX_WAYS, can_pay, explain, payers, payment_ways, way_label
+from engine.runtime.defs import CounterDef, Pack, WildcardDef
 
 
 def make_pack(wild_pay: list[str] | None = None) -> Pack:
@@ -174,8 +174,8 @@ def test_explain_parts_that_compete() -> None:
 
 def test_can_pay_quick_path_sees_parts_competing_for_one_payer() -> None:
     """A wildcard paid only by `ore` competes with a plain `ore` part: 1 ore cannot pay both."""
-    from engine.costs import can_pay
-    from engine.pack import CounterDef, Pack, WildcardDef
+    from engine.runtime.costs import can_pay
+    from engine.runtime.defs import CounterDef, Pack, WildcardDef
 
     pack = Pack(id="t", name="t", version="0", min_players=1, max_players=1, options={})
     pack.counters["ore"] = CounterDef("ore", "Ore", resource=True)

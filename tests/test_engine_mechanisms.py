@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from engine.compile.loading import load_pack
 from engine.errors import RuleError
-from engine.loading import load_pack
-from engine.pack import Pack
-from engine.session import Session
+from engine.play.session import Session
+from engine.runtime.defs import Pack
 
 HEADER = "# yaml-language-server: $schema=../schemas/content.schema.json\n"
 
@@ -407,7 +407,7 @@ def test_limited_supply_and_changed_events(tmp_path: Path) -> None:
 
 
 def test_rank_tables_chosen_by_players_and_condition(tmp_path: Path) -> None:
-    from engine.scoring import final_scores
+    from engine.runtime.scoring import final_scores
 
     body = textwrap.dedent("""\
         counters:

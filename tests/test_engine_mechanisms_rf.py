@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from engine.agents import HumanAgent
 from engine.diagnostics import PackError
-from engine.session import Session
+from engine.play.agents import HumanAgent
+from engine.play.session import Session
 from tests.test_engine_mechanisms import make_pack
 
 UNITS = """\

@@ -8,14 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from engine.build import build_pack
 from engine.cli import main
-from engine.dependencies import parse_dependency
+from engine.compile.build import build_pack
+from engine.compile.loading import load_pack
 from engine.diagnostics import Diagnostic, PackError
-from engine.game import Game
-from engine.loading import load_pack
-from engine.pack_files import RawPack, load_pack_files
-from engine.versions import parse_constraint
+from engine.packs.dependencies import parse_dependency
+from engine.packs.files import RawPack, load_pack_files
+from engine.packs.versions import parse_constraint
+from engine.runtime.interpreter import Game
 
 MINIMAL = Path(__file__).resolve().parent / "fixtures" / "packs" / "minimal"
 BASE, EXPANSION = "raising-robots", "raising-robots-expansion"

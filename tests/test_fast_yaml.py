@@ -1,4 +1,4 @@
-"""The fast YAML path (engine/fast_yaml.py) reads exactly what ruamel reads, or steps aside.
+"""The fast YAML path (engine/packs/fast_yaml.py) reads exactly what ruamel reads, or steps aside.
 
 Every YAML file of the repository and a list of awkward snippets are loaded
 both ways: wherever the fast path accepts a file, its data (types included)
@@ -14,9 +14,9 @@ from typing import Any
 import pytest
 from ruamel.yaml.scalarbool import ScalarBoolean
 
-from engine import fast_yaml, source
 from engine.diagnostics import PackError
-from engine.source import SourceFile, load_yaml
+from engine.packs import fast_yaml, source
+from engine.packs.source import SourceFile, load_yaml
 
 REPO = Path(__file__).resolve().parents[1]
 FOLDERS = ("content", "tests/lint_corpus", "tests/fixtures")

@@ -10,10 +10,10 @@ from typing import Any
 import pytest
 import yaml
 
-from engine.build import build_pack
+from engine.authoring.formatter import FormatError, format_text, schema_of
 from engine.cli import COMMANDS, main
-from engine.formatter import FormatError, format_text, schema_of
-from engine.pack_files import RawPack, load_pack_files
+from engine.compile.build import build_pack
+from engine.packs.files import RawPack, load_pack_files
 
 REPO = Path(__file__).resolve().parent.parent
 CONTENT = REPO / "content"

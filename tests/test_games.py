@@ -13,12 +13,12 @@ from typing import Any
 
 import pytest
 
-from engine.agents import RandomAgent
 from engine.cli import main
-from engine.decision import Decision
-from engine.loading import load_pack
-from engine.pack import Pack
-from engine.session import Session
+from engine.compile.loading import load_pack
+from engine.play.agents import RandomAgent
+from engine.play.session import Session
+from engine.runtime.decision import Decision
+from engine.runtime.defs import Pack
 
 BUILT_IN = "raising-robots"
 SEEDS = tuple(range(1, 11))
@@ -90,7 +90,7 @@ def test_random_games_finish_and_replay(pack: Pack, players: int) -> None:
         assert len(outcome.results) == players
         assert outcome.winners and set(outcome.winners) <= set(range(players))
         assert outcome.decisions == len(session.log) > 0
-        log = json.loads(json.dumps(session.to_log()))          # exactly what `--log` writes
+        log = json.loads(json.dumps(session.to_log().to_json()))          # exactly what `--log` writes
         assert log["finished"] and log["hash"] == outcome.hash
         assert log["scores"] == [r.score for r in outcome.results]
 

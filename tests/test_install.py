@@ -22,9 +22,9 @@ from pathlib import Path
 
 import pytest
 
-from engine.agents import RandomAgent
-from engine.loading import load_pack
-from engine.session import Session
+from engine.compile.loading import load_pack
+from engine.play.agents import RandomAgent
+from engine.play.session import Session
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "packs" / "minimal"

@@ -16,11 +16,11 @@ from pathlib import Path
 import pytest
 from jsonschema.validators import validator_for
 
-from engine.build import Builder
 from engine.cli import main
-from engine.lint import RULES, lint
-from engine.pack_files import load_pack_files
-from engine.typecheck import parsed_sites, site_scope, typecheck
+from engine.compile.build import Builder
+from engine.dsl.types import parsed_sites, site_scope, typecheck
+from engine.lint.run import RULES, lint
+from engine.packs.files import load_pack_files
 
 REPO = Path(__file__).resolve().parent.parent
 CORPUS = REPO / "tests" / "lint_corpus"

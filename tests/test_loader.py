@@ -7,12 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from engine import pack_files, schema_check
 from engine.diagnostics import Diagnostic, PackError, did_you_mean
-from engine.pack_files import find_pack, load_pack_files
+from engine.packs import files as pack_files
+from engine.packs import schema_check
+from engine.packs.files import find_pack, load_pack_files
+from engine.packs.schema_check import validate
+from engine.packs.source import MAX_FILE_BYTES, SourceFile, load_yaml
 from engine.resources import data_dir
-from engine.schema_check import validate
-from engine.source import MAX_FILE_BYTES, SourceFile, load_yaml
 
 FIXTURES = Path(__file__).parent / "fixtures" / "loader"
 PACKS = FIXTURES / "packs"

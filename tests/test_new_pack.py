@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from engine.authoring.scaffold import schemas_near
 from engine.cli import main
-from engine.scaffold import schemas_near
 
 SCHEMA_LINE = re.compile(r"^# yaml-language-server: \$schema=(\S+)\n")
 REPO = Path(__file__).resolve().parent.parent

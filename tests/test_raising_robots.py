@@ -9,9 +9,9 @@ from __future__ import annotations
 import pytest
 
 from engine.cli import main
-from engine.loading import load_pack
-from engine.pack import Pack
-from engine.simulate import play_one, simulate
+from engine.compile.loading import load_pack
+from engine.play.simulate import play_one, simulate
+from engine.runtime.defs import Pack
 
 SOLO_RANKS = {"Keep Practicing", "Beginner", "Amateur", "Heroic", "Epic", "Legendary"}
 
@@ -76,8 +76,8 @@ def test_solo_play_prints_the_rank(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_solo_challenge_adds_three_games(pack: Pack) -> None:
-    from engine.agents import RandomAgent
-    from engine.session import Session
+    from engine.play.agents import RandomAgent
+    from engine.play.session import Session
     session = Session(pack, 1, 7, {"solo_challenge": True})
     session.run([RandomAgent(7, 0)])
     game = session.game

@@ -1,4 +1,4 @@
-"""Rules text rendered from DSL (engine/render.py) and `cogwork explain`."""
+"""Rules text rendered from DSL (engine/dsl/render.py) and `cogwork explain`."""
 
 from __future__ import annotations
 
@@ -6,11 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from engine.build import Builder
 from engine.cli import main
-from engine.pack_files import load_pack_files
-from engine.render import Renderer, plural, threshold_unit
-from engine.typecheck import parsed_sites
+from engine.compile.build import Builder
+from engine.dsl.render import Renderer, plural, threshold_unit
+from engine.dsl.types import parsed_sites
+from engine.packs.files import load_pack_files
 
 REPO = Path(__file__).resolve().parent.parent
 MINIMAL = REPO / "tests" / "fixtures" / "packs" / "minimal"

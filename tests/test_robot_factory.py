@@ -17,13 +17,13 @@ from typing import Any
 
 import pytest
 
-from engine.agents import Agent, RandomAgent
-from engine.decision import Decision
-from engine.loading import load_pack
-from engine.pack import Pack
-from engine.scenario import run_scenario
-from engine.session import Session
-from engine.simulate import play_one
+from engine.compile.loading import load_pack
+from engine.play.agents import Agent, RandomAgent
+from engine.play.scenario import run_scenario
+from engine.play.session import Session
+from engine.play.simulate import play_one
+from engine.runtime.decision import Decision
+from engine.runtime.defs import Pack
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))

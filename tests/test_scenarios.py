@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from engine.diagnostics import PackError
-from engine.pack import Pack
-from engine.scenario import ScenarioResult, run_scenario
+from engine.play.scenario import ScenarioResult, run_scenario
+from engine.runtime.defs import Pack
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIO_DIR = ROOT / "content" / "raising-robots" / "scenarios"

@@ -1,4 +1,4 @@
-"""The quick schema check (engine/schema_fast.py) says "valid" exactly when jsonschema does.
+"""The quick schema check (engine/packs/schema_fast.py) says "valid" exactly when jsonschema does.
 
 Every schema-checked YAML file of the repository, and seeded random breakages
 of the shipped content (a value of another type, a key removed, renamed or
@@ -15,9 +15,9 @@ from typing import Any
 import pytest
 from ruamel.yaml.scalarbool import ScalarBoolean
 
-from engine import schema_check
 from engine.diagnostics import PackError
-from engine.source import load_yaml
+from engine.packs import schema_check
+from engine.packs.source import load_yaml
 from tests.test_fast_yaml import FILES, REPO
 
 REPLACEMENTS: list[Any] = [0, 7, -1, 2.5, 3.0, True, False, None, "", "x", "gain 1 gear", "Some Name", [], ["x"], [1],

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.pack import Pack
+from engine.runtime.defs import Pack
 
 EXIT_OK, EXIT_FINDINGS, EXIT_BROKEN = 0, 1, 2
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 import argparse
 from collections.abc import Iterator
 
-from engine.build import Builder
 from engine.commands.common import EXIT_OK, UsageError
+from engine.compile.build import Builder
 from engine.diagnostics import did_you_mean
-from engine.pack_files import Entry, RawPack, find_pack, load_pack_files
-from engine.render import Renderer, threshold_unit, words
-from engine.typecheck import parsed_sites
+from engine.dsl.render import Renderer, threshold_unit, words
+from engine.dsl.types import parsed_sites
+from engine.packs.files import Entry, RawPack, find_pack, load_pack_files
 
 NAME = "explain"
 HELP = "print components and their actions as rules text"

@@ -8,8 +8,8 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
+from engine.authoring.formatter import FormatError, format_file
 from engine.commands.common import EXIT_BROKEN, EXIT_FINDINGS, EXIT_OK, UsageError
-from engine.formatter import FormatError, format_file
 
 NAME = "fmt"
 HELP = "format pack YAML files (key order, indentation), keeping comments"

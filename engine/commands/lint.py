@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from engine.commands.common import EXIT_BROKEN, EXIT_FINDINGS, EXIT_OK, UsageError
-from engine.lint import (
+from engine.lint.run import (
     DEFAULT_GAMES,
     FORMATS,
     LintResult,

@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from engine.authoring.scaffold import PACK_ID, new_pack
 from engine.commands.common import EXIT_OK, UsageError
-from engine.scaffold import PACK_ID, new_pack
 
 NAME = "new"
 HELP = "create a new pack from a starter template"

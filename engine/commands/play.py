@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 
-from engine.agents import Agent, HumanAgent, RandomAgent
 from engine.commands.common import EXIT_OK, UsageError, options
-from engine.loading import load_pack
-from engine.pack import Pack
-from engine.scoring import final_scores
-from engine.session import Outcome, Session
+from engine.compile.loading import load_pack
+from engine.play.agents import Agent, HumanAgent, RandomAgent
+from engine.play.log import GameLog
+from engine.play.session import Outcome, Session
+from engine.runtime.defs import Pack
+from engine.runtime.scoring import final_scores
 
 NAME = "play"
 HELP = "play a game with bots and/or people"
@@ -64,30 +64,22 @@ def _follow_rounds(session: Session) -> None:
     session.game.round_listener = on_round
 
 
-def logged_pack(log: dict) -> str:
-    """The folder the logged game was loaded from if it still exists, else the pack's name."""
-    path = log.get("pack_path")
-    return path if path and (Path(path) / "pack.yaml").is_file() else log["pack"]
-
-
 def run(args: argparse.Namespace) -> int:
-    resume = json.loads(Path(args.resume).read_text()) if args.resume else None
-    spec = args.pack or (logged_pack(resume) if resume else None)
+    resume = GameLog.read(Path(args.resume)) if args.resume else None
+    spec = args.pack or (resume.pack_spec() if resume else None)
     if spec is None:
         raise UsageError("play needs a PACK (or --resume FILE)")
     pack = load_pack(spec)
-    players = resume["players"] if resume else (pack.min_players if args.players is None else args.players)
-    seed = resume["seed"] if resume else args.seed
-    session = Session(pack, players, seed, resume["options"] if resume else options(args.option))
+    players = resume.players if resume else (pack.min_players if args.players is None else args.players)
+    seed = resume.seed if resume else args.seed
     agents = _agents(players, seed, args.human or [])
-    if resume:
-        session.replay([d["label"] for d in resume["decisions"]], agents)
+    session = Session.from_log(pack, resume, agents) if resume else Session(pack, players, seed, options(args.option))
     if not args.quiet:
         print(f"{pack.name} {pack.version}: {players} players, seed {seed}")
         _follow_rounds(session)
     session.run(agents, stop_after=args.stop_after)
     if args.log:
-        Path(args.log).write_text(json.dumps(session.to_log(), indent=1))
+        session.to_log().write(Path(args.log))
     if not session.done:
         hint = f"cogwork play --resume {args.log}" if args.log else "add --log FILE to save it"
         print(f"stopped after {len(session.log)} decisions; continue with: {hint}")

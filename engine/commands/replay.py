@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
 from engine.commands.common import EXIT_FINDINGS, EXIT_OK
-from engine.commands.play import logged_pack
+from engine.compile.loading import load_pack
 from engine.errors import RuleError
-from engine.loading import load_pack
-from engine.session import Session
+from engine.play.log import GameLog
+from engine.play.session import Session
 
 NAME = "replay"
 HELP = "re-run a game log and check the final state hash"
@@ -24,14 +23,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    log = json.loads(Path(args.log).read_text())
-    pack = load_pack(args.pack or logged_pack(log))
-    if pack.version != log.get("version"):
-        print(f"warning: log was made with {log['pack']} {log.get('version')}, replaying with {pack.version}",
+    log = GameLog.read(Path(args.log))
+    pack = load_pack(args.pack or log.pack_spec())
+    if pack.version != log.version:
+        print(f"warning: log was made with {log.pack} {log.version}, replaying with {pack.version}",
               file=sys.stderr)
-    session = Session(pack, log["players"], log["seed"], log.get("options"))
+    session = Session(pack, log.players, log.seed, log.options)
     try:
-        session.replay([d["label"] for d in log["decisions"]])
+        session.replay(log.labels())
     except RuleError as exc:
         print(f"replay diverged at decision {len(session.log) + 1}: {exc}")
         return EXIT_FINDINGS
@@ -39,7 +38,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"replay ended with the game still running (after {len(session.log)} decisions)")
         return EXIT_FINDINGS
     outcome = session.outcome()
-    expected = log.get("hash")
+    expected = log.hash
     if expected != outcome.hash:
         print(f"MISMATCH: final state hash {outcome.hash}, log says {expected}")
         return EXIT_FINDINGS

@@ -17,5 +17,5 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from engine.scenario import run_scenario_files
+    from engine.play.scenario import run_scenario_files
     return run_scenario_files([Path(f) for f in args.files], verbose=args.verbose)

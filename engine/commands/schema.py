@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from engine.authoring.scaffold import write_schemas
 from engine.commands.common import EXIT_OK
-from engine.scaffold import write_schemas
 
 NAME = "schema"
 HELP = "write the JSON Schemas (Draft-07) of pack, content and scenario files"

@@ -6,8 +6,8 @@ import argparse
 import json
 
 from engine.commands.common import EXIT_FINDINGS, EXIT_OK, options, player_counts
-from engine.loading import load_pack
-from engine.simulate import Progress, simulate
+from engine.compile.loading import load_pack
+from engine.play.simulate import Progress, simulate
 
 NAME = "simulate"
 HELP = "play many seeded random-bot games and report statistics"

@@ -22,14 +22,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from engine.agents import RandomAgent  # noqa: E402
-from engine.loading import load_pack  # noqa: E402
-from engine.session import Session  # noqa: E402
+from engine.compile.loading import load_pack  # noqa: E402
+from engine.play.agents import RandomAgent  # noqa: E402
+from engine.play.session import Session  # noqa: E402
 
 LOAD_SNIPPET = """
 import time
 t = time.perf_counter()
-from engine.loading import load_pack
+from engine.compile.loading import load_pack
 load_pack({pack!r})
 print(time.perf_counter() - t)
 """

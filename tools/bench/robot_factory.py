@@ -28,11 +28,11 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tools")]
 from baselines import robot_factory as baseline  # noqa: E402
 from bench.sampling import sample  # noqa: E402
 
-from engine.agents import RandomAgent  # noqa: E402
-from engine.loading import load_pack  # noqa: E402
-from engine.pack import Pack  # noqa: E402
-from engine.scoring import final_scores, winners  # noqa: E402
-from engine.session import Session  # noqa: E402
+from engine.compile.loading import load_pack  # noqa: E402
+from engine.play.agents import RandomAgent  # noqa: E402
+from engine.play.session import Session  # noqa: E402
+from engine.runtime.defs import Pack  # noqa: E402
+from engine.runtime.scoring import final_scores, winners  # noqa: E402
 
 PACK = "robot-factory"
 
@@ -68,24 +68,24 @@ def play_engine(pack: Pack, seed: int, advanced: bool = False) -> Session:
 # where a sample's innermost frame is -> category: (file suffix or "<dsl>", qualified function prefix or "*")
 CATEGORIES: list[tuple[str, str, str]] = [
     ("generated code (effects, conditions, flow)", "<dsl>", "*"),
-    ("event dispatch", "engine/game.py", "Game.emit"),
-    ("event dispatch", "engine/game.py", "Game._listeners"),
-    ("event dispatch", "engine/game.py", "Game._fire"),
-    ("decisions: options, labels, asking, agents", "engine/values.py", "distinct"),
-    ("decisions: options, labels, asking, agents", "engine/values.py", "option_labels"),
-    ("decisions: options, labels, asking, agents", "engine/values.py", "show"),
-    ("decisions: options, labels, asking, agents", "engine/game.py", "Game.ask"),
-    ("decisions: options, labels, asking, agents", "engine/session.py", "*"),
-    ("decisions: options, labels, asking, agents", "engine/agents.py", "*"),
-    ("decisions: options, labels, asking, agents", "engine/decision.py", "*"),
-    ("setting up each game", "engine/game.py", "_new_state"),
-    ("setting up each game", "engine/game.py", "Game.__init__"),
-    ("setting up each game", "engine/model.py", "*"),
+    ("event dispatch", "engine/runtime/interpreter.py", "Game.emit"),
+    ("event dispatch", "engine/runtime/interpreter.py", "Game._listeners"),
+    ("event dispatch", "engine/runtime/interpreter.py", "Game._fire"),
+    ("decisions: options, labels, asking, agents", "engine/runtime/dsl_values.py", "distinct"),
+    ("decisions: options, labels, asking, agents", "engine/runtime/dsl_values.py", "option_labels"),
+    ("decisions: options, labels, asking, agents", "engine/runtime/dsl_values.py", "show"),
+    ("decisions: options, labels, asking, agents", "engine/runtime/interpreter.py", "Game.ask"),
+    ("decisions: options, labels, asking, agents", "engine/play/session.py", "*"),
+    ("decisions: options, labels, asking, agents", "engine/play/agents.py", "*"),
+    ("decisions: options, labels, asking, agents", "engine/runtime/decision.py", "*"),
+    ("setting up each game", "engine/runtime/interpreter.py", "_new_state"),
+    ("setting up each game", "engine/runtime/interpreter.py", "Game.__init__"),
+    ("setting up each game", "engine/runtime/state.py", "*"),
     ("setting up each game", "<string>", "*"),
     ("setting up each game", "random.py", "*"),
-    ("flow helpers", "engine/flow.py", "*"),
-    ("game operations (move, counters, calls)", "engine/game.py", "*"),
-    ("value helpers (attributes, collections)", "engine/values.py", "*"),
+    ("flow helpers", "engine/compile/flow.py", "*"),
+    ("game operations (move, counters, calls)", "engine/runtime/interpreter.py", "*"),
+    ("value helpers (attributes, collections)", "engine/runtime/dsl_values.py", "*"),
 ]
 
 

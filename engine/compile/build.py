@@ -1,0 +1,386 @@
+"""Turning a loaded, schema-checked pack into a compiled `Pack`.
+
+Two passes: first every definition (so names are known), then every DSL text
+is parsed and compiled with names resolved. All problems are collected and
+raised together as one `PackError`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.compile.effect import EffectCompiler
+from engine.compile.flow import FlowCompiler
+from engine.diagnostics import Diagnostic, PackError, did_you_mean
+from engine.dsl.parse import DslText
+from engine.packs.files import Entry, RawPack
+from engine.packs.source import SourceFile
+from engine.runtime.boards import DERIVED_KINDS, Graph, derived_id
+from engine.runtime.context import Ctx
+from engine.runtime.defs import (
+    ActionDef,
+    AttrDef,
+    ComponentDef,
+    ComponentType,
+    Cost,
+    CounterDef,
+    Effect,
+    Expr,
+    Pack,
+    RankTable,
+    Scoring,
+    TriggerDef,
+    WildcardDef,
+    ZoneDef,
+)
+
+PLAIN_TYPES = ("int", "str", "bool", "list")
+DSL_TYPES = ("expr", "cond", "effect", "cost")
+COMPONENT_KEYS = {"id", "name", "text", "copies", "costs", "actions", "mode", "triggers"}
+
+
+class Builder:
+    """Collects diagnostics while compiling one pack."""
+
+    def __init__(self, raw: RawPack) -> None:
+        self.raw = raw
+        self.procedures = set(raw.procedures)
+        self.diagnostics: list[Diagnostic] = []
+        man = raw.manifest
+        players = man.get("players", {}) or {}
+        self.pack = Pack(id=str(man["id"]), name=str(man.get("name", man["id"])), version=str(man["version"]),
+                         min_players=int(players.get("min", 1)), max_players=int(players.get("max", 1)),
+                         options=dict(man.get("options", {}) or {}), root=str(raw.root))
+
+    # ---------------------------------------------------------------- diagnostics
+    def error(self, src: SourceFile, path: tuple, code: str, message: str, hint: str | None = None,
+              key: bool = False) -> None:
+        line, col = src.key_pos(path) if key else src.pos(path)
+        self.diagnostics.append(Diagnostic(code, message, src.display, line, col, hint=hint))
+
+    # ---------------------------------------------------------------- DSL
+    def _dsl(self, src: SourceFile, path: tuple, text: Any) -> DslText:
+        return DslText(str(text), src, path)
+
+    def _compiler(self, dsl: DslText) -> EffectCompiler:
+        return EffectCompiler(self.pack, dsl, self.procedures, self.pack.usage)
+
+    def expr(self, src: SourceFile, path: tuple, text: Any) -> Expr:
+        dsl = self._dsl(src, path, text)
+        tree = dsl.parse("expr")
+        fn: Expr = _zero if tree is None else self._compiler(dsl).expr_function(tree)
+        self.diagnostics.extend(dsl.diagnostics)
+        return fn
+
+    def effect(self, src: SourceFile, path: tuple, text: Any) -> Effect:
+        dsl = self._dsl(src, path, text)
+        tree = dsl.parse("effect")
+        shown = " ".join(str(text).split())
+        eff = Effect(_nothing, None, shown) if tree is None else self._compiler(dsl).effect_function(
+            tree, shown)
+        self.diagnostics.extend(dsl.diagnostics)
+        return eff
+
+    def cost(self, src: SourceFile, path: tuple, text: Any) -> Cost:
+        dsl = self._dsl(src, path, text)
+        tree = dsl.parse("cost")
+        cost = Cost(_no_cost, str(text)) if tree is None else self._compiler(dsl).cost(tree)
+        self.diagnostics.extend(dsl.diagnostics)
+        return cost
+
+    # ---------------------------------------------------------------- pass 1: definitions
+    def build(self) -> Pack:
+        raw, pack = self.raw, self.pack
+        for cid, e in raw.counters.items():
+            d = e.data
+            pack.counters[cid] = CounterDef(cid, str(d.get("name", cid)), d.get("scope", "player"),
+                                            int(d.get("initial", 0)), int(d.get("min", 0)), d.get("max"),
+                                            bool(d.get("resource", False)), list(d.get("substitutes", []) or []),
+                                            d.get("zone"), d.get("supply"))
+        for wid, e in raw.wildcards.items():
+            d = e.data
+            pack.wildcards[wid] = WildcardDef(wid, str(d.get("name", wid)), list(d.get("gain", [])),
+                                              list(d.get("pay", [])))
+        for zid, e in raw.zones.items():
+            d = e.data
+            pack.zones[zid] = ZoneDef(zid, str(d.get("name", zid)), d.get("scope", "player"),
+                                      d.get("visibility", "public"), d.get("capacity"), [],
+                                      d.get("refill_from"), d.get("draw_from"), d.get("discard_to"),
+                                      bool(d.get("active", False)), int(d.get("keep_filled", 0)),
+                                      bool(d.get("random_draw", False)))
+        for tid, e in raw.component_types.items():
+            pack.types[tid] = self._ctype(tid, e)
+        self._check_references()
+        order = 0
+        reported: set[tuple[str, tuple]] = set()
+        for comp_id, e in raw.components.items():
+            ctype = pack.types.get(e.ctype or "")
+            if ctype is None:
+                where = (e.src.display, e.path[:-1])
+                if where not in reported:  # once per type key, not once per component under it
+                    reported.add(where)
+                    self.error(e.src, e.path[:-1] if len(e.path) > 1 else e.path, "REF001",
+                               f"unknown component type '{e.ctype}'", did_you_mean(str(e.ctype), pack.types),
+                               key=True)
+                continue
+            pack.components[comp_id] = self._component_shell(comp_id, e, ctype, order)
+            line, col = e.src.key_pos(e.path[:-1]) if len(e.path) > 1 else (1, 1)
+            pack.usage.ref(ctype.id, (e.src.display, line, col))
+            order += 1
+        self._boards(order)
+        # ---------------------------------------------------------------- pass 2: DSL
+        pack.listened = _listened(raw)  # known before any DSL compiles: code for unheard events is simpler
+        for zid, e in raw.zones.items():
+            for i, slot in enumerate(e.data.get("slots", []) or []):
+                cost_text = slot.get("cost") if hasattr(slot, "get") else None
+                pack.zones[zid].slots.append(None if cost_text is None
+                                             else self.cost(e.src, (*e.path, "slots", i, "cost"), cost_text))
+        for tid, e in raw.component_types.items():
+            self._derived_defaults(tid, e)
+        for comp_id, e in raw.components.items():
+            if comp_id in pack.components:
+                self._component_dsl(pack.components[comp_id], e)
+        for name, e in raw.procedures.items():
+            pack.procedures[name] = self.effect(e.src, e.path, e.data)
+        for e in raw.triggers:
+            pack.triggers.append(self._trigger(e.data, e.src, e.path, e.id))
+        pack.triggers_on = _by_event(pack.triggers)
+        for comp in pack.components.values():
+            comp.triggers_on = _by_event(comp.triggers)
+            pack.item_listened.update(comp.triggers_on)
+        pack.early_events = {t.on for t in [*pack.triggers, *(t for c in pack.components.values() for t in c.triggers)]
+                             if t.timing != "after"}
+        pack.listened = set(pack.triggers_on) | pack.item_listened
+        if raw.flow is not None:
+            pack.flow = FlowCompiler(self, raw.flow.src, raw.flow.path).compile(raw.flow.data)
+        else:
+            self.diagnostics.append(Diagnostic("PACK003", "the pack has no `flow` section",
+                                               raw.manifest_src.display, 1, 1))
+        if raw.scoring is not None:
+            pack.scoring = self._scoring(raw.scoring)
+        if any(d.severity == "error" for d in self.diagnostics):
+            raise PackError(sorted(self.diagnostics, key=lambda d: (d.file, d.line, d.col)))
+        return pack
+
+    def _boards(self, order: int) -> None:
+        """Board graphs from `links`, then the locations `derive` asks for (edges, corners)."""
+        pack = self.pack
+        for tid, ctype in pack.types.items():
+            if ctype.links is None:
+                continue
+            e = self.raw.component_types[tid]
+            if ctype.attrs.get(ctype.links, AttrDef("", "")).type != "list":
+                self.error(e.src, (*e.path, "links"), "TYPE003",
+                           f"links names '{ctype.links}', which must be a declared list attribute of '{tid}'")
+                continue
+            members = {c.id: [str(x) for x in c.values.get(ctype.links) or []]
+                       for c in pack.components.values() if c.ctype is ctype}
+            pack.graphs[tid] = Graph.build(tid, members)
+        for tid, ctype in pack.types.items():
+            if ctype.derive is None:
+                continue
+            kind, space_type = ctype.derive
+            graph = pack.graphs.get(space_type)
+            if graph is None:
+                e = self.raw.component_types[tid]
+                self.error(e.src, (*e.path, "derive", kind), "TYPE003",
+                           f"'{space_type}' is not a board: it needs `links: ATTR` naming its neighbour list")
+                continue
+            for ends in graph.edges() if kind == "edges" else graph.corners():
+                names = " / ".join(pack.components[c].name for c in ends)
+                cid = derived_id(ends)
+                pack.components[cid] = ComponentDef(cid, names, ctype, 1, self._defaults(ctype) | {"ends": list(ends)},
+                                                    {}, [], [], "one", [], "", order)
+                order += 1
+
+    @staticmethod
+    def _defaults(ctype: ComponentType) -> dict[str, Any]:
+        return {name: a.default for name, a in ctype.attrs.items() if a.type not in DSL_TYPES}
+
+    def _ctype(self, tid: str, e: Entry) -> ComponentType:
+        d = e.data
+        attrs: dict[str, AttrDef] = {}
+        for name, spec in (d.get("attrs", {}) or {}).items():
+            kind = str(spec.get("type", "int"))
+            attrs[name] = AttrDef(name, kind, spec.get("default"), spec.get("enum"),
+                                  str(spec.get("description", "")))
+        derive = d.get("derive") or {}
+        kind = next((k for k in DERIVED_KINDS if k in derive), None)
+        if kind is not None:
+            attrs.setdefault("ends", AttrDef("ends", "list", [], None, "ids of the spaces this location touches"))
+        return ComponentType(tid, str(d.get("name", tid)), d.get("zone"), bool(d.get("per_player", False)), attrs,
+                             d.get("links"), (kind, str(derive[kind])) if kind else None)
+
+    def _check_references(self) -> None:
+        """Names used by definitions (not DSL): zones, counters, attribute types."""
+        pack, raw = self.pack, self.raw
+        for cid, c in pack.counters.items():
+            e = raw.counters[cid]
+            for sub in c.substitutes:
+                self._ref(sub, pack.counters, e, ("substitutes",), "counter")
+            if c.zone is not None:
+                self._ref(c.zone, pack.zones, e, ("zone",), "zone")
+            if c.supply is not None:
+                self._ref(c.supply, pack.counters, e, ("supply",), "counter")
+                if pack.counters.get(c.supply) and pack.counters[c.supply].scope != "global":
+                    self.error(e.src, (*e.path, "supply"), "REF003", f"supply '{c.supply}' must be a global counter")
+        for wid, w in pack.wildcards.items():
+            for key in ("gain", "pay"):
+                for member in getattr(w, key):
+                    self._ref(member, pack.counters, raw.wildcards[wid], (key,), "counter")
+        for zid, z in pack.zones.items():
+            for key in ("refill_from", "draw_from", "discard_to"):
+                if getattr(z, key) is not None:
+                    self._ref(getattr(z, key), pack.zones, raw.zones[zid], (key,), "zone")
+        for tid, t in pack.types.items():
+            e = raw.component_types[tid]
+            if t.zone is not None:
+                self._ref(t.zone, pack.zones, e, ("zone",), "zone")
+                if pack.zones.get(t.zone) and pack.zones[t.zone].scope == "player" and not t.per_player:
+                    self.error(e.src, (*e.path, "zone"), "TYPE002",
+                               f"'{tid}' is not per_player but its zone '{t.zone}' belongs to each player")
+            for name, a in t.attrs.items():
+                if a.type not in PLAIN_TYPES + DSL_TYPES + ("zone", "counter") and a.type not in pack.types:
+                    self.error(e.src, (*e.path, "attrs", name, "type"), "TYPE001", f"unknown attribute type '{a.type}'",
+                               did_you_mean(a.type, [*PLAIN_TYPES, *DSL_TYPES, "zone", "counter", *pack.types]))
+
+    def _ref(self, name: str, table: dict, e: Entry, sub: tuple, kind: str) -> None:
+        data = e.data
+        for step in sub:
+            data = data.get(step) if hasattr(data, "get") else None
+        path = (*e.path, *sub)
+        if isinstance(data, list) and name in data:
+            path = (*path, data.index(name))
+        if name not in table:
+            self.error(e.src, path, "REF001", f"unknown {kind} '{name}'", did_you_mean(name, table))
+            return
+        line, col = e.src.pos(path)
+        self.pack.usage.ref(name, (e.src.display, line, col))
+
+    def _component_shell(self, comp_id: str, e: Entry, ctype: ComponentType, order: int) -> ComponentDef:
+        d = e.data
+        values: dict[str, Any] = {}
+        for name, a in ctype.attrs.items():
+            if a.type in DSL_TYPES:
+                continue
+            value = d.get(name, a.default)
+            if name in d:
+                value = self._check_value(e, name, a, value)
+            values[name] = value
+        for key in d:
+            if key not in COMPONENT_KEYS and key not in ctype.attrs:
+                self.error(e.src, (*e.path, key), "ATTR001", f"'{ctype.id}' has no attribute '{key}'",
+                           did_you_mean(str(key), [*ctype.attrs, *COMPONENT_KEYS]), key=True)
+        mode = str(d.get("mode", "one"))
+        return ComponentDef(comp_id, str(d.get("name", comp_id)), ctype, int(d.get("copies", 1)), values, {}, [],
+                            [], mode, [], str(d.get("text", "")), order)
+
+    def _check_value(self, e: Entry, name: str, a: AttrDef, value: Any) -> Any:
+        path = (*e.path, name)
+        ok = {"int": lambda v: isinstance(v, int) and not isinstance(v, bool),
+              "str": lambda v: isinstance(v, str), "bool": lambda v: isinstance(v, bool),
+              "list": lambda v: isinstance(v, list)}.get(a.type)
+        if ok is not None:
+            if not ok(value):
+                self.error(e.src, path, "ATTR002", f"'{name}' must be of type {a.type}, got {value!r}")
+            elif a.enum and value not in a.enum:
+                self.error(e.src, path, "ATTR003", f"'{name}' must be one of {', '.join(a.enum)}; got '{value}'",
+                           did_you_mean(str(value), a.enum))
+            return list(value) if isinstance(value, list) else value
+        pack = self.pack
+        line, col = e.src.pos(path)
+        pack.usage.ref(str(value), (e.src.display, line, col))
+        table = {"zone": pack.zones, "counter": pack.counters}.get(a.type)
+        if table is not None:
+            if value not in table:
+                self.error(e.src, path, "REF001", f"unknown {a.type} '{value}'", did_you_mean(str(value), table))
+            return value
+        ref = self.raw.components.get(value) if a.type in pack.types else None
+        if ref is None or ref.ctype != a.type:
+            candidates = [c for c, ce in self.raw.components.items() if ce.ctype == a.type]
+            self.error(e.src, path, "REF002", f"'{name}' must name a {a.type}, got '{value}'",
+                       did_you_mean(str(value), candidates))
+        return value
+
+    # ---------------------------------------------------------------- pass 2 helpers
+    def _derived_defaults(self, tid: str, e: Entry) -> None:
+        ctype = self.pack.types[tid]
+        for name, a in ctype.attrs.items():
+            if a.type in ("expr", "cond") and a.default is not None:
+                fn = self.expr(e.src, (*e.path, "attrs", name, "default"), a.default)
+                for comp in self.pack.components.values():
+                    if comp.ctype is ctype:
+                        comp.derived[name] = fn
+
+    def _component_dsl(self, comp: ComponentDef, e: Entry) -> None:
+        d = e.data
+        for name, a in comp.ctype.attrs.items():
+            if a.type in ("expr", "cond") and name in d:
+                comp.derived[name] = self.expr(e.src, (*e.path, name), d[name])
+        for i, text in enumerate(d.get("costs", []) or []):
+            comp.costs.append(self.cost(e.src, (*e.path, "costs", i), text))
+        for i, a in enumerate(d.get("actions", []) or []):
+            comp.actions.append(self._action(e.src, (*e.path, "actions", i), a, i))
+        for i, t in enumerate(d.get("triggers", []) or []):
+            comp.triggers.append(self._trigger(t, e.src, (*e.path, "triggers", i), f"{comp.id}.trigger{i + 1}"))
+
+    def _action(self, src: SourceFile, path: tuple, a: Any, index: int) -> ActionDef:
+        effect = self.effect(src, (*path, "effect"), a.get("effect", ""))
+        threshold = a.get("threshold")
+        label = a.get("label") or (f"[{threshold}] {effect.text}" if threshold is not None else effect.text)
+        return ActionDef(str(a.get("id", f"action{index + 1}")), str(label), threshold,
+                         self.expr(src, (*path, "when"), a["when"]) if "when" in a else None,
+                         self.cost(src, (*path, "cost"), a["cost"]) if "cost" in a else None,
+                         effect, a.get("or_group"), index)
+
+    def _trigger(self, t: Any, src: SourceFile, path: tuple, default_id: str) -> TriggerDef:
+        effect = self.effect(src, (*path, "effect"), t.get("effect", ""))
+        line, col = src.pos((*path, "on"))
+        self.pack.usage.listen(str(t.get("on", "")), (src.display, line, col))
+        return TriggerDef(str(t.get("id", default_id)), str(t.get("on", "")),
+                          self.expr(src, (*path, "when"), t["when"]) if "when" in t else None,
+                          effect, bool(t.get("optional", False)), t.get("limit"), str(t.get("timing", "after")),
+                          str(t.get("label") or effect.text))
+
+    def _scoring(self, e: Entry) -> Scoring:
+        d = e.data
+        score = self.expr(e.src, (*e.path, "score"), d.get("score", "0"))
+        tiebreak = [self.expr(e.src, (*e.path, "tiebreak", i), x) for i, x in enumerate(d.get("tiebreak", []) or [])]
+        breakdown = {str(k): self.expr(e.src, (*e.path, "breakdown", k), v)
+                     for k, v in (d.get("breakdown", {}) or {}).items()}
+        ranks = [RankTable([int(n) for n in r.get("players", []) or []],
+                           sorted((int(b["min"]), str(b["label"])) for b in r.get("bands", []) or []),
+                           self.expr(e.src, (*e.path, "ranks", i, "when"), r["when"]) if "when" in r else None)
+                 for i, r in enumerate(d.get("ranks", []) or [])]
+        return Scoring(score, tiebreak, breakdown, ranks)
+
+
+def _listened(raw: RawPack) -> set[str]:
+    """Every event name some trigger (of the pack or of a component) listens to."""
+    names = {str(e.data.get("on", "")) for e in raw.triggers}
+    for e in raw.components.values():
+        names.update(str(t.get("on", "")) for t in e.data.get("triggers", []) or [] if hasattr(t, "get"))
+    return names
+
+
+def _by_event(triggers: list[TriggerDef]) -> dict[str, list[TriggerDef]]:
+    out: dict[str, list[TriggerDef]] = {}
+    for t in triggers:
+        out.setdefault(t.on, []).append(t)
+    return out
+
+
+def _nothing(ctx: Ctx) -> None:
+    return None
+
+
+def _zero(ctx: Ctx) -> int:
+    return 0
+
+
+def _no_cost(ctx: Ctx) -> dict[str, int]:
+    return {}
+
+
+def build_pack(raw: RawPack) -> Pack:
+    return Builder(raw).build()

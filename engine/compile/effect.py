@@ -1,0 +1,353 @@
+"""Compiling DSL statements into Python code (see engine/compile/codegen.py).
+
+A DSL text becomes one Python function `dsl(ctx)`; nested blocks, choices
+and loops are inlined into it. Where a player must choose, the code calls
+`Game.ask`, which pauses the game (see engine/play/session.py) and returns the
+answer, so an effect can stop anywhere and resume there.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from functools import partial
+from typing import Any
+
+from lark import Token, Tree
+
+from engine.compile.codegen import checking_only, const, expr, stamp, stmts
+from engine.compile.expr import ExprCompiler, as_int, element_kind, kind_of, plain_value
+from engine.compile.prompts import compile_prompt
+from engine.dsl.parse import DslText
+from engine.runtime.defs import Effect, Pack
+from engine.runtime.dsl_values import offer
+from engine.usage import Usage
+
+DONE = "done"
+
+
+@dataclass
+class Code:
+    """Compiled statements: their Python body, whether they can start now (None: always), their DSL text."""
+
+    body: list[ast.stmt]
+    legal: ast.expr | None
+    text: str
+
+
+class EffectCompiler(ExprCompiler):
+    """Statements on top of expressions; one instance per DSL text."""
+
+    def __init__(self, pack: Pack, dsl: DslText, procedures: set[str], usage: Usage | None = None) -> None:
+        super().__init__(pack, dsl, usage)
+        self.known_procedures = procedures
+
+    def effect_function(self, tree: Tree, text: str) -> Effect:
+        """The whole text as an `Effect`: its run function and, when it has one, its legality test."""
+        with checking_only():  # names resolved and problems reported now, the code built when first run
+            code = self.effect(tree)
+        legal = None if code.legal is None else self.function(
+            lambda c: stmts("return X", X=c.effect(tree).legal), "legal")
+        return Effect(self.function(lambda c: c.effect(tree).body), legal, text)
+
+    def effect(self, tree: Tree) -> Code:
+        """A statement list: runs in order; legal if its first statement is."""
+        codes = [self.stmt(s) for s in tree.children if isinstance(s, Tree)]
+        body = [node for c in codes for node in c.body]
+        return Code(body, codes[0].legal if codes else None, self.dsl.snippet(tree))
+
+    def stmt(self, t: Tree) -> Code:
+        method = getattr(self, f"_s_{t.data}", None)
+        if method is None:  # pragma: no cover - the grammar has no other statements
+            self.dsl.error(t, "DSL010", f"unsupported statement {t.data}")
+            return Code([], None, "")
+        body, legal = method(t)
+        return Code(stamp(body, self.unit.line(partial(self.dsl.where, t))), legal, self.dsl.snippet(t))
+
+    def block(self, t: Tree) -> Code:
+        return self.effect(t.children[0])
+
+    def prompt(self, token: Token | None, default: str) -> ast.expr:
+        return compile_prompt(self, token, default)
+
+    def scoped(self, var: str, tree: Tree, over: ast.expr | None = None) -> tuple[str, Code]:
+        """A block compiled with DSL local `var` bound (to each of `over`): (its Python name, the block)."""
+        py, saved = self.bind(var, None if over is None else element_kind(over))
+        code = self.block(tree)
+        self.scope = saved
+        return py, code
+
+    # ---------------------------------------------------------------- counters
+    def _s_gain(self, t: Tree):
+        amount_t, name = t.children
+        self.check_cost_name(name)
+        self.usage.produce(str(name), self.dsl.place(name))
+        amount = self.expr(amount_t)
+        quick = self._quick_counter(str(name), "gain", amount)
+        return quick or stmts("game.gain(ctx, N, int(A))", N=const(str(name)), A=amount), None
+
+    def _s_lose(self, t: Tree):
+        amount_t, name = t.children
+        if str(name) not in self.pack.counters:
+            self.unknown(name, "counter", list(self.pack.counters))
+        amount = self.expr(amount_t)
+        quick = self._quick_counter(str(name), "lose", amount)
+        return quick or stmts("game.lose(ctx, N, int(A))", N=const(str(name)), A=amount), None
+
+    def _s_pay(self, t: Tree):
+        amounts = self.cost_amounts(t.children[0])
+        return (stmts("game.pay(ctx, A, T)", A=amounts, T=const(self.dsl.snippet(t.children[0]))),
+                expr("game.can_pay(ctx, A)", A=amounts))
+
+    def _s_set(self, t: Tree):
+        target, value_t = t.children
+        value = self.expr(value_t)
+        if isinstance(target, Tree) and target.data == "name":
+            tok = target.children[0]
+            n = str(tok)
+            cdef = self.pack.counters.get(n)
+            if cdef is None or cdef.zone is not None:
+                self.dsl.error(tok, "DSL013", f"'{n}' cannot be set: only counters and item attributes can",
+                               None)
+                return [], None
+            self.usage.produce(n, self.dsl.place(tok))
+            quick = self._quick_counter(n, "set", value)
+            return quick or stmts("game.change(ctx, N, int(V))", N=const(n), V=value), None
+        if isinstance(target, Tree) and target.data == "attr":
+            base_t, name_tok = target.children
+            base, attr = self.expr(base_t), str(name_tok)
+            if attr not in self.attr_names:
+                self.unknown(name_tok, "attribute", sorted(self.attr_names))
+            if attr not in self.pack.counters:
+                if not plain_value(value):  # an item or zone is stored by id: the helper converts it
+                    return stmts("set_item_attr(B, N, V)", B=base, N=const(attr), V=value), None
+                tmp = self.unit.temp()
+                return stmts("T = B\nif T.__class__ is Item:\n    T.attrs[N] = V\nelse:\n    set_item_attr(T, N, V)",
+                             T=tmp, B=base, N=const(attr), V=value), None
+            tmp = self.unit.temp()  # `set p.score = 3` for a player p
+            return stmts("T = B\nif isinstance(T, PlayerRef):\n    game.change(ctx.child(seat=T.seat), N, int(V))\n"
+                         "else:\n    set_item_attr(T, N, V)", T=tmp, B=base, N=const(attr), V=value), None
+        self.dsl.error(target, "DSL013", "only a counter or an item attribute can be set")
+        return [], None
+
+    def _quick_counter(self, name: str, op: str, amount: ast.expr) -> list[ast.stmt] | None:
+        """`gain`/`lose`/`set` of a plain counter nobody listens to, as a few dict operations.
+
+        Same result as Game.gain / lose / change: the value is clamped to the counter's bounds. Counters
+        backed by a zone or a shared supply, wildcards, and events someone listens to take the general path.
+        """
+        cdef = self.pack.counters.get(name)
+        listened = self.pack.listened
+        if cdef is None or cdef.zone is not None or cdef.supply is not None or "changed" in listened \
+                or (op == "gain" and "gained" in listened):
+            return None
+        store = (expr("game.state.counters") if cdef.scope == "global"
+                 else expr("game.seats[ctx.seat].counters"))
+        new = {"set": "A", "gain": "S[N] + A", "lose": "S[N] - (A if A > 0 else 0)"}[op]
+        clamp = "S[N] = V if V >= LOW else LOW" if cdef.max is None else \
+            "S[N] = HIGH if V > HIGH else V if V >= LOW else LOW"
+        code = f"A = X\nS = STORE\nV = {new}\n{clamp}"
+        if op == "gain":
+            code = f"A = X\nif A > 0:\n    S = STORE\n    V = {new}\n    {clamp}"
+        return stmts(code, A=self.unit.temp(), X=as_int(amount), S=self.unit.temp(), V=self.unit.temp(), N=const(name),
+                     STORE=store, LOW=const(int(cdef.min)), HIGH=const(None if cdef.max is None else int(cdef.max)))
+
+    # ---------------------------------------------------------------- zones
+    def _s_draw(self, t: Tree):
+        amount, src, dst = (self.expr(c) for c in t.children)
+        return stmts("game.draw(ctx, S, D, A)", S=_zone(src), D=_zone(dst), A=as_int(amount)), None
+
+    def _s_move(self, t: Tree):
+        item_t, zone_t, top = t.children
+        item = self.expr(item_t)
+        if kind_of(item) != "item":
+            item = expr("need_item(I, 'move')", I=item)
+        zone = _zone(self.expr(zone_t))
+        return stmts("game.move(ctx, I, Z, top=TOP)", I=item, Z=zone, TOP=const(top is not None)), None
+
+    def _zone_op(self, t: Tree):
+        return stmts(f"game.{t.data}(Z)", Z=_zone(self.expr(t.children[0]))), None
+
+    _s_shuffle = _s_reveal = _s_conceal = _zone_op
+
+    # ---------------------------------------------------------------- control
+    def _s_if_stmt(self, t: Tree):
+        cond = self.expr(t.children[0])
+        then = self.block(t.children[1])
+        other_t = t.children[2] if len(t.children) > 2 else None
+        if other_t is None:
+            other: list[ast.stmt] = []
+        elif other_t.data == "block":
+            other = self.block(other_t).body
+        else:
+            other = self.stmt(other_t).body
+        return [ast.If(cond, then.body or [ast.Pass()], other)], None
+
+    def _s_may(self, t: Tree):
+        body = self.block(t.children[1])
+        prompt = self.prompt(t.children[0], f"do: {body.text}?")
+        code = stmts("if game.ask(ctx, 'may', P, [Y, 'no'], [True, False], optional=True):\n    BODY",
+                     P=prompt, Y=const(f"yes: {body.text}"), BODY=body.body or [ast.Pass()])
+        if body.legal is not None:
+            code = [ast.If(body.legal, code, [])]
+        return code, None
+
+    def _alternatives(self, t: Tree) -> list[Code]:
+        return [self.effect(e) for e in t.children]
+
+    def _s_choose_alt(self, t: Tree):
+        branches = self._alternatives(t.children[1])
+        prompt = self.prompt(t.children[0], "choose one")
+        legal = None if any(b.legal is None for b in branches) else ast.BoolOp(ast.Or(), [b.legal for b in branches])
+        return self._alt_runner(branches, prompt, repeat=False), legal
+
+    def _s_repeat_choose_alt(self, t: Tree):
+        branches = self._alternatives(t.children[1])
+        return self._alt_runner(branches, self.prompt(t.children[0], "choose one"), repeat=True), None
+
+    def _alt_runner(self, branches: list[Code], prompt: ast.expr, repeat: bool) -> list[ast.stmt]:
+        """Ask which legal branch to run (again and again, until `done`, when `repeat`)."""
+        opts, labels, chosen = self.unit.temp(), self.unit.temp(), self.unit.temp()
+        offer: list[ast.stmt] = []
+        for i, b in enumerate(branches):
+            add = stmts("O.append(I)\nL.append(X)", O=opts, L=labels, I=const(i), X=const(b.text))
+            offer += add if b.legal is None else [ast.If(b.legal, add, [])]
+        run: ast.stmt = ast.Pass()
+        for i, b in reversed(list(enumerate(branches))):
+            run = ast.If(expr("C == I", C=ast.Name(chosen, ast.Load()), I=const(i)), b.body or [ast.Pass()],
+                         [run] if not isinstance(run, ast.Pass) else [])
+        done = stmts("L.append(DONE)\nO.append(None)", L=labels, O=opts, DONE=const(DONE)) if repeat else []
+        after = (stmts("try:\n    RUN\nexcept StopLoop:\n    break", RUN=[run]) if repeat
+                 else [run, ast.Break()])
+        return stmts("while True:\n    O = []\n    L = []\n    OFFER\n    if not O:\n        break\n    DONE_\n"
+                     "    C = game.ask(ctx, 'choose', P, L, O, optional=R)\n    if C is None:\n        break\n"
+                     "    AFTER", O=opts, L=labels, C=chosen, OFFER=offer or [ast.Pass()], DONE_=done or [ast.Pass()],
+                     P=prompt, R=const(repeat), AFTER=after)
+
+    def _item_choice(self, t: Tree, repeat: bool, optional: bool):
+        var_tok, coll_t = t.children[0], t.children[1]
+        prompt_tok, body_t = t.children[-2], t.children[-1]
+        var = str(var_tok)
+        coll = self.expr(coll_t)
+        py, body = self.scoped(var, body_t, coll)
+        prompt = self.prompt(prompt_tok, f"choose {var}")
+        if body.legal is None:
+            options = self.read(coll)
+            legal = expr("len(C) > 0", C=self.read(coll))
+        else:
+            options = expr("[V for V in C if L]", V=py, C=self.read(coll), L=body.legal)
+            legal = expr("any(L for V in C)", V=py, C=self.read(coll), L=body.legal)
+        things, labels = self.unit.temp(), self.unit.temp()
+        fixed = _constants(coll) if body.legal is None else None
+        if fixed is not None:  # `choose x in ["keep", "sell"]`: the options and their labels are known now
+            values, names = offer(fixed)
+            options = ast.Tuple([ast.List([const(v) for v in values], ast.Load()),
+                                 ast.List([const(n) for n in names], ast.Load())], ast.Load())
+        else:
+            options = expr("offer(X)", X=options)
+        may_stop = repeat or optional
+        done = stmts("L.append(DONE)\nT.append(None)", L=labels, T=things, DONE=const(DONE)) if may_stop else []
+        stop = stmts("if V is None:\n    break", V=py) if may_stop else []
+        after = (stmts("try:\n    BODY\nexcept StopLoop:\n    break", BODY=body.body or [ast.Pass()]) if repeat
+                 else [*body.body, ast.Break()])
+        code = stmts("while True:\n    T, L = OPTIONS\n    if not T:\n        break\n"
+                     "    DONE_\n    V = game.ask(ctx, 'choose', P, L, T, optional=OPT)\n    STOP\n    AFTER",
+                     T=things, OPTIONS=options, L=labels, DONE_=done or [ast.Pass()], V=py, P=prompt,
+                     OPT=const(may_stop), STOP=stop or [ast.Pass()], AFTER=after)
+        return code, (None if may_stop else legal)
+
+    def _s_choose_item(self, t: Tree):
+        optional = any(isinstance(c, Token) and c.type == "OPTIONAL" for c in t.children)
+        return self._item_choice(t, repeat=False, optional=optional)
+
+    def _s_repeat_choose_item(self, t: Tree):
+        return self._item_choice(t, repeat=True, optional=True)
+
+    def _s_choose_number(self, t: Tree):
+        var_tok, low_t, high_t, prompt_tok, body_t = t.children
+        var = str(var_tok)
+        prompt = self.prompt(prompt_tok, f"choose {var}")
+        low, high = self.expr(low_t), self.expr(high_t)
+        py, body = self.scoped(var, body_t)
+        numbers, n = self.unit.temp(), self.unit.temp()
+        span = expr("range(int(LO), int(HI) + 1)", LO=low, HI=high)
+        options = (expr("list(S)", S=span) if body.legal is None
+                   else expr("[V for V in S if L]", V=py, S=span, L=body.legal))
+        return stmts("NS = OPTIONS\nif NS:\n    V = game.ask(ctx, 'number', P, [str(N) for N in NS], NS)\n    BODY",
+                     NS=numbers, OPTIONS=options, V=py, P=prompt, N=n, BODY=body.body or [ast.Pass()]), None
+
+    def _s_for_stmt(self, t: Tree):
+        var_tok, coll_t, body_t = t.children
+        coll = self.expr(coll_t)
+        py, body = self.scoped(str(var_tok), body_t, coll)
+        return stmts("for V in C:\n    BODY", V=py, C=self.snapshot(coll), BODY=body.body or [ast.Pass()]), None
+
+    def _s_repeat_n(self, t: Tree):
+        count = self.expr(t.children[0])
+        body = self.block(t.children[1])
+        return stmts("try:\n    for K in range(int(N)):\n        BODY\nexcept StopLoop:\n    pass",
+                     K=self.unit.temp(), N=count, BODY=body.body or [ast.Pass()]), None
+
+    def _s_end_game(self, t: Tree):
+        return stmts("raise GameOver"), None
+
+    def _s_stop(self, t: Tree):
+        return stmts("raise StopLoop"), None
+
+    # ---------------------------------------------------------------- actions
+    def _s_do_stmt(self, t: Tree):
+        target = self.expr(t.children[0])
+        return stmts("game.do(ctx, T)", T=target), expr("game.can_do(ctx, T)", T=target)
+
+    def _s_activate(self, t: Tree):
+        item, limit = (self.expr(c) for c in t.children)
+        return stmts("game.activate(ctx, I, int(L))", I=item, L=limit), None
+
+    def _s_play(self, t: Tree):
+        item_t, zone_t, free = t.children
+        item, zone, is_free = self.expr(item_t), self.expr(zone_t), const(free is not None)
+        return (stmts("game.play(ctx, I, Z, free=F)", I=item, Z=_zone(zone), F=is_free),
+                expr("game.can_play(ctx, I, Z, free=F)", I=item, Z=zone, F=is_free))
+
+    def _s_call(self, t: Tree):
+        name_tok = t.children[0]
+        name = str(name_tok)
+        if name not in self.known_procedures:
+            self.unknown(name_tok, "procedure", sorted(self.known_procedures))
+            return [], None
+        self.usage.ref(name, self.dsl.place(name_tok))
+        return stmts("game.call(ctx, N)", N=const(name)), expr("game.can_call(ctx, N)", N=const(name))
+
+    def _s_as_stmt(self, t: Tree):
+        """`as PLAYER { ... }`: the block acts for (and asks) that player; locals stay visible."""
+        who = self.expr(t.children[0])
+        body = self.block(t.children[1])
+        return stmts("P = WHO\nif not isinstance(P, PlayerRef):\n    raise RuleError('as needs a player, got ' + "
+                     "describe(P))\nO = ctx.seat\nctx.seat = P.seat\ntry:\n    BODY\nfinally:\n    ctx.seat = O",
+                     P=self.unit.temp(), WHO=who, O=self.unit.temp(), BODY=body.body or [ast.Pass()]), None
+
+    def _s_emit(self, t: Tree):
+        name_tok, *args = t.children
+        name = str(name_tok)
+        self.usage.emit(name, self.dsl.place(name_tok))
+        keys: list[ast.expr | None] = []
+        vals: list[ast.expr] = []
+        for arg in args:
+            if arg is None:
+                continue
+            key, value_t = arg.children
+            keys.append(const(str(key)))
+            vals.append(self.expr(value_t))
+        return stmts("game.emit(N, ctx.seat, P)", N=const(name), P=ast.Dict(keys, vals)), None
+
+
+def _zone(node: ast.expr) -> ast.expr:
+    """A zone operand: checked at run time unless it is known to be one."""
+    return node if kind_of(node) == "zone" else expr("need_zone(Z)", Z=node)
+
+
+def _constants(node: ast.expr) -> list[Any] | None:
+    """The values of a list written out of literals (`["keep", "sell"]`), else None."""
+    if isinstance(node, ast.List) and all(isinstance(e, ast.Constant) for e in node.elts):
+        return [e.value for e in node.elts]
+    return None

@@ -1,0 +1,152 @@
+"""Compiling the `flow` section (rounds, phases, steps) into one generated function.
+
+Each step kind is a small policy: `do` runs an effect, `each_player` runs
+sub-steps per seat in turn order, `simultaneous` does the same but is the
+place for hidden commitments that are revealed together afterwards, `if`,
+`repeat` and `for` are the usual control structures. Every DSL text in the
+flow is compiled into the same function (engine/compile/codegen.py), so a flow `for`
+variable is a Python local the steps inside it read directly.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import TYPE_CHECKING, Any
+
+from engine.compile.codegen import const, expr, stamp, stmts
+from engine.compile.effect import EffectCompiler
+from engine.dsl.parse import DslText
+from engine.packs.source import SourceFile
+from engine.runtime.context import Ctx
+from engine.runtime.defs import Runner
+
+if TYPE_CHECKING:
+    from engine.compile.build import Builder
+
+MAX_ROUNDS = 10_000
+STEP_KINDS = ("do", "each_player", "simultaneous", "if", "repeat", "for")
+
+
+class FlowCompiler:
+    def __init__(self, builder: Builder, src: SourceFile, path: tuple) -> None:
+        self.b = builder
+        self.c = EffectCompiler(builder.pack, DslText("", src, path), builder.procedures,
+                                usage=builder.pack.usage)
+        self.c.unit.globals.update(seats=_seats, reveal_all=_reveal_all)
+
+    def compile(self, data: Any) -> Runner:
+        flow = self.c.dsl
+        assert flow.src is not None
+        body = self.steps(flow.src, flow.path, data)  # generated now: one function, run by every game
+        self.c.dsl = flow  # the function is named for the flow, not for its last step's text
+        return self.c.function(lambda c: body)
+
+    def steps(self, src: SourceFile, path: tuple, data: Any, prefix: str = "") -> list[ast.stmt]:
+        return [node for i, d in enumerate(data or []) for node in self.step(src, (*path, i), d, prefix)]
+
+    # ---------------------------------------------------------------- DSL inside the flow
+    def _dsl(self, src: SourceFile, path: tuple, text: Any, start: str) -> Any:
+        """Parse one DSL text of the flow with the shared compiler pointed at it; None if it does not parse."""
+        dsl = DslText(str(text), src, path)
+        tree = dsl.parse(start)
+        self.b.diagnostics.extend(dsl.diagnostics)
+        dsl.diagnostics = self.b.diagnostics  # what compiling it finds goes straight to the builder
+        self.c.dsl = dsl
+        return tree
+
+    def _expr(self, src: SourceFile, path: tuple, text: Any) -> ast.expr:
+        tree = self._dsl(src, path, text, "expr")
+        return const(0) if tree is None else self.c.expr(tree)
+
+    def _where(self, src: SourceFile, path: tuple) -> int:
+        def where() -> str:
+            line, col = src.pos(path)
+            return f"{src.display}:{line}:{col}"
+        return self.c.unit.line(where)
+
+    # ---------------------------------------------------------------- steps
+    def step(self, src: SourceFile, path: tuple, d: Any, prefix: str) -> list[ast.stmt]:
+        sid = f"{prefix}{d.get('id', path[-1])}"
+        kinds = [k for k in STEP_KINDS if k in d]
+        if len(kinds) != 1:
+            self.b.error(src, path, "FLOW001", f"step '{sid}' needs exactly one of {', '.join(STEP_KINDS)}"
+                         f" (has {', '.join(kinds) or 'none'})")
+            return []
+        body = getattr(self, f"_{kinds[0]}")(src, path, d, sid + "/")
+        listened = self.b.pack.listened  # most steps have no listener: no event is built
+        start = stmts("game.emit('step_start', ctx.seat, {'step': N})", N=const(sid)) \
+            if "step_start" in listened else []
+        end = stmts("game.emit('step_end', ctx.seat, {'step': N})", N=const(sid)) if "step_end" in listened else []
+        outer = self.c.unit.temp()
+        return stamp(stmts("O = game.step\ngame.step = N\nSTART\nBODY\nEND\ngame.step = O", O=outer, N=const(sid),
+                           START=start or [ast.Pass()], BODY=body or [ast.Pass()], END=end or [ast.Pass()]),
+                     self._where(src, path))
+
+    def _do(self, src: SourceFile, path: tuple, d: Any, prefix: str) -> list[ast.stmt]:
+        tree = self._dsl(src, (*path, "do"), d["do"], "effect")
+        return [] if tree is None else self.c.effect(tree).body
+
+    def _per_player(self, src: SourceFile, path: tuple, d: Any, key: str, prefix: str) -> list[ast.stmt]:
+        # `order` is read for each seat in turn: a lambda over a context acting for that seat
+        seats = expr("seats(ctx, lambda ctx: X)", X=self._expr(src, (*path, "order"), d["order"])) if "order" in d \
+            else expr("game.turn_order()")
+        body = self.steps(src, (*path, key), d[key], prefix)
+        outer, seat = self.c.unit.temp(), self.c.unit.temp()
+        return stmts("O = ctx.seat\nfor S in SEATS:\n    game.epochs['turn'] += 1\n    ctx.seat = S\n"
+                     "    BODY\nctx.seat = O", O=outer, S=seat, SEATS=seats, BODY=body or [ast.Pass()])
+
+    def _each_player(self, src: SourceFile, path: tuple, d: Any, prefix: str) -> list[ast.stmt]:
+        return self._per_player(src, path, d, "each_player", prefix)
+
+    def _simultaneous(self, src: SourceFile, path: tuple, d: Any, prefix: str) -> list[ast.stmt]:
+        commit = self._per_player(src, path, d, "simultaneous", prefix)
+        reveal = [str(z) for z in d.get("reveal", []) or []]
+        for i, zid in enumerate(reveal):
+            if zid not in self.b.pack.zones:
+                self.b.error(src, (*path, "reveal", i), "REF001", f"unknown zone '{zid}'")
+        return commit + stmts("reveal_all(game, Z)", Z=self.c.unit.ref(reveal)) if reveal else commit
+
+    def _if(self, src: SourceFile, path: tuple, d: Any, prefix: str) -> list[ast.stmt]:
+        cond = self._expr(src, (*path, "if"), d["if"])
+        then = self.steps(src, (*path, "then"), d.get("then"), prefix)
+        other = self.steps(src, (*path, "else"), d.get("else"), prefix)
+        return [ast.If(cond, then or [ast.Pass()], other)]
+
+    def _repeat(self, src: SourceFile, path: tuple, d: Any, prefix: str) -> list[ast.stmt]:
+        spec = d["repeat"] or {}
+        count = expr("int(C)", C=self._expr(src, (*path, "repeat", "count"), spec["count"])) if "count" in spec \
+            else const(MAX_ROUNDS)
+        until = self._expr(src, (*path, "repeat", "until"), spec["until"]) if "until" in spec else None
+        counter = spec.get("counter")
+        if counter is not None and counter not in self.b.pack.counters:
+            self.b.error(src, (*path, "repeat", "counter"), "REF001", f"unknown counter '{counter}'")
+            counter = None
+        body = self.steps(src, (*path, "steps"), d.get("steps"), prefix)
+        n, limit = self.c.unit.temp(), self.c.unit.temp()
+        mark = stmts("game.set_counter(ctx, C, N)", C=const(counter), N=n) if counter is not None else []
+        stop = [ast.If(until, [ast.Break()], [])] if until is not None else []
+        return stmts("N = 0\nLIMIT = COUNT\ntry:\n    while N < LIMIT:\n        N += 1\n"
+                     "        game.epochs['round'] += 1\n        if game.round_listener is not None:\n"
+                     "            game.round_listener(N)\n        MARK\n        BODY\n        STOP\n"
+                     "except StopLoop:\n    pass", N=n, LIMIT=limit, COUNT=count, MARK=mark or [ast.Pass()],
+                     BODY=body or [ast.Pass()], STOP=stop or [ast.Pass()])
+
+    def _for(self, src: SourceFile, path: tuple, d: Any, prefix: str) -> list[ast.stmt]:
+        spec = d["for"] or {}
+        coll = self._expr(src, (*path, "for", "in"), spec.get("in", "[]"))
+        py, saved = self.c.bind(str(spec.get("var", "x")))
+        body = self.steps(src, (*path, "steps"), d.get("steps"), prefix)
+        self.c.scope = saved
+        return stmts("for V in C:\n    BODY", V=py, C=self.c.snapshot(coll), BODY=body or [ast.Pass()])
+
+
+def _seats(ctx: Ctx, order: Any) -> list[int]:
+    """The seats sorted by the step's `order` expression (ties in turn order from the first player)."""
+    return sorted(ctx.game.turn_order(), key=lambda s: order(Ctx(ctx.game, s)))
+
+
+def _reveal_all(game: Any, zone_ids: list[str]) -> None:
+    state = game.state
+    for zid in zone_ids:
+        for zone in [state.zones[zid]] if zid in state.zones else [p.zones[zid] for p in state.players]:
+            game.reveal(zone)

@@ -1,0 +1,150 @@
+"""Parsing DSL text with the Lark grammar, and mapping tokens back into YAML.
+
+A `DslText` is one DSL string from a content file: it knows where the string
+sits in its YAML file, so every syntax or name error points at the offending
+token's own line and column.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+from lark import Lark, Token, Tree
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+from engine.diagnostics import Diagnostic
+from engine.packs.cache import cache_dir
+from engine.packs.source import SourceFile
+from engine.resources import data_dir
+
+MAX_DSL_CHARS = 20_000
+_TOKEN_NAMES = {
+    "LBRACE": "'{'", "RBRACE": "'}'", "LPAR": "'('", "RPAR": "')'", "NAME": "a name",
+    "INT": "a number", "_SEP": "';' or a new line", "$END": "the end of the text",
+    "VBAR": "'|'", "EQUAL": "'='", "COMMA": "','", "DOT": "'.'",
+}
+
+
+@lru_cache(maxsize=1)
+def parser() -> Lark:
+    """The LALR parser for every start rule, built once (and cached on disk by Lark)."""
+    grammar = (data_dir("grammar") / "cogwork.lark").read_text(encoding="utf-8")
+    folder = cache_dir()
+    where: str | bool = False
+    if folder is not None and _writable(folder):
+        where = str(folder / f"grammar-{hashlib.sha256(grammar.encode()).hexdigest()[:16]}.lark-cache")
+    return Lark(grammar, parser="lalr", start=["effect", "expr", "cost"],
+                propagate_positions=True, maybe_placeholders=True, cache=where)
+
+
+def _writable(folder: Path) -> bool:
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return False
+    return os.access(folder, os.W_OK)
+
+
+@dataclass
+class DslText:
+    """A DSL string plus where it came from, collecting diagnostics about it."""
+
+    text: str
+    src: SourceFile | None
+    path: tuple
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    def position(self, offset: int) -> tuple[int, int]:
+        if self.src is None:
+            return (1, offset + 1)
+        return self.src.dsl_pos(self.path, offset)
+
+    @property
+    def display(self) -> str:
+        return self.src.display if self.src is not None else "<dsl>"
+
+    def error(self, at: Tree | Token | int | None, code: str, message: str,
+              hint: str | None = None, severity: str = "error") -> None:
+        offset = _offset(at)
+        line, col = self.position(offset)
+        self.diagnostics.append(Diagnostic(code=code, message=message, file=self.display,
+                                           line=line, col=col, severity=severity, hint=hint))
+
+    def where(self, at: Tree | Token | int | None) -> str:
+        line, col = self.position(_offset(at))
+        return f"{self.display}:{line}:{col}"
+
+    def place(self, at: Tree | Token | int | None) -> tuple[str, int, int]:
+        line, col = self.position(_offset(at))
+        return (self.display, line, col)
+
+    def snippet(self, node: Tree | Token) -> str:
+        """The source text of a node, whitespace folded: used for option labels."""
+        start = _offset(node)
+        end = getattr(node, "end_pos", None)
+        if end is None and isinstance(node, Tree) and not node.meta.empty:
+            end = node.meta.end_pos
+        return " ".join(self.text[start:end].split()) if end else str(node)
+
+    def parse(self, start: str) -> Tree | None:
+        if len(self.text) > MAX_DSL_CHARS:
+            self.error(0, "DSL003", f"DSL text is {len(self.text)} characters; the limit is {MAX_DSL_CHARS}")
+            return None
+        tree = _parse(self.text, start)
+        if isinstance(tree, UnexpectedInput):
+            self._syntax_error(tree)
+            return None
+        return tree
+
+    def _syntax_error(self, exc: UnexpectedInput) -> None:
+        if isinstance(exc, UnexpectedToken):
+            token = exc.token
+            what = "the end of the text" if token.type == "$END" else f"'{token.value}'"
+            offset = len(self.text) if token.type == "$END" else (token.start_pos or 0)
+            self.error(offset, "DSL001", f"unexpected {what}", _expected(exc))
+        elif isinstance(exc, UnexpectedCharacters):
+            self.error(exc.pos_in_stream, "DSL002", f"unexpected character {self.text[exc.pos_in_stream]!r}",
+                       _expected(exc))
+        elif isinstance(exc, UnexpectedEOF):
+            self.error(len(self.text), "DSL001", "unexpected end of the text", _expected(exc))
+        else:  # pragma: no cover - Lark raises only the three above
+            self.error(0, "DSL001", str(exc))
+
+
+@lru_cache(maxsize=65536)
+def _parse(text: str, start: str) -> Tree | UnexpectedInput:
+    """The tree of a text, or why it does not parse; kept because the type pass and the compiler
+    both read every text, and cards repeat texts. Trees are shared: never change one."""
+    try:
+        return parser().parse(text, start=start)
+    except UnexpectedInput as exc:
+        return exc
+
+
+def _offset(at: Tree | Token | int | None) -> int:
+    if at is None:
+        return 0
+    if isinstance(at, int):
+        return at
+    if isinstance(at, Token):
+        return at.start_pos or 0
+    return 0 if at.meta.empty else at.meta.start_pos
+
+
+def _describe(name: str) -> str:
+    if name in _TOKEN_NAMES:
+        return _TOKEN_NAMES[name]
+    return f"'{name.lower()}'" if name.isupper() else name
+
+
+def _expected(exc: UnexpectedInput) -> str | None:
+    names = sorted({_describe(n) for n in getattr(exc, "expected", None) or ()
+                    if not n.startswith("__")})
+    if not names:
+        return None
+    shown = ", ".join(names[:8]) + (", ..." if len(names) > 8 else "")
+    return f"expected one of: {shown}"

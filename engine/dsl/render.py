@@ -1,0 +1,446 @@
+"""Rules text from DSL: what a component's rules say, in plain English, to proofread and to print.
+
+Parse trees are turned into clauses ("gain 2 Coins", "pay 1 Coin to gain 2
+Stars", "choose one: ... or ..."), calling counters, zones and components by
+their `name`. A statement list reads as one sentence per statement; blocks
+inside a statement read as clauses joined by "then".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any
+
+from lark import Token, Tree
+
+from engine.dsl.types import parse
+from engine.packs.files import Entry
+from engine.runtime.defs import Pack
+
+_COMPARE = {"eq": "is", "ne": "is not", "lt": "is less than", "le": "is at most", "gt": "is more than",
+            "ge": "is at least", "in_": "is in"}
+_ARITHMETIC = {"add": ("+", 4), "sub": ("-", 4), "mul": ("×", 5), "div": ("/", 5), "mod": ("mod", 5)}
+_PLAYERS = {"me": "you", "next_player": "the next player", "others": "the other players",
+            "everyone": "every player", "players": "the number of players", "self": "this", "event": "the event"}
+_EVENTS = {"gained": "a counter is gained", "paid": "a counter is paid", "changed": "a counter changes",
+           "moved": "an item moves", "placed": "an item is played", "step_start": "a step starts",
+           "step_end": "a step ends"}
+_UNCOUNTED = ("gy", "ness", "ity", "ware", "ice")
+_TIMING = {"before": "Before", "instead": "Instead of", "after": "On"}
+
+
+def words(identifier: str) -> str:
+    """An identifier as words: `draw_class` -> "draw class"."""
+    return identifier.replace("_", " ")
+
+
+def plural(name: str, amount: str) -> str:
+    """`name` for `amount` of it: the singular for exactly 1, else a plain English plural.
+
+    Names of things that are not counted one by one ("...gy", "...ness") stay as they are.
+    """
+    if amount == "1":
+        return name[:-1] if name.endswith("s") and not name.endswith(("ss", "us", "is")) else name
+    if name.endswith(("s", *_UNCOUNTED)):
+        return name
+    if name.endswith("y") and name[-2:-1].lower() not in ("a", "e", "i", "o", "u", ""):
+        return name[:-1] + "ies"
+    return name + ("es" if name.endswith(("ch", "sh", "x", "z")) else "s")
+
+
+def and_list(parts: list[str]) -> str:
+    """"A", "A and B", "A, B and C"."""
+    return parts[0] if len(parts) == 1 else f"{', '.join(parts[:-1])} and {parts[-1]}"
+
+
+def sentences(clauses: list[str]) -> str:
+    return " ".join(c[:1].upper() + c[1:] + "." for c in clauses if c)
+
+
+def threshold_unit(trees: Iterable[Tree], pack: Pack) -> str | None:
+    """The counter every `activate ITEM with COUNTER` names, if they all name the same one.
+
+    Action thresholds are then amounts of that counter ("3 Coins: ...").
+    """
+    units: set[str | None] = set()
+    for tree in trees:
+        for stmt in (t for t in tree.iter_subtrees_topdown() if t.data == "activate"):
+            with_ = stmt.children[1]
+            name = str(with_.children[0]) if isinstance(with_, Tree) and with_.data == "name" else None
+            units.add(name if name in pack.counters else None)
+    return units.pop() if len(units) == 1 else None
+
+
+class Renderer:
+    """English for the parse trees of one pack's DSL texts."""
+
+    def __init__(self, pack: Pack, unit: str | None = None) -> None:
+        self.pack = pack
+        self.unit = unit
+        self.bools = self._attrs_of_type("bool")
+        self.conds = self._attrs_of_type("cond")
+
+    def _attrs_of_type(self, kind: str) -> set[str]:
+        return {name for t in self.pack.types.values() for name, a in t.attrs.items() if a.type == kind}
+
+    # ---------------------------------------------------------------- whole texts
+    def text(self, text: str, start: str) -> str:
+        """A DSL text as English; the text itself when it does not parse."""
+        tree = parse(str(text), start)
+        if tree is None:
+            return str(text)
+        if start == "effect":
+            return sentences(self.clauses(tree))
+        return self.cost(tree) if start == "cost" else self.expr(tree)
+
+    def clauses(self, tree: Tree) -> list[str]:
+        """One clause per statement, with runs of `gain` merged and a leading `pay` read as "pay X to ..."."""
+        stmts = [s for s in tree.children if isinstance(s, Tree)]
+        out: list[str] = []
+        gains: list[str] = []
+        for stmt in stmts:
+            if stmt.data == "gain":
+                gains.append(self.amount(*stmt.children))
+                continue
+            if gains:
+                out.append(f"gain {and_list(gains)}")
+                gains = []
+            out.append(self.stmt(stmt))
+        if gains:
+            out.append(f"gain {and_list(gains)}")
+        if len(out) > 1 and stmts[0].data == "pay":
+            return [f"{out[0]} to {', then '.join(out[1:])}"]
+        return out
+
+    def block(self, tree: Tree) -> str:
+        return ", then ".join(self.clauses(tree.children[0]))
+
+    def cost(self, tree: Tree) -> str:
+        return and_list([self.amount(*term.children) for term in tree.children])
+
+    def amount(self, amount: Any, name: Token) -> str:
+        n = self.expr(amount)
+        shown = n if isinstance(amount, Tree) and amount.data in ("number", "name") else f"({n})"
+        return f"{shown} {plural(self.name_of(str(name)), n)}"
+
+    def name_of(self, ident: str) -> str:
+        """A definition's `name`, the identifier in words when it has none."""
+        pack = self.pack
+        for table in (pack.counters, pack.wildcards, pack.zones, pack.components, pack.types):
+            if ident in table:
+                return str(table[ident].name)
+        return words(ident)
+
+    # ---------------------------------------------------------------- statements
+    def stmt(self, t: Tree) -> str:
+        method = getattr(self, f"_s_{t.data}", None)
+        return method(t) if method is not None else words(str(t.data))
+
+    def _s_lose(self, t: Tree) -> str:
+        return f"lose {self.amount(*t.children)}"
+
+    def _s_pay(self, t: Tree) -> str:
+        return f"pay {self.cost(t.children[0])}"
+
+    def _s_set(self, t: Tree) -> str:
+        target, value = t.children
+        if target.data == "attr":
+            return f"set the {words(str(target.children[1]))} of {self.expr(target.children[0])} to {self.expr(value)}"
+        return f"set {self.expr(target)} to {self.expr(value)}"
+
+    def _s_draw(self, t: Tree) -> str:
+        n, source, dest = (self.expr(c) for c in t.children)
+        return f"draw {n} from {source} to {dest}"
+
+    def _s_move(self, t: Tree) -> str:
+        item, zone = self.expr(t.children[0]), self.expr(t.children[1])
+        return f"move {item} to the top of {zone}" if t.children[2] is not None else f"move {item} to {zone}"
+
+    def _zone_stmt(self, t: Tree) -> str:
+        return f"{t.data} {self.expr(t.children[0])}"
+
+    _s_shuffle = _s_reveal = _s_conceal = _zone_stmt
+
+    def _s_if_stmt(self, t: Tree) -> str:
+        text = f"if {self.expr(t.children[0])}: {self.block(t.children[1])}"
+        if len(t.children) > 2:
+            other = t.children[2]
+            text += f"; otherwise {self.block(other) if other.data == 'block' else self._s_if_stmt(other)}"
+        return text
+
+    def _s_may(self, t: Tree) -> str:
+        return f"you may {self.block(t.children[-1])}"
+
+    def _s_choose_alt(self, t: Tree) -> str:
+        return "choose one: " + " or ".join(", then ".join(self.clauses(e)) for e in t.children[-1].children)
+
+    def _s_repeat_choose_alt(self, t: Tree) -> str:
+        return f"any number of times, {self._s_choose_alt(t)}"
+
+    def _s_choose_item(self, t: Tree) -> str:
+        optional = any(isinstance(c, Token) and c.type == "OPTIONAL" for c in t.children)
+        text = f"choose {t.children[0]} from {self.expr(t.children[1])}: {self.block(t.children[-1])}"
+        return f"you may {text}" if optional else text
+
+    def _s_repeat_choose_item(self, t: Tree) -> str:
+        return f"any number of times, {self._s_choose_item(t)}"
+
+    def _s_choose_number(self, t: Tree) -> str:
+        var, low, high = t.children[:3]
+        return f"choose a number {var} from {self.expr(low)} to {self.expr(high)}: {self.block(t.children[-1])}"
+
+    def _s_for_stmt(self, t: Tree) -> str:
+        return f"for each {t.children[0]} in {self.expr(t.children[1])}: {self.block(t.children[2])}"
+
+    def _s_repeat_n(self, t: Tree) -> str:
+        return f"{self.expr(t.children[0])} times: {self.block(t.children[1])}"
+
+    def _s_do_stmt(self, t: Tree) -> str:
+        return f"do an action of {self.expr(t.children[0])}"
+
+    def _s_activate(self, t: Tree) -> str:
+        return f"activate {self.expr(t.children[0])} with {self.expr(t.children[1])}"
+
+    def _s_play(self, t: Tree) -> str:
+        text = f"play {self.expr(t.children[0])} to {self.expr(t.children[1])}"
+        return text + (" for free" if t.children[2] is not None else ", paying its cost")
+
+    def _s_call(self, t: Tree) -> str:
+        return words(str(t.children[0]))
+
+    def _s_emit(self, t: Tree) -> str:
+        return f"announce {words(str(t.children[0]))}"
+
+    def _s_stop(self, t: Tree) -> str:
+        return "stop repeating"
+
+    def _s_end_game(self, t: Tree) -> str:
+        return "the game ends"
+
+    def _s_as_stmt(self, t: Tree) -> str:
+        return f"as {self.expr(t.children[0])}: {self.block(t.children[1])}"
+
+    # ---------------------------------------------------------------- expressions
+    def expr(self, t: Tree | Token | None) -> str:
+        if not isinstance(t, Tree):
+            return "" if t is None else str(t)
+        method = getattr(self, f"_x_{t.data}", None)
+        return method(t) if method is not None else " ".join(self.expr(c) for c in t.children)
+
+    def _x_number(self, t: Tree) -> str:
+        return str(t.children[0])
+
+    def _x_string(self, t: Tree) -> str:
+        return str(t.children[0])[1:-1]
+
+    def _x_true(self, t: Tree) -> str:
+        return "true"
+
+    def _x_false(self, t: Tree) -> str:
+        return "false"
+
+    def _x_list(self, t: Tree) -> str:
+        return "[" + ", ".join(self.expr(c) for c in t.children if c is not None) + "]"
+
+    def _x_name(self, t: Tree) -> str:
+        name = str(t.children[0])
+        return _PLAYERS.get(name) or self.name_of(name)
+
+    def _x_or_(self, t: Tree) -> str:
+        return " or ".join(self.expr(c) for c in t.children)
+
+    def _x_and_(self, t: Tree) -> str:
+        return " and ".join(self.expr(c) for c in t.children)
+
+    def _x_not_(self, t: Tree) -> str:
+        inner = t.children[0]
+        if isinstance(inner, Tree) and inner.data == "attr" and str(inner.children[1]) in self.bools:
+            return self._is(inner, "is not")
+        if isinstance(inner, Tree) and inner.data in ("in_", "eq"):
+            left, right = (self.expr(c) for c in inner.children)
+            return f"{left} is not {'in ' if inner.data == 'in_' else ''}{right}"
+        return f"not ({self.expr(inner)})"
+
+    def _compare(self, t: Tree) -> str:
+        left, right = (self.expr(c) for c in t.children)
+        return f"{left} {_COMPARE[str(t.data)]} {right}"
+
+    _x_eq = _x_ne = _x_lt = _x_le = _x_gt = _x_ge = _x_in_ = _compare
+
+    def _arithmetic(self, t: Tree) -> str:
+        symbol, rank = _ARITHMETIC[str(t.data)]
+        left, right = (self._operand(c, rank, i == 1) for i, c in enumerate(t.children))
+        text = f"{left} {symbol} {right}"
+        return f"{text}, rounded down" if t.data == "div" else text
+
+    _x_add = _x_sub = _x_mul = _x_div = _x_mod = _arithmetic
+
+    def _operand(self, t: Any, rank: int, right: bool) -> str:
+        """An operand, in parentheses where reading it plainly would change the order of operations."""
+        text = self.expr(t)
+        inner = _ARITHMETIC.get(str(t.data)) if isinstance(t, Tree) else None
+        nested = inner is not None and (inner[1] < rank or (right and inner[1] == rank))
+        if nested or any(mark in text for mark in ("rounded", ", ", " and ")):
+            return f"({text})"
+        return text
+
+    def _x_neg(self, t: Tree) -> str:
+        return f"-{self.expr(t.children[0])}"
+
+    def _x_attr(self, t: Tree) -> str:
+        base, name = t.children
+        base_name = str(base.children[0]) if isinstance(base, Tree) and base.data == "name" else None
+        if base_name == "option":
+            return f"option {words(str(name))} is on"
+        if str(name) in self.bools:
+            return self._is(t, "is")
+        if base_name == "self":
+            return f"its {words(str(name))}" + (" is met" if str(name) in self.conds else "")
+        if base_name == "event":
+            return f"the event's {words(str(name))}"
+        return f"the {words(str(name))} of {self.expr(base)}"
+
+    def _is(self, attr: Tree, verb: str) -> str:
+        """A yes/no attribute as a statement about its item: "it is ...", "X is not ..."."""
+        base, name = attr.children
+        subject = "it" if isinstance(base, Tree) and base.data == "name" and str(base.children[0]) == "self" \
+            else self.expr(base)
+        return f"{subject} {verb} {words(str(name))}"
+
+    def _x_index(self, t: Tree) -> str:
+        index = t.children[1]
+        shown = self.expr(index)
+        simple = isinstance(index, Tree) and index.data in ("number", "name")
+        return f"item {shown if simple else f'({shown})'} of {self.expr(t.children[0])}"
+
+    def _x_collection(self, t: Tree) -> str:
+        return f"{self.expr(t.children[0])} where {self.expr(t.children[1])}"
+
+    def _x_call_fn(self, t: Tree) -> str:
+        name, *args = t.children
+        args = [a for a in args if a is not None]
+        method = getattr(self, f"_fn_{name}", None)
+        shown = [self.expr(a) for a in args]
+        return method(args, shown) if method is not None else f"{name}({', '.join(shown)})"
+
+    def _fn_count(self, args: list, shown: list[str]) -> str:
+        return f"the number of items in {shown[0]}"
+
+    def _fn_sum(self, args: list, shown: list[str]) -> str:
+        value = args[-1]
+        if isinstance(value, Tree) and value.data == "attr" and self.expr(value.children[0]) == "it":
+            return f"the total {words(str(value.children[1]))} of {shown[0]}"
+        return f"the total of {shown[-1]} over {shown[0]}"
+
+    def _fn_items(self, args: list, shown: list[str]) -> str:
+        return and_list(shown) if shown else "nothing"
+
+    def _fn_all(self, args: list, shown: list[str]) -> str:
+        return f"every {shown[0]}"
+
+    def _fn_max(self, args: list, shown: list[str]) -> str:
+        return f"the highest of {and_list(shown)}"
+
+    def _fn_min(self, args: list, shown: list[str]) -> str:
+        return f"the lowest of {and_list(shown)}"
+
+    def _fn_abs(self, args: list, shown: list[str]) -> str:
+        return f"the absolute value of {shown[0]}"
+
+    def _fn_rank(self, args: list, shown: list[str]) -> str:
+        return f"how many of {shown[-1]} {shown[0]} reaches"
+
+    def _fn_pick(self, args: list, shown: list[str]) -> str:
+        return f"entry {shown[-1]} of {shown[0]}"
+
+    def _fn_sorted(self, args: list, shown: list[str]) -> str:
+        return f"{shown[0]} sorted by {shown[-1]}"
+
+    def _fn_range(self, args: list, shown: list[str]) -> str:
+        return f"{shown[0]} to {shown[-1]}"
+
+    def _fn_roll(self, args: list, shown: list[str]) -> str:
+        return f"a roll of a {shown[0]}-sided die"
+
+    def _fn_neighbors(self, args: list, shown: list[str]) -> str:
+        return f"the neighbours of {shown[0]}"
+
+    def _fn_adjacent(self, args: list, shown: list[str]) -> str:
+        return f"{shown[0]} is next to {shown[-1]}"
+
+    def _fn_distance(self, args: list, shown: list[str]) -> str:
+        return f"the distance from {shown[0]} to {shown[-1]}"
+
+    def _fn_actions(self, args: list, shown: list[str]) -> str:
+        return f"the actions of {shown[0]}"
+
+    def _fn_can_play(self, args: list, shown: list[str]) -> str:
+        return f"{shown[0]} can be played to {shown[-1]}"
+
+    def _fn_cost_uses(self, args: list, shown: list[str]) -> str:
+        what = plural(shown[1], "2") if len(shown) == 2 else f"{shown[2]} {plural(shown[1], shown[2])}"
+        return f"a cost of {shown[0]} uses {what}"
+
+    # ---------------------------------------------------------------- components
+    def component(self, entry: Entry) -> Iterator[str]:
+        """Lines describing one component: its attributes, costs, actions and triggers."""
+        data = entry.data
+        attrs = self.attributes(entry)
+        if attrs:
+            yield f"Attributes: {attrs}"
+        costs = [self.text(c, "cost") for c in _seq(data.get("costs"))]
+        if costs:
+            yield f"Cost: {'; or '.join(costs)}."
+        actions = [self.action(a) for a in _seq(data.get("actions")) if isinstance(a, Mapping)]
+        if len(actions) > 1:
+            yield "Actions (one per activation):" if data.get("mode", "one") == "one" else "Actions (each, in order):"
+        yield from (f"  {a}" if len(actions) > 1 else a for a in actions)
+        yield from (self.trigger(t) for t in _seq(data.get("triggers")) if isinstance(t, Mapping))
+
+    def attributes(self, entry: Entry) -> str:
+        """Declared attribute values, references by name and expressions in words."""
+        ctype = self.pack.types.get(entry.ctype or "")
+        if ctype is None:
+            return ""
+        shown = []
+        for name, a in ctype.attrs.items():
+            value = entry.data.get(name)
+            if value is None:
+                continue
+            if a.type in ("expr", "cond"):
+                value = self.text(str(value), "expr")
+            elif isinstance(value, str):
+                value = self.name_of(value)
+            shown.append(f"{words(name)} = {value}")
+        return "; ".join(shown)
+
+    def action(self, a: Mapping) -> str:
+        head = []
+        if a.get("threshold") is not None:
+            threshold = str(a["threshold"])
+            head.append(f"{threshold} {plural(self.name_of(self.unit), threshold)}" if self.unit else threshold)
+        if a.get("when") is not None:
+            head.append(f"if {self.text(str(a['when']), 'expr')}")
+        body = self.text(str(a.get("effect", "")), "effect")
+        if a.get("cost") is not None:
+            body = f"Pay {self.text(str(a['cost']), 'cost')}: {body}"
+        group = f" (only one of '{a['or_group']}')" if a.get("or_group") else ""
+        text = f"{', '.join(head)}: {body}{group}" if head else body + group
+        return text[:1].upper() + text[1:]
+
+    def trigger(self, t: Mapping) -> str:
+        event = str(t.get("on", ""))
+        timing = _TIMING.get(str(t.get("timing", "after")), "On")
+        head = f"{timing} {words(event)}"
+        if event in _EVENTS:
+            head = f"{'When' if timing == 'On' else timing + ' the usual result when'} {_EVENTS[event]}"
+        if t.get("when") is not None:
+            head += f", if {self.text(str(t['when']), 'expr')}"
+        extras = [x for x in ("optional" if t.get("optional") else "",
+                              f"once per {t['limit']}" if t.get("limit") else "") if x]
+        tail = f" ({', '.join(extras)})" if extras else ""
+        return f"{head}: {self.text(str(t.get('effect', '')), 'effect')}{tail}"
+
+
+def _seq(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []

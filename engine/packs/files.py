@@ -1,0 +1,329 @@
+"""Finding a pack and loading all of its YAML files, and those of the packs it depends on,
+into one merged `RawPack`.
+
+Every file is loaded and schema-checked even after a problem, so one run
+reports everything; the merge keeps each definition's file, path and pack for
+later diagnostics (DSL errors, unknown references). Packs are merged in load
+order (engine/packs/dependencies.py) into one flat namespace, so the compiler looks
+names up as for a single pack: a pack may not redefine another pack's id
+(DUP004), only change it with a patch (engine/packs/patches.py).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, NoReturn
+
+from engine.diagnostics import Diagnostic, PackError, did_you_mean
+from engine.packs import cache
+from engine.packs.dependencies import PackInfo, ancestors, resolve
+from engine.packs.patches import SINGLE_SECTIONS, Patcher, read_patches
+from engine.packs.schema_check import validate
+from engine.packs.source import DataPath, SourceFile, load_yaml
+from engine.resources import data_dir
+
+MANIFEST = "pack.yaml"
+MAX_FILES = 500
+MAX_TOTAL_BYTES = 20 * 1024 * 1024
+SKIPPED_DIRS = frozenset({"tests", "scenarios"})
+ID_SECTIONS = ("counters", "wildcards", "zones", "component_types", "procedures")
+NAMESPACE = "counters, wildcards, zones, component types, components, procedures and options"
+
+
+@dataclass
+class Entry:
+    """One definition and where it came from."""
+
+    id: str
+    section: str
+    data: Any
+    src: SourceFile
+    path: DataPath
+    ctype: str | None = None    # components only: the component type key they are listed under
+    pack: str = ""              # id of the pack that defined it
+
+    def position(self) -> tuple[int, int]:
+        """A definition's key; for list items (components, triggers) their `id` value if any."""
+        if isinstance(self.path[-1], int):
+            return self.src.pos((*self.path, "id"))
+        return self.src.key_pos(self.path)
+
+    def where(self) -> str:
+        line, col = self.position()
+        return f"{self.src.display}:{line}:{col}"
+
+
+@dataclass
+class RawPack:
+    """All files of a pack and of the packs it depends on, merged by section; names are not yet resolved.
+
+    `manifest` is the loaded pack's own, with its dependencies' options added.
+    """
+
+    root: Path
+    manifest: Any
+    manifest_src: SourceFile
+    counters: dict[str, Entry] = field(default_factory=dict)
+    wildcards: dict[str, Entry] = field(default_factory=dict)
+    zones: dict[str, Entry] = field(default_factory=dict)
+    component_types: dict[str, Entry] = field(default_factory=dict)
+    procedures: dict[str, Entry] = field(default_factory=dict)
+    components: dict[str, Entry] = field(default_factory=dict)
+    triggers: list[Entry] = field(default_factory=list)
+    flow: Entry | None = None
+    scoring: Entry | None = None
+    files: list[SourceFile] = field(default_factory=list)
+    packs: list[str] = field(default_factory=list)      # pack ids in load order; the loaded pack last
+    # changed definitions (by id, `triggers/ID`, `flow`, `scoring`): "defined in A (file:line:col)", then
+    # one line per patch, e.g. "replaced points by B (file:line:col)"
+    history: dict[str, list[str]] = field(default_factory=dict)
+    warnings: list[Diagnostic] = field(default_factory=list)   # problems that do not stop loading
+
+
+def find_pack(spec: str) -> Path:
+    """A folder holding pack.yaml (or that file itself), else a built-in pack by name."""
+    path = Path(spec)
+    if path.name == MANIFEST and path.is_file():
+        return path.parent
+    if (path / MANIFEST).is_file():
+        return path
+    builtins = _builtin_packs()
+    if spec in builtins:
+        return builtins[spec]
+    message = f"folder '{spec}' has no {MANIFEST}" if path.is_dir() else f"no pack folder or built-in pack '{spec}'"
+    listing = f"built-in packs: {', '.join(builtins)}" if builtins else None
+    raise PackError([Diagnostic("PACK001", message, spec, 1, 1, hint=did_you_mean(spec, builtins) or listing)])
+
+
+def _builtin_packs() -> dict[str, Path]:
+    try:
+        content = data_dir("content")
+    except FileNotFoundError:
+        return {}
+    return {d.name: d for d in sorted(content.iterdir()) if (d / MANIFEST).is_file()}
+
+
+def load_pack_files(root: Path) -> RawPack:
+    """Load, schema-check and merge every YAML file of the pack at `root` and of the packs it needs.
+
+    Raises one `PackError` holding every problem of every file; warnings
+    are left in `RawPack.warnings`.
+    """
+    base = Path(os.path.abspath(root))
+    if not (base / MANIFEST).is_file():
+        raise PackError([Diagnostic("PACK001", f"folder has no {MANIFEST}", base.name, 1, 1)])
+    diagnostics: list[Diagnostic] = []
+    manifest_src, packs = _load_set(base, diagnostics)
+    if manifest_src is None:
+        _content(base, diagnostics)
+        raise PackError(diagnostics)
+    raw = RawPack(root=base, manifest=manifest_src.data, manifest_src=manifest_src, packs=[p.id for p in packs])
+    merger = _Merger(raw, ancestors(packs), diagnostics)
+    for pack in packs:
+        sources = _content(pack.root, diagnostics)
+        raw.files += [pack.manifest, *sources]
+        merger.merge(pack, sources)
+    merger.add_options()
+    if any(d.severity == "error" for d in diagnostics):
+        raise PackError(diagnostics)
+    raw.warnings = diagnostics
+    return raw
+
+
+def pack_inputs(root: Path) -> list[Path] | None:
+    """Every file that loading the pack at `root` reads: the manifests and content files of it and
+    of the packs it needs, in load order. None when a manifest or a dependency has a problem, or
+    the pack is too large: then what is read depends on more than these files."""
+    base = Path(os.path.abspath(root))
+    if not (base / MANIFEST).is_file():
+        return None
+    diagnostics: list[Diagnostic] = []
+    manifest_src, packs = _load_set(base, diagnostics)
+    if manifest_src is None or diagnostics:
+        return None
+    try:
+        return [path for pack in packs for path in (pack.root / MANIFEST, *_checked_paths(pack.root))]
+    except PackError:
+        return None
+
+
+def _load_set(base: Path, diagnostics: list[Diagnostic]) -> tuple[SourceFile | None, list[PackInfo]]:
+    """The pack's loaded manifest and every pack it needs, itself included, in load order."""
+
+    def read_manifest(folder: Path) -> SourceFile | None:
+        return _load(folder / MANIFEST, folder, "pack.schema.json", diagnostics)
+
+    manifest_src = read_manifest(base)
+    if manifest_src is None:
+        return None, []
+    packs, found = resolve(PackInfo(base, manifest_src), read_manifest, _builtin_packs())
+    diagnostics += found
+    return manifest_src, packs
+
+
+def _content(base: Path, diagnostics: list[Diagnostic]) -> list[SourceFile]:
+    """The loaded content files (all but the manifest) of the pack at `base`."""
+    return [src for path in _checked_paths(base) if (src := _load(path, base, "content.schema.json", diagnostics))]
+
+
+def _checked_paths(base: Path) -> list[Path]:
+    """The content files of the pack at `base`, once their number and size are checked."""
+    paths = _content_paths(base)
+    _check_limits(base, [base / MANIFEST, *paths])
+    return paths
+
+
+def _display(path: Path, base: Path) -> str:
+    """Paths in messages start at the pack folder's name: `my-pack/cards.yaml`."""
+    return path.relative_to(base.parent).as_posix()
+
+
+def _content_paths(base: Path) -> list[Path]:
+    """Every *.yaml / *.yml except the manifest; hidden, tests and scenarios folders skipped."""
+    found: list[Path] = []
+    for folder, dirs, names in os.walk(base):
+        dirs[:] = [d for d in dirs if not d.startswith(".") and d not in SKIPPED_DIRS]
+        found += [Path(folder, n) for n in names if n.endswith((".yaml", ".yml")) and not n.startswith(".")]
+    return sorted(p for p in found if p != base / MANIFEST and p.is_file())
+
+
+def _check_limits(base: Path, paths: list[Path]) -> None:
+    """Refuse packs too big to be hand-written content before reading any of them."""
+    if len(paths) > MAX_FILES:
+        _too_big(base, f"pack has {len(paths)} YAML files; the limit is {MAX_FILES}")
+    total = sum(p.stat().st_size for p in paths)
+    if total > MAX_TOTAL_BYTES:
+        _too_big(base, f"pack's YAML files total {total:,} bytes; the limit is {MAX_TOTAL_BYTES:,} (20 MiB)")
+
+
+def _too_big(base: Path, message: str) -> NoReturn:
+    raise PackError([Diagnostic("PACK002", message, base.name, 1, 1, hint="split it into several packs")])
+
+
+def _load(path: Path, base: Path, schema_id: str, diagnostics: list[Diagnostic]) -> SourceFile | None:
+    """Load and schema-check one file, adding its problems to `diagnostics` (clean files are cached)."""
+    display = _display(path, base)
+    try:
+        key = cache.file_key(path.read_bytes(), display, schema_id)
+    except OSError:
+        key = None
+    hit = cache.get(key) if key else None
+    if hit is not None:
+        text, data, layout = hit
+        return SourceFile(path, display, text, data, layout)
+    try:
+        src = load_yaml(path, display)
+    except PackError as exc:
+        diagnostics += exc.diagnostics
+        return None
+    found = validate(src, schema_id)
+    diagnostics += found
+    if key and not found:
+        cache.put(key, (src.text, src.data, src.layout))
+    return src
+
+
+def _items(value: Any) -> Iterator[tuple[Any, Any]]:
+    """Key/value pairs of a mapping section; nothing for a malformed one (the schema reported it)."""
+    return iter(value.items()) if isinstance(value, Mapping) else iter(())
+
+
+class _Merger:
+    """Merges packs (in load order) file by file into `raw`, reporting ids defined twice, then
+    applies each pack's patches."""
+
+    def __init__(self, raw: RawPack, ancestors: dict[str, set[str]], diagnostics: list[Diagnostic]) -> None:
+        self.raw = raw
+        self.ids: dict[str, Entry] = {}
+        self.trigger_ids: dict[str, Entry] = {}
+        self.triggers_seen = 0
+        self.diagnostics = diagnostics
+        self.patcher = Patcher(raw, self.ids, ancestors, diagnostics)
+        self.pack = ""
+
+    def merge(self, pack: PackInfo, sources: list[SourceFile]) -> None:
+        self.pack = pack.id
+        for name, data in _items(pack.manifest.data.get("options")):
+            self._define(Entry(str(name), "options", data, pack.manifest, ("options", name)))
+        for src in sources:
+            for section, value in src.data.items():
+                self._section(src, section, value)
+        for src in sources:
+            for patch in read_patches(src, pack.id):
+                self.patcher.apply(patch)
+
+    def add_options(self) -> None:
+        """Options of the dependencies join the loaded pack's own (the compiler reads them there)."""
+        if any(e.section == "options" and e.pack != self.pack for e in self.ids.values()):
+            options = {i: e.data for i, e in self.ids.items() if e.section == "options"}
+            self.raw.manifest = {**self.raw.manifest, "options": options}
+
+    def _section(self, src: SourceFile, section: str, value: Any) -> None:
+        if section in ID_SECTIONS:
+            for key, data in _items(value):
+                self._define(Entry(str(key), section, data, src, (section, key)))
+        elif section == "components":
+            self._components(src, value)
+        elif section == "triggers" and isinstance(value, list):
+            for index, data in enumerate(value):
+                self._trigger(src, index, data)
+        elif section in SINGLE_SECTIONS:
+            self._single(Entry(section, section, value, src, (section,)))
+
+    def _components(self, src: SourceFile, value: Any) -> None:
+        for ctype, items in _items(value):
+            for index, data in enumerate(items if isinstance(items, list) else ()):
+                comp_id = data.get("id") if isinstance(data, Mapping) else None
+                if isinstance(comp_id, str):
+                    self._define(Entry(comp_id, "components", data, src, ("components", ctype, index), str(ctype)))
+
+    def _define(self, entry: Entry) -> None:
+        """Add to the one namespace of ids; a second definition is DUP001 (same pack) or DUP004."""
+        entry.pack = self.pack
+        first = self.ids.setdefault(entry.id, entry)
+        if first is not entry:
+            self._duplicate("DUP001", f"'{entry.id}' is already defined at {first.where()}", first, entry,
+                            f"the first is in {first.section}; {NAMESPACE} share one set of ids")
+        elif entry.section != "options":
+            getattr(self.raw, entry.section)[entry.id] = entry
+
+    def _trigger(self, src: SourceFile, index: int, data: Any) -> None:
+        """Global triggers get `trigger_N` (1-based, over all packs) when they have no id."""
+        self.triggers_seen += 1
+        given = data.get("id") if isinstance(data, Mapping) else None
+        trigger_id = given if isinstance(given, str) else f"trigger_{self.triggers_seen}"
+        entry = Entry(trigger_id, "triggers", data, src, ("triggers", index), pack=self.pack)
+        first = self.trigger_ids.setdefault(entry.id, entry)
+        if first is not entry:
+            self._duplicate("DUP003", f"trigger id '{entry.id}' is already used at {first.where()}", first, entry)
+        self.raw.triggers.append(entry)
+
+    def _single(self, entry: Entry) -> None:
+        """`flow` and `scoring` may each appear in one file only."""
+        entry.pack = self.pack
+        first = getattr(self.raw, entry.section)
+        if first is None:
+            setattr(self.raw, entry.section, entry)
+        else:
+            self._duplicate("DUP002", f"'{entry.section}' is already defined at {first.where()}", first, entry,
+                            f"keep the whole {entry.section} section in one file")
+
+    def _duplicate(self, code: str, message: str, first: Entry, entry: Entry, hint: str | None = None) -> None:
+        """`code` within one pack; across packs DUP004, pointing at patches as the way to change it."""
+        if first.pack != entry.pack:
+            code, message = "DUP004", f"'{entry.id}' is already defined by pack '{first.pack}' at {first.where()}"
+            hint = "choose another id" if first.section == "options" else (
+                f"change it with a patch, e.g. patches: [{{op: replace, target: {_target(first)}, path: ..., "
+                "value: ...}], or choose another id")
+        line, col = entry.position()
+        self.diagnostics.append(Diagnostic(code, message, entry.src.display, line, col, hint=hint))
+
+
+def _target(entry: Entry) -> str:
+    """How a patch names `entry`."""
+    if entry.section in SINGLE_SECTIONS:
+        return entry.section
+    return f"{entry.ctype or entry.section}/{entry.id}"

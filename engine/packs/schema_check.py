@@ -1,0 +1,246 @@
+"""JSON Schema validation of loaded YAML, reported as positioned, human-worded diagnostics.
+
+The schemas in `schemas/` are Draft-07 so editors (the VS Code YAML extension)
+and this checker agree; they `$ref` each other by file name through one
+`referencing.Registry`.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Iterable, Mapping
+from functools import cache
+from typing import Any
+
+from jsonschema import Draft7Validator, validators
+from jsonschema.exceptions import ValidationError, best_match
+from referencing import Registry, Resource
+from referencing.jsonschema import DRAFT7
+from ruamel.yaml.scalarbool import ScalarBoolean
+
+from engine.diagnostics import Diagnostic, did_you_mean
+from engine.packs.schema_fast import Check, compile_check
+from engine.packs.source import DataPath, SourceFile
+from engine.resources import data_dir
+
+_TYPE_NAMES = {"integer": "an integer", "number": "a number", "string": "a string", "boolean": "a boolean",
+               "object": "a mapping", "array": "a list", "null": "nothing"}
+_CONSTRAINTS = {
+    "minimum": "at least {v}", "maximum": "at most {v}",
+    "exclusiveMinimum": "more than {v}", "exclusiveMaximum": "less than {v}",
+    "minItems": "at least {v} item(s)", "maxItems": "at most {v} item(s)",
+    "minProperties": "at least {v} key(s)", "maxProperties": "at most {v} key(s)",
+    "minLength": "at least {v} character(s)", "maxLength": "at most {v} character(s)",
+    "multipleOf": "a multiple of {v}",
+}
+
+
+def _is_boolean(checker: Any, value: Any) -> bool:
+    return isinstance(value, bool | ScalarBoolean)
+
+
+def _not_boolean(kind: str) -> Callable[[Any, Any], bool]:
+    """ruamel loads an anchored `true` as ScalarBoolean, an int subclass: not a number here."""
+    return lambda checker, value: not _is_boolean(checker, value) and Draft7Validator.TYPE_CHECKER.is_type(value, kind)
+
+
+_YamlValidator = validators.extend(Draft7Validator, type_checker=Draft7Validator.TYPE_CHECKER.redefine_many(
+    {"boolean": _is_boolean, "integer": _not_boolean("integer"), "number": _not_boolean("number")}))
+
+
+@cache
+def _registry() -> Registry:
+    """Every schema file, keyed by its file name (and `$id`), so cross-file `$ref`s resolve."""
+    resources: list[tuple[str, Resource]] = []
+    for path in sorted(data_dir("schemas").glob("*.json")):
+        contents = json.loads(path.read_text(encoding="utf-8"))
+        resource = Resource.from_contents(contents, default_specification=DRAFT7)
+        resources.append((path.name, resource))
+        if contents.get("$id") and contents["$id"] != path.name:
+            resources.append((contents["$id"], resource))
+    return Registry().with_resources(resources)
+
+
+@cache
+def _validator(schema_id: str) -> Draft7Validator:
+    """A compiled validator per schema file name, e.g. "content.schema.json"."""
+    registry = _registry()
+    return _YamlValidator(registry.contents(schema_id), registry=registry)
+
+
+@cache
+def _fast_check(schema_id: str) -> Check:
+    """The quick yes/no for the schema file `schema_id` (engine/packs/schema_fast.py)."""
+    registry = _registry()
+    return compile_check(registry.contents(schema_id), registry.resolver_with_root(registry[schema_id]))
+
+
+def is_valid(data: Any, schema_id: str) -> bool:
+    """Whether `data` matches the schema file `schema_id` (no diagnostics: for data read without positions)."""
+    return _fast_check(schema_id)(data) or _validator(schema_id).is_valid(data)
+
+
+def validate(src: SourceFile, schema_id: str) -> list[Diagnostic]:
+    """Check `src.data` against the schema file `schema_id`; diagnostics sorted by position.
+
+    Valid data (most files) is recognised by the quick check; jsonschema runs on the rest.
+    """
+    if _fast_check(schema_id)(src.data):
+        return []
+    found: set[Diagnostic] = set()
+    for error in _validator(schema_id).iter_errors(src.data):
+        found.update(_diagnose(src, error))
+    return sorted(found, key=lambda d: (d.line, d.col, d.code, d.message))
+
+
+def _diagnose(src: SourceFile, error: ValidationError) -> list[Diagnostic]:
+    """Turn one jsonschema error into diagnostics at the offending key or value."""
+    path: DataPath = tuple(error.absolute_path)
+    kind = error.validator
+    if "propertyNames" in error.absolute_schema_path and isinstance(error.instance, str):
+        return [_at(src, (*path, error.instance), "SCH004", f"invalid key: {_message(error)}",
+                    _hint(error), key=True)]
+    if kind == "additionalProperties":
+        return _unknown_keys(src, path, error)
+    if kind == "required":
+        missing = [k for k in error.validator_value if k not in error.instance]
+        return [_at(src, path, "SCH002", f"missing required key '{k}'") for k in missing]
+    if kind == "dependencies":
+        return _dependencies(src, path, error)
+    if kind in ("anyOf", "oneOf"):
+        return _alternatives(src, path, error)
+    code = "SCH003" if kind == "type" else "SCH004"
+    return [_at(src, path, code, _message(error), _hint(error))]
+
+
+def _at(src: SourceFile, path: DataPath, code: str, message: str, hint: str | None = None,
+        key: bool = False) -> Diagnostic:
+    line, col = src.key_pos(path) if key else src.pos(path)
+    return Diagnostic(code, message, src.display, line, col, hint=hint)
+
+
+def _unknown_keys(src: SourceFile, path: DataPath, error: ValidationError) -> list[Diagnostic]:
+    """SCH001 at each extra key, with a did-you-mean over the keys the schema allows."""
+    allowed = list(error.schema.get("properties", {}))
+    patterns = [re.compile(p) for p in error.schema.get("patternProperties", {})]
+    extras = [k for k in error.instance if k not in allowed and not any(p.search(str(k)) for p in patterns)]
+    listing = f"allowed keys: {', '.join(allowed)}" if allowed else None
+    return [_at(src, (*path, k), "SCH001", f"unknown key '{k}'", did_you_mean(str(k), allowed) or listing,
+                key=True) for k in extras]
+
+
+def _dependencies(src: SourceFile, path: DataPath, error: ValidationError) -> list[Diagnostic]:
+    """A key that needs other keys (list-form dependencies), reported at that key."""
+    return [_at(src, (*path, key), "SCH002", f"'{key}' needs key '{n}'", key=True)
+            for key, needs in error.validator_value.items() if key in error.instance and isinstance(needs, list)
+            for n in needs if n not in error.instance]
+
+
+def _alternatives(src: SourceFile, path: DataPath, error: ValidationError) -> list[Diagnostic]:
+    """anyOf/oneOf: name the key choices, merge pure type mismatches, else the best sub-error."""
+    alternatives = _required_sets(error.validator_value)
+    schema_path = list(error.absolute_schema_path)
+    if alternatives and len(schema_path) > 2 and schema_path[-3] == "dependencies":
+        key = schema_path[-2]               # {"dependencies": {key: {"anyOf": [required...]}}}
+        return [_at(src, (*path, key), "SCH002", f"'{key}' needs one of the keys {_keys(alternatives)}", key=True)]
+    if alternatives and not isinstance(error.instance, Mapping):
+        return []                       # key choices say nothing about a non-mapping: its type error does
+    if alternatives:
+        present = [keys[0] for keys in alternatives if all(k in error.instance for k in keys)]
+        if len(present) > 1:
+            message = f"only one of the keys {_keys(alternatives)} may be used; found {_quoted(present)}"
+        else:
+            exactly = "exactly " if error.validator == "oneOf" else ""
+            message = f"expected {exactly}one of the keys {_keys(alternatives)}"
+        return [_at(src, path, "SCH005", message)]
+    if not error.context:
+        return [_at(src, path, "SCH005", "matches more than one of the allowed forms")]
+    if all(sub.validator == "type" and not sub.relative_path for sub in error.context):
+        types = [t for sub in error.context for t in _as_list(sub.validator_value)]
+        return [_at(src, path, "SCH003", f"expected {_type_names(types)}, got {_describe(error.instance)}",
+                    _quote_hint(types, error.instance))]
+    return _diagnose(src, best_match(error.context))
+
+
+def _required_sets(schemas: Iterable[Any]) -> list[list[str]]:
+    """The key lists of alternatives that only say `required: [...]`, or [] if any says more."""
+    sets = [s["required"] for s in schemas if isinstance(s, Mapping) and set(s) == {"required"}]
+    return sets if sets and len(sets) == len(list(schemas)) else []
+
+
+def _keys(alternatives: list[list[str]]) -> str:
+    return _quoted(["+".join(keys) for keys in alternatives])
+
+
+def _quoted(names: Iterable[str]) -> str:
+    return ", ".join(f"'{n}'" for n in names)
+
+
+def _message(error: ValidationError) -> str:
+    """Plain-words text for a single-value error (type, enum, pattern, bounds)."""
+    kind, value, got = error.validator, error.validator_value, _describe(error.instance)
+    if kind == "type":
+        return f"expected {_type_names(_as_list(value))}, got {got}"
+    if kind == "enum":
+        return f"expected one of {_quoted(map(str, value))}, got {got}"
+    if kind == "const":
+        return f"expected '{value}', got {got}"
+    if kind == "pattern":
+        title = error.schema.get("title")
+        return f"'{error.instance}' is not a valid {title}" if title else f"'{error.instance}' does not match {value}"
+    if kind == "minLength" and value == 1:
+        return "must not be empty"
+    if kind in _CONSTRAINTS:
+        return f"expected {_CONSTRAINTS[kind].format(v=value)}, got {got}"
+    if kind == "uniqueItems":
+        return "items must not repeat"
+    return error.message
+
+
+def _hint(error: ValidationError) -> str | None:
+    if error.validator == "enum" and isinstance(error.instance, str):
+        return did_you_mean(error.instance, map(str, error.validator_value))
+    if error.validator == "pattern":
+        return error.schema.get("description")
+    if error.validator == "type":
+        return _quote_hint(_as_list(error.validator_value), error.instance)
+    return None
+
+
+def _quote_hint(types: list[str], value: Any) -> str | None:
+    """YAML reads 1.0, true and dates as non-text (quoting fixes that), but yes/no as text."""
+    if "string" in types and value is not None and not isinstance(value, Mapping | list):
+        return "put the value in quotes to make it text"
+    if "boolean" in types and isinstance(value, str):
+        return "write true or false"
+    return None
+
+
+def _as_list(value: Any) -> list[str]:
+    return list(value) if isinstance(value, list) else [value]
+
+
+def _type_names(types: list[str]) -> str:
+    names = [_TYPE_NAMES.get(t, t) for t in dict.fromkeys(types)]
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
+
+
+def _describe(value: Any) -> str:
+    """How a YAML value reads to a pack author: "string 'abc'", "a list"."""
+    if isinstance(value, bool | ScalarBoolean):
+        return f"boolean {str(bool(value)).lower()}"
+    if isinstance(value, int):
+        return f"integer {value}"
+    if isinstance(value, float):
+        return f"number {value}"
+    if isinstance(value, str):
+        shown = value if len(value) <= 40 else value[:37] + "..."
+        return f"string '{shown}'"
+    if value is None:
+        return "nothing (an empty value)"
+    if isinstance(value, Mapping):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    return f"{type(value).__name__} {value}"

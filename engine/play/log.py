@@ -1,0 +1,125 @@
+"""The game log: one type for what `play --log` writes and what `replay`, `play --resume` and `simulate` read.
+
+A log is the match as data: the pack, the seed, the options and every answer by label. Logs come from
+strangers (a bug report, a saved game), so reading one checks it against `schemas/log.schema.json`
+and turns every problem into a diagnostic with a position, never a traceback. JSON is parsed fast
+first; only a log with a problem is read again as YAML (JSON is YAML) to find its line and column.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from engine.diagnostics import Diagnostic, PackError
+from engine.packs.schema_check import is_valid, validate
+from engine.packs.source import SourceFile, load_yaml
+
+LOG_FORMAT = 1
+MAX_LOG_BYTES = 64 * 1024 * 1024
+MANIFEST = "pack.yaml"
+
+
+@dataclass
+class GameLog:
+    """A match's pack, seed, options and answers; the result too once it has ended."""
+
+    pack: str
+    version: str
+    players: int
+    seed: int
+    options: dict[str, bool] = field(default_factory=dict)
+    decisions: list[dict[str, Any]] = field(default_factory=list)   # {seat, step, label} per answer
+    pack_path: str | None = None
+    finished: bool = False
+    hash: str | None = None
+    scores: list[int] | None = None
+    winners: list[int] | None = None
+
+    def labels(self) -> list[str]:
+        """The answers in order, as the labels `Session.replay` takes."""
+        return [d["label"] for d in self.decisions]
+
+    def pack_spec(self) -> str:
+        """The folder the logged game was loaded from if it still holds a pack, else the pack's name."""
+        path = self.pack_path
+        return path if path and (Path(path) / MANIFEST).is_file() else self.pack
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "format": LOG_FORMAT, "pack": self.pack, "pack_path": self.pack_path, "version": self.version,
+            "players": self.players, "seed": self.seed, "options": dict(self.options),
+            "decisions": self.decisions, "finished": self.finished,
+        }
+        if self.finished:
+            data.update(hash=self.hash, scores=self.scores, winners=self.winners)
+        return data
+
+    def write(self, path: Path) -> None:
+        Path(path).write_text(json.dumps(self.to_json(), indent=1))
+
+    @classmethod
+    def read(cls, path: Path) -> GameLog:
+        """Read and check a log file; any problem raises `PackError` with positioned diagnostics."""
+        path = Path(path)
+        shown = str(path)
+        data = _parse_json(path, shown)
+        problems = _problems(data)
+        if problems:
+            src = load_yaml(path, shown)      # positions, for the message only
+            found = validate(src, "log.schema.json") or [_at(src, path_, msg) for path_, msg in problems]
+            raise PackError(found)
+        return cls(pack=data["pack"], version=data.get("version", ""), players=data["players"], seed=data["seed"],
+                   options={k: v for k, v in data.get("options", {}).items() if v},
+                   decisions=data["decisions"], pack_path=data.get("pack_path"),
+                   finished=data.get("finished", False), hash=data.get("hash"), scores=data.get("scores"),
+                   winners=data.get("winners"))
+
+
+def _parse_json(path: Path, shown: str) -> Any:
+    try:
+        size = path.stat().st_size
+        if size > MAX_LOG_BYTES:
+            _fail(shown, "LOG001", f"log is {size:,} bytes; the limit is {MAX_LOG_BYTES:,}")
+        raw = path.read_bytes()
+    except OSError as exc:
+        _fail(shown, "LOG001", f"cannot read log: {exc.strerror or exc}")
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        _fail(shown, "LOG001", f"log is not valid UTF-8 (byte 0x{raw[exc.start]:02x} at offset {exc.start})")
+    try:
+        return json.loads(text, parse_constant=_no_constant)
+    except json.JSONDecodeError as exc:
+        _fail(shown, "LOG001", f"not valid JSON: {exc.msg}", exc.lineno, exc.colno)
+    except RecursionError:
+        _fail(shown, "LOG001", "JSON nested too deeply")
+    except ValueError as exc:     # NaN/Infinity, or an integer longer than Python will convert
+        _fail(shown, "LOG001", f"not valid JSON: {exc}")
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number a log may hold")
+
+
+def _problems(data: Any) -> list[tuple[tuple[Any, ...], str]]:
+    """Quick checks beyond the schema: `true` is no seat and no seed, and a float seed gives another game."""
+    if not isinstance(data, dict):
+        return [((), "expected a JSON object at the top level")]
+    found: list[tuple[tuple[Any, ...], str]] = [
+        ((key,), f"'{key}' must be a whole number, not {data[key]!r}")
+        for key in ("players", "seed", "format") if isinstance(data.get(key), float | bool)]
+    if not found and not is_valid(data, "log.schema.json"):
+        found.append(((), "the log does not match the log format"))
+    return found
+
+
+def _at(src: SourceFile, path: tuple[Any, ...], message: str) -> Diagnostic:
+    line, col = src.pos(path)
+    return Diagnostic("LOG002", message, src.display, line, col)
+
+
+def _fail(shown: str, code: str, message: str, line: int = 1, col: int = 1) -> Any:
+    raise PackError([Diagnostic(code, message, shown, line, col)])

@@ -1,0 +1,174 @@
+"""Reading and writing the state by documented paths (scenarios use these).
+
+Paths (see docs/scenarios.md):
+- `NAME` — a global counter, or a global zone (its component ids), or `NAME.count`;
+- `P2.NAME` — player 2's counter or zone (1-based seats); `P2.NAME.count`;
+- `COMPONENT.ATTR` — an attribute of a global component's item; `P2.COMPONENT.ATTR` for per-player ones;
+- `COMPONENT.zone` — the zone id an item is in;
+- `score.P2` — player 2's score right now; `winners` — the 1-based seats who would win now;
+- `pending.seat|prompt|labels|step|kind` — the pending decision.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.errors import RuleError
+from engine.play.session import Session
+from engine.runtime.context import Ctx
+from engine.runtime.interpreter import Game
+from engine.runtime.scoring import final_scores, winners
+from engine.runtime.state import Item, Zone
+
+
+class PathError(Exception):
+    """A state path that names nothing."""
+
+
+def _seat(token: str, game: Game) -> int | None:
+    if len(token) > 1 and token[0] in "Pp" and token[1:].isdigit():
+        seat = int(token[1:]) - 1
+        if not 0 <= seat < len(game.state.players):
+            raise PathError(f"no player {token} in a {len(game.state.players)}-player game")
+        return seat
+    return None
+
+
+def _split(game: Game, path: str) -> tuple[int | None, list[str]]:
+    parts = path.split(".")
+    seat = _seat(parts[0], game)
+    return (seat, parts[1:]) if seat is not None else (None, parts)
+
+
+def _zone(game: Game, zid: str, seat: int | None) -> Zone | None:
+    if zid not in game.pack.zones:
+        return None
+    try:
+        return game.state.zone(zid, seat)
+    except KeyError:
+        raise PathError(f"zone '{zid}' belongs to each player: write P1.{zid}") from None
+
+
+def read(session: Session, path: str) -> Any:
+    game = session.game
+    head = path.split(".")[0]
+    if head == "pending":
+        return _pending(session, path)
+    if head == "score":
+        return _score(game, path)
+    if path == "winners":
+        return [seat + 1 for seat in winners(final_scores(game))]
+    seat, parts = _split(game, path)
+    if not parts:
+        raise PathError(f"'{path}' names a player, not a value")
+    name, rest = parts[0], parts[1:]
+    if name in game.pack.counters and not rest:
+        if game.pack.counters[name].scope == "player" and seat is None:
+            raise PathError(f"counter '{name}' belongs to each player: write P1.{name}")
+        return game.counter(name, seat)
+    zone = _zone(game, name, seat)
+    if zone is not None:
+        if rest == ["count"]:
+            return len(zone.items)
+        if not rest:
+            return [i.comp.id for i in zone.items]
+        raise PathError(f"'{path}': a zone has only `.count`")
+    if name in game.pack.components and len(rest) == 1:
+        item = game.instance(name, seat)
+        if rest[0] == "zone":
+            return item.zone.id if item.zone else None
+        if rest[0] in item.attrs:
+            return item.attrs[rest[0]]
+        if rest[0] in item.comp.derived:
+            return item.comp.derived[rest[0]](Ctx(game, item.owner if item.owner is not None else seat, item))
+        raise PathError(f"'{name}' has no attribute '{rest[0]}'")
+    raise PathError(f"'{path}' names no counter, zone or component attribute")
+
+
+def write(session: Session, path: str, value: Any) -> None:
+    game = session.game
+    seat, parts = _split(game, path)
+    if not parts:
+        raise PathError(f"'{path}' names a player, not a value")
+    name, rest = parts[0], parts[1:]
+    ctx = Ctx(game, seat)
+    if name in game.pack.counters and not rest:
+        cdef = game.pack.counters[name]
+        if cdef.zone is not None:
+            raise PathError(f"'{name}' counts the items in zone '{cdef.zone}': set that zone instead")
+        if cdef.scope == "player" and seat is None:
+            raise PathError(f"counter '{name}' belongs to each player: write P1.{name}")
+        game.set_counter(ctx, name, int(value))
+        return
+    zone = _zone(game, name, seat)
+    if zone is not None and not rest:
+        _fill_zone(game, zone, seat, value)
+        return
+    if name in game.pack.components and len(rest) == 1:
+        item = game.instance(name, seat)
+        if rest[0] not in item.comp.ctype.attrs:
+            raise PathError(f"'{name}' has no attribute '{rest[0]}' (declared: {', '.join(item.comp.ctype.attrs)});"
+                            f" to move it, set a zone's list instead")
+        game.set_attr(item, rest[0], value)
+        return
+    raise PathError(f"'{path}' cannot be set (counters, zones and component attributes can)")
+
+
+def _fill_zone(game: Game, zone: Zone, seat: int | None, ids: Any) -> None:
+    """Make `zone` hold exactly the named components' items, in order; others go back to their start zone."""
+    if not isinstance(ids, list):
+        raise PathError(f"zone '{zone.id}' is set from a list of component ids")
+    wanted: list[Item] = []
+    for cid in ids:
+        if cid not in game.pack.components:
+            raise PathError(f"unknown component '{cid}'")
+        wanted.append(_free_item(game, str(cid), seat, wanted, zone))
+    for item in wanted:
+        if item.zone is not None:
+            item.zone.items.remove(item)
+        item.zone = None
+    leftovers = list(zone.items)  # not listed: back to their starting zone (after the listed ones, if that is here)
+    zone.items[:] = wanted
+    for item in wanted:
+        item.zone = zone
+    for item in leftovers:
+        home = game.state.zone(item.comp.ctype.zone, item.owner) if item.comp.ctype.zone else None
+        if home is zone:
+            zone.items.append(item)
+            continue
+        item.zone = home
+        if home is not None:
+            home.items.append(item)
+
+
+def _free_item(game: Game, cid: str, seat: int | None, taken: list[Item], zone: Zone) -> Item:
+    """An item of `cid` (the seat's own for per-player components), preferring one already in `zone`."""
+    comp = game.pack.components[cid]
+    owner = seat if comp.ctype.per_player else None
+    candidates = [i for i in game.state.items if i.comp is comp and i.owner == owner and i not in taken]
+    if not candidates:
+        raise PathError(f"no free item of '{cid}' left")
+    candidates.sort(key=lambda i: i.zone is not zone)
+    return candidates[0]
+
+
+def _pending(session: Session, path: str) -> Any:
+    field = path.partition(".")[2]
+    decision = session.pending
+    if decision is None:
+        return None
+    values = {"seat": decision.seat + 1, "prompt": decision.prompt, "labels": decision.labels,
+              "step": decision.step, "kind": decision.kind}
+    if field not in values:
+        raise PathError(f"'pending' has {', '.join(values)}")
+    return values[field]
+
+
+def _score(game: Game, path: str) -> int:
+    seat = _seat(path.partition(".")[2], game)
+    if seat is None or game.pack.scoring is None:
+        raise PathError("write score.P1 (the pack must have scoring)")
+    try:
+        return int(game.pack.scoring.score(Ctx(game, seat)))
+    except RuleError as exc:
+        raise PathError(str(exc)) from exc

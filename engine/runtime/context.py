@@ -1,0 +1,30 @@
+"""The execution context generated code reads: which game, who acts, on which item, for which event."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from engine.runtime.interpreter import Game
+    from engine.runtime.state import Item
+
+
+class Ctx:
+    """Per-invocation context. DSL locals are Python locals of the generated function, not kept here.
+
+    `seat` changes inside `as PLAYER { ... }` blocks and per seat in `each_player` steps.
+    """
+
+    __slots__ = ("event", "game", "seat", "self_item")
+
+    def __init__(self, game: Game, seat: int | None, self_item: Item | None = None,
+                 event: dict[str, Any] | None = None) -> None:
+        self.game = game
+        self.seat = seat
+        self.self_item = self_item
+        self.event = event
+
+    def child(self, seat: int | None = None, self_item: Item | None = None,
+              event: dict[str, Any] | None = None) -> Ctx:
+        """A fresh context for a trigger or an item's action."""
+        return Ctx(self.game, self.seat if seat is None else seat, self_item, event)

@@ -1,0 +1,113 @@
+"""The cost solver: every distinct way to pay a cost, and why one cannot be paid.
+
+A cost is a multiset of units, each naming a counter or a wildcard. A unit of
+counter `r` can be paid with `r` or with any counter that `substitutes` for
+it; a unit of wildcard `w` with any member of `w.pay` (or a substitute of
+one). Two ways that spend the same multiset of counters are the same way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from engine.runtime.defs import Pack
+
+Way = dict[str, int]
+MAX_WAYS = 256
+
+
+def payers(pack: Pack, name: str) -> list[str]:
+    """Counters that may pay one unit of `name`, preferred first (computed once per pack and name)."""
+    cached = pack.payers.get(name)
+    if cached is None:
+        cached = pack.payers[name] = _payers(pack, name)
+    return cached
+
+
+def _payers(pack: Pack, name: str) -> list[str]:
+    base = list(pack.wildcards[name].pay) if name in pack.wildcards else [name]
+    out: list[str] = []
+    for member in base:
+        for option in [member, *_substitutes_for(pack, member)]:
+            if option not in out:
+                out.append(option)
+    return out
+
+
+def _substitutes_for(pack: Pack, name: str) -> list[str]:
+    return [c.id for c in pack.counters.values() if name in c.substitutes]
+
+
+def payment_ways(pack: Pack, need: dict[str, int], available: Callable[[str], int],
+                 limit: int = MAX_WAYS) -> list[Way]:
+    """Distinct ways to pay `need`, at most `limit`, in a stable order."""
+    # Plain counters first: they are the most constrained, wildcards take what is left.
+    reqs = sorted(((n, amount) for n, amount in need.items() if amount > 0),
+                  key=lambda r: (r[0] in pack.wildcards, r[0]))
+    groups = [(payers(pack, name), amount) for name, amount in reqs]
+    left = {p: available(p) for group, _ in groups for p in group}
+    seen: set[tuple[tuple[str, int], ...]] = set()
+    ways: list[Way] = []
+
+    def spend(gi: int, pi: int, remaining: int, spent: dict[str, int]) -> bool:
+        if len(ways) >= limit:
+            return True
+        if gi == len(groups):
+            key = tuple(sorted((k, v) for k, v in spent.items() if v))
+            if key not in seen:
+                seen.add(key)
+                ways.append(dict(key))
+            return False
+        options, _ = groups[gi]
+        if remaining == 0:
+            nxt = groups[gi + 1][1] if gi + 1 < len(groups) else 0
+            return spend(gi + 1, 0, nxt, spent)
+        if pi == len(options):
+            return False
+        payer = options[pi]
+        most = min(remaining, left[payer])
+        for take in range(most, -1, -1):
+            left[payer] -= take
+            spent[payer] = spent.get(payer, 0) + take
+            stop = spend(gi, pi + 1, remaining - take, spent)
+            spent[payer] -= take
+            left[payer] += take
+            if stop:
+                return True
+        return False
+
+    spend(0, 0, groups[0][1] if groups else 0, {})
+    return ways
+
+
+def can_pay(pack: Pack, need: dict[str, int], available: Callable[[str], int]) -> bool:
+    """Quick checks first (each part alone; plain counters need no search), then a search for one way."""
+    alone = True  # every part has its own single payer: nothing competes, no search needed
+    seen: set[str] = set()
+    for name, amount in need.items():
+        if amount <= 0:
+            continue
+        options = payers(pack, name)
+        if sum(available(p) for p in options) < amount:
+            return False
+        alone = alone and len(options) == 1 and options[0] not in seen
+        seen.update(options)
+    return alone or bool(payment_ways(pack, need, available, limit=1))
+
+
+def explain(pack: Pack, need: dict[str, int], available: Callable[[str], int]) -> str:
+    """A sentence saying which part of the cost falls short."""
+    short = []
+    for name, amount in need.items():
+        options = payers(pack, name)
+        have = sum(available(p) for p in options)
+        if have < amount:
+            via = f" (payable with {', '.join(options)})" if options != [name] else ""
+            short.append(f"needs {amount} {name}{via}, has {have}")
+    if not short:
+        return "the parts can each be paid but not all together (they compete for the same counters)"
+    return "; ".join(short)
+
+
+def way_label(way: Way) -> str:
+    return "pay " + " + ".join(f"{n} {name}" for name, n in sorted(way.items())) if way else "pay nothing"

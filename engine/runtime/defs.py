@@ -1,0 +1,203 @@
+"""A compiled pack: definitions with their DSL already turned into Python functions (engine/compile/codegen.py).
+
+Nothing here changes during a game; the `State` (engine.runtime.state) does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from engine.runtime.boards import Graph
+from engine.usage import Usage
+
+if TYPE_CHECKING:
+    from engine.runtime.context import Ctx
+
+Expr = Callable[["Ctx"], Any]
+Runner = Callable[["Ctx"], None]
+
+
+@dataclass(slots=True)
+class Effect:
+    """A compiled effect: `run` carries it out (asking players through `Game.ask`).
+
+    `legal` tells, without running, whether the effect can start (its leading
+    cost can be paid); None means always.
+    """
+
+    run: Runner
+    legal: Expr | None
+    text: str
+
+
+@dataclass(slots=True)
+class Cost:
+    """`amounts(ctx)`: how many of each counter or wildcard the cost asks for now; `text` as written."""
+
+    amounts: Callable[[Ctx], dict[str, int]]
+    text: str
+
+
+@dataclass
+class CounterDef:
+    id: str
+    name: str
+    scope: str = "player"
+    initial: int = 0
+    min: int = 0
+    max: int | None = None
+    resource: bool = False
+    substitutes: list[str] = field(default_factory=list)
+    zone: str | None = None
+    supply: str | None = None  # a global counter gains come from (and payments go back to): a limited supply
+
+    def clamp(self, value: int) -> int:
+        value = max(self.min, value)
+        return value if self.max is None else min(self.max, value)
+
+
+@dataclass
+class WildcardDef:
+    id: str
+    name: str
+    gain: list[str]
+    pay: list[str]
+
+
+@dataclass
+class ZoneDef:
+    id: str
+    name: str
+    scope: str = "player"
+    visibility: str = "public"
+    capacity: int | None = None
+    slots: list[Cost | None] = field(default_factory=list)
+    refill_from: str | None = None
+    draw_from: str | None = None
+    discard_to: str | None = None
+    active: bool = False
+    keep_filled: int = 0         # a market row: refill to this many from `draw_from` when an item leaves
+    random_draw: bool = False    # a bag: draws take a random item instead of the first
+
+
+@dataclass
+class AttrDef:
+    name: str
+    type: str
+    default: Any = None
+    enum: list[str] | None = None
+    description: str = ""
+
+
+@dataclass
+class ComponentType:
+    id: str
+    name: str
+    zone: str | None
+    per_player: bool
+    attrs: dict[str, AttrDef]
+    links: str | None = None                 # list attribute naming neighbours: the type is a board graph
+    derive: tuple[str, str] | None = None    # ("edges" | "corners", space type): generated locations
+
+
+@dataclass
+class ActionDef:
+    id: str
+    label: str
+    threshold: int | None
+    when: Expr | None
+    cost: Cost | None
+    effect: Effect
+    or_group: str | None
+    index: int
+
+
+@dataclass
+class TriggerDef:
+    id: str
+    on: str
+    when: Expr | None
+    effect: Effect
+    optional: bool
+    limit: str | None
+    timing: str
+    label: str
+
+
+@dataclass
+class ComponentDef:
+    id: str
+    name: str
+    ctype: ComponentType
+    copies: int
+    values: dict[str, Any]
+    derived: dict[str, Expr]
+    costs: list[Cost]
+    actions: list[ActionDef]
+    mode: str
+    triggers: list[TriggerDef]
+    text: str
+    order: int
+    triggers_on: dict[str, list[TriggerDef]] = field(default_factory=dict)  # `triggers` by event
+
+
+@dataclass
+class RankTable:
+    """Named score bands (e.g. a solo rating), used at the listed player counts (all if empty)."""
+
+    players: list[int]
+    bands: list[tuple[int, str]]  # (minimum score, label), ascending
+    when: Expr | None = None      # the table applies only while this holds (e.g. an option is on)
+
+    def label(self, score: int) -> str | None:
+        found = None
+        for minimum, label in self.bands:
+            if score >= minimum:
+                found = label
+        return found
+
+
+@dataclass
+class Scoring:
+    score: Expr
+    tiebreak: list[Expr]
+    breakdown: dict[str, Expr]
+    ranks: list[RankTable] = field(default_factory=list)
+
+    def rank(self, ctx: Ctx, players: int, score: int) -> str | None:
+        """The first table whose player counts and `when` match decides."""
+        for table in self.ranks:
+            if (not table.players or players in table.players) and (table.when is None or table.when(ctx)):
+                return table.label(score)
+        return None
+
+
+@dataclass
+class Pack:
+    id: str
+    name: str
+    version: str
+    min_players: int
+    max_players: int
+    options: dict[str, Any]
+    root: str = ""             # the folder it was loaded from (logs name it, so folder packs can resume)
+    counters: dict[str, CounterDef] = field(default_factory=dict)
+    wildcards: dict[str, WildcardDef] = field(default_factory=dict)
+    zones: dict[str, ZoneDef] = field(default_factory=dict)
+    types: dict[str, ComponentType] = field(default_factory=dict)
+    components: dict[str, ComponentDef] = field(default_factory=dict)
+    procedures: dict[str, Effect] = field(default_factory=dict)
+    triggers: list[TriggerDef] = field(default_factory=list)
+    flow: Runner | None = None
+    scoring: Scoring | None = None
+    # every event name some trigger listens to: emitting others is a no-op
+    listened: set[str] = field(default_factory=set)
+    triggers_on: dict[str, list[TriggerDef]] = field(default_factory=dict)  # `triggers` by event
+    item_listened: set[str] = field(default_factory=set)  # events some component's trigger listens to
+    early_events: set[str] = field(default_factory=set)  # events some trigger answers `before` or `instead`
+    attr_names: set[str] = field(default_factory=set)  # every name `x.NAME` may use (the compiler's check)
+    usage: Usage = field(default_factory=Usage)  # cross-reference for the linter
+    payers: dict[str, list[str]] = field(default_factory=dict)  # cost solver's cache: who may pay a unit of X
+    graphs: dict[str, Graph] = field(default_factory=dict)  # board graphs by space type

@@ -1,0 +1,275 @@
+"""Run-time helpers over DSL values: collections, attributes, labels."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from engine.errors import RuleError
+from engine.runtime.defs import ActionDef
+from engine.runtime.state import Item, PlayerRef, Zone
+
+if TYPE_CHECKING:
+    from engine.runtime.context import Ctx
+
+
+def as_items(value: Any) -> list[Any]:
+    """A collection value as a list (a snapshot for zones)."""
+    if isinstance(value, Zone):
+        return list(value.items)
+    if isinstance(value, list):
+        return value
+    if value is None:
+        return []
+    raise RuleError(f"expected a collection (a zone or a list), got {describe(value)}")
+
+
+def describe(value: Any) -> str:
+    if isinstance(value, Item):
+        return f"item {value.comp.id}"
+    if isinstance(value, Zone):
+        return f"zone {value.id}"
+    return f"{type(value).__name__} {value!r}"
+
+
+def get_attr(ctx: Ctx, obj: Any, name: str) -> Any:
+    """`obj.name` for items (declared, derived and built-in attributes), dicts and actions."""
+    if isinstance(obj, Item):
+        return _item_attr(ctx, obj, name)
+    if isinstance(obj, PlayerRef):
+        return _player_attr(ctx, obj, name)
+    if isinstance(obj, dict):
+        return obj.get(name)
+    if isinstance(obj, ActionDef):
+        if name in ("threshold", "label", "id"):
+            return getattr(obj, name)
+        raise RuleError(f"an action has no attribute '{name}'")
+    raise RuleError(f"cannot read '.{name}' of {describe(obj)}")
+
+
+def plain_attr(ctx: Ctx, obj: Any, name: str) -> Any:
+    """`obj.name` for an attribute every type stores as a plain value: straight from the item when it has it."""
+    if obj.__class__ is Item and name in obj.attrs:
+        return obj.attrs[name]
+    return get_attr(ctx, obj, name)
+
+
+def _item_attr(ctx: Ctx, item: Item, name: str) -> Any:
+    attrs = item.attrs
+    if name in attrs:
+        kind = item.comp.ctype.attrs[name].type if name in item.comp.ctype.attrs else "int"
+        value = attrs[name]
+        if value is None or kind in _PLAIN:
+            return value
+        seat = item.owner if item.owner is not None else ctx.seat
+        if kind == "zone":
+            return ctx.game.state.zone(value, seat)
+        return ctx.game.instance(value, seat)
+    derived = item.comp.derived.get(name)
+    if derived is not None:
+        inner = ctx.child(seat=item.owner if item.owner is not None else ctx.seat, self_item=item)
+        return derived(inner)
+    if name == "name":
+        return item.comp.name
+    if name == "id":
+        return item.comp.id
+    if name == "owner":
+        return None if item.owner is None else PlayerRef(item.owner)
+    if name == "zone":
+        return item.zone
+    return 0  # declared by another type: reads as 0/false here, so mixed collections can be filtered
+
+
+_PLAIN = frozenset({"int", "str", "bool", "list"})
+
+
+def _player_attr(ctx: Ctx, player: PlayerRef, name: str) -> Any:
+    """`p.NAME`: that player's counter or zone, or `p.seat` (1-based)."""
+    game = ctx.game
+    if name == "seat":
+        return player.seat + 1
+    if name in game.pack.counters:
+        return game.counter(name, player.seat)
+    if name in game.pack.zones:
+        return game.state.zone(name, player.seat)
+    raise RuleError(f"a player has no counter or zone '{name}'")
+
+
+def item_actions(ctx: Ctx, item: Any) -> list[ActionDef]:
+    """The item's actions whose `when` condition holds."""
+    if not isinstance(item, Item):
+        raise RuleError(f"actions() needs an item, got {describe(item)}")
+    inner = ctx.child(seat=item.owner if item.owner is not None else ctx.seat, self_item=item)
+    return [a for a in item.comp.actions if a.when is None or a.when(inner)]
+
+
+def item_label(item: Item) -> str:
+    return item.comp.name
+
+
+def item_key(item: Item) -> tuple:
+    """Two items with the same key are the same option to a player."""
+    return (item.comp.id, tuple(sorted((k, repr(v)) for k, v in item.attrs.items())))
+
+
+# ---------------------------------------------------------------- helpers the generated code calls
+def iterate(value: Any) -> list[Any]:
+    """A collection to read (no snapshot: conditions and counts never move items)."""
+    return value.items if value.__class__ is Zone else as_items(value)
+
+
+def count(value: Any) -> int:
+    return len(value.items) if value.__class__ is Zone else len(as_items(value))
+
+
+def contains(a: Any, b: Any) -> bool:
+    if isinstance(b, (list, tuple, str)):
+        return a in b
+    return a in as_items(b)
+
+
+def div(a: Any, b: Any) -> int:
+    if b == 0:
+        raise RuleError("division by zero")
+    return a // b
+
+
+def mod(a: Any, b: Any) -> int:
+    if b == 0:
+        raise RuleError("modulo by zero")
+    return a % b
+
+
+def index(value: Any, i: Any) -> Any:
+    """`coll[i]`, 1-based."""
+    seq = as_items(value)
+    i = int(i)
+    if not 1 <= i <= len(seq):
+        raise RuleError(f"index {i} is outside 1..{len(seq)}")
+    return seq[i - 1]
+
+
+def pick(seq: list[Any], i: Any) -> Any:
+    """pick(list, i): the i-th element (1-based); 0 for i <= 0."""
+    i = int(i)
+    if i <= 0:
+        return 0
+    if i > len(seq):
+        raise RuleError(f"pick: index {i} is outside 1..{len(seq)}")
+    return seq[i - 1]
+
+
+def rank(value: Any, minimums: list[Any]) -> int:
+    """rank(value, minimums): how many of the ascending minimums value reaches."""
+    return sum(1 for m in minimums if value >= m)
+
+
+def cost_uses(ctx: Ctx, item: Any, counter: str, want: int | None) -> bool:
+    """Some alternative cost of `item` names `counter` (exactly `want` of it, when given)."""
+    for cost in item.comp.costs:
+        need = cost.amounts(ctx).get(counter, 0)
+        if need and (want is None or need == want):
+            return True
+    return False
+
+
+def need_zone(value: Any) -> Zone:
+    if not isinstance(value, Zone):
+        raise RuleError(f"expected a zone, got {describe(value)}")
+    return value
+
+
+def need_item(value: Any, what: str) -> Item:
+    if not isinstance(value, Item):
+        raise RuleError(f"{what} needs an item, got {describe(value)}")
+    return value
+
+
+def set_item_attr(target: Any, attr: str, value: Any) -> None:
+    """`set x.attr = value` on an item; items and zones are stored by id."""
+    if target.__class__ is not Item:
+        raise RuleError(f"cannot set '.{attr}' on {describe(target)}")
+    if isinstance(value, Item):
+        value = value.comp.id
+    elif isinstance(value, Zone):
+        value = value.id
+    target.attrs[attr] = value
+
+
+def show(value: Any) -> str:
+    """A value inside a prompt: items by name."""
+    if isinstance(value, Item):
+        return value.comp.name
+    return str(value)
+
+
+def distinct(things: list[Any]) -> list[Any]:
+    """The options a player tells apart: items of one component with equal attributes are one option."""
+    out: list[Any] = []
+    seen: set[str] = set()
+    kept: dict[str, list[dict[str, Any]]] = {}  # component id -> attributes of the items kept
+    for thing in things:
+        if thing.__class__ is Item:
+            same = kept.get(thing.comp.id)
+            if same is None:
+                kept[thing.comp.id] = [thing.attrs]
+            elif thing.attrs in same:
+                continue
+            else:
+                same.append(thing.attrs)
+        else:
+            key = repr(thing)
+            if key in seen:
+                continue
+            seen.add(key)
+        out.append(thing)
+    return out
+
+
+def offer(things: list[Any]) -> tuple[list[Any], list[str]]:
+    """The options a player tells apart (`distinct`) and their labels (`option_labels`), in one go.
+
+    Items of as many components as there are items (the usual case) need neither keys nor label fixes.
+    """
+    if len(things) > 1:
+        try:
+            names = [thing.comp.name for thing in things]
+            different = len({thing.comp.id for thing in things}) == len(things)
+        except AttributeError:  # not all items
+            different = False
+        if different and len(set(names)) == len(names):
+            return list(things), names
+    options = distinct(things)
+    return options, option_labels(options)
+
+
+def option_labels(things: list[Any]) -> list[str]:
+    """Readable, unique labels: names, with the component id added where names clash."""
+    raw = [x.comp.name if x.__class__ is Item else str(x) for x in things]
+    if len(set(raw)) == len(raw):
+        return raw
+    out = []
+    for thing, label in zip(things, raw, strict=True):
+        if raw.count(label) > 1 and isinstance(thing, Item):
+            label = f"{label} ({thing.comp.id})"
+        out.append(label)
+    return out if len(set(out)) == len(out) else _unclash(things, out)
+
+
+def _unclash(things: list[Any], labels: list[str]) -> list[str]:
+    """Copies of one component that differ (they were not merged as one option) show how: `Beta (b) [power 5]`.
+
+    Labels must be unique, or a log of labels could not say which option was taken.
+    """
+    out = list(labels)
+    for label in {x for x in labels if labels.count(x) > 1}:
+        group = [i for i, x in enumerate(labels) if x == label and isinstance(things[i], Item)]
+        if len(group) < 2:
+            continue
+        keys = sorted({k for i in group for k in things[i].attrs})
+        differ = [k for k in keys if len({repr(things[i].attrs.get(k)) for i in group}) > 1]
+        for i in group:
+            out[i] = f"{label} [{', '.join(f'{k} {things[i].attrs.get(k)}' for k in differ)}]"
+    for label in {x for x in out if out.count(x) > 1}:  # still the same (e.g. plain values): number them
+        for n, i in enumerate([i for i, x in enumerate(out) if x == label], 1):
+            out[i] = f"{label} #{n}"
+    return out

@@ -1,0 +1,68 @@
+"""Plain-data pictures of the state: full (for hashing) or as one seat may see it."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterator, Mapping
+from typing import TYPE_CHECKING, Any
+
+from engine.runtime.state import Item, Zone
+
+if TYPE_CHECKING:
+    from engine.runtime.interpreter import Game
+
+
+def _item(item: Item) -> dict[str, Any]:
+    return {"id": item.comp.id, "name": item.comp.name, **item.attrs}
+
+
+def _zone(zone: Zone, seat: int | None, full: bool) -> Any:
+    if full or zone.visible_to(seat):
+        return [_item(i) for i in zone.items]
+    return {"hidden": len(zone.items)}
+
+
+def snapshot(game: Game, seat: int | None = None, full: bool = False) -> dict[str, Any]:
+    """The state as `seat` may see it (`full=True`: everything, for hashes and debugging)."""
+    state = game.state
+    return {
+        "step": game.step,
+        "counters": dict(state.counters),
+        "zones": {zid: _zone(z, seat, full) for zid, z in state.zones.items()},
+        "players": [
+            {"seat": p.seat, "counters": dict(p.counters),
+             "zones": {zid: _zone(z, seat, full) for zid, z in p.zones.items()}}
+            for p in state.players
+        ],
+    }
+
+
+class SeatView(Mapping[str, Any]):
+    """What one seat may see, computed only when an agent looks (random bots never do)."""
+
+    def __init__(self, game: Game, seat: int) -> None:
+        self._game, self._seat = game, seat
+        self._data: dict[str, Any] | None = None
+
+    def _get(self) -> dict[str, Any]:
+        if self._data is None:
+            self._data = snapshot(self._game, self._seat)
+        return self._data
+
+    def __getitem__(self, key: str) -> Any:
+        return self._get()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._get())
+
+    def __len__(self) -> int:
+        return len(self._get())
+
+
+def state_hash(game: Game) -> str:
+    """A digest of the whole state, RNG included: equal hashes mean identical games."""
+    data = snapshot(game, full=True)
+    data["rng"] = hashlib.sha256(repr(game.state.rng.getstate()).encode()).hexdigest()
+    text = json.dumps(data, sort_keys=True, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
