@@ -427,3 +427,48 @@ def test_rank_tables_chosen_by_players_and_condition(tmp_path: Path) -> None:
     long = make_pack(tmp_path / "b", body.replace("LONG", "1"))
     assert final_scores(Session(short, 1, 1).game)[0].rank == "High"
     assert final_scores(Session(long, 1, 1).game)[0].rank == "Low"
+
+
+ATTRIBUTE_RULES = """\
+counters:
+  coin: {resource: true, initial: 5}
+  ore: {resource: true}
+  marks: {}
+zones:
+  shop: {scope: global}
+component_types:
+  offer:
+    zone: shop
+    attrs:
+      price: {type: cost, default: "1 coin"}
+      reward: {type: effect}
+      extra: {type: int, default: 0}
+components:
+  offer:
+    - {id: cheap, name: Cheap, reward: "gain 1 ore"}
+    - {id: dear, name: Dear, extra: 2, price: "(self.extra + 2) coin", reward: "gain 3 ore; set marks = self.extra"}
+flow:
+  - id: turn
+    each_player:
+      - id: buy
+        do: 'repeat choose o in shop "buy" { pay o.price; do o.reward }'
+"""
+
+
+def test_effect_and_cost_attributes_are_run_and_paid_with_self_the_item(tmp_path: Path) -> None:
+    session = Session(make_pack(tmp_path, ATTRIBUTE_RULES), 1, 1)
+    assert session.pending is not None and session.pending.labels == ["Cheap", "Dear", "done"]
+    session.answer_label("Dear")                        # pays (2 + 2) coin, gains 3 ore, marks = 2
+    game = session.game
+    assert (game.counter("coin", 0), game.counter("ore", 0), game.counter("marks", 0)) == (1, 3, 2)
+    assert session.pending.labels == ["Cheap", "done"]  # Dear's price is no longer payable: not offered
+    session.answer_label("Cheap")
+    assert (game.counter("coin", 0), game.counter("ore", 0)) == (0, 4)
+    assert session.done
+
+
+def test_running_an_attribute_the_item_does_not_have_is_a_rule_error(tmp_path: Path) -> None:
+    body = ATTRIBUTE_RULES.replace('reward: "gain 1 ore"}', "}")
+    session = Session(make_pack(tmp_path, body), 1, 1)
+    with pytest.raises(RuleError, match="'Cheap' has no effect attribute 'reward'"):
+        session.answer_label("Cheap")

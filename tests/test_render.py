@@ -143,3 +143,21 @@ def test_explain_shows_what_patches_changed(tmp_path: Path, capsys: pytest.Captu
     out = capsys.readouterr().out
     assert out.startswith("Procedure earn: Gain 2 Coins.\n  History: defined in base (base/game.yaml:4:3); ")
     assert "by mod (mod/patches.yaml:2:5)" in out
+
+
+def test_effect_and_cost_attributes_read_like_printed_rules(tmp_path: Path) -> None:
+    root = tmp_path / "toy"
+    root.mkdir()
+    (root / "pack.yaml").write_text('id: toy\nname: Toy\nversion: 0.1.0\nengine: ">=0.1"\nplayers: {min: 1, max: 2}\n')
+    (root / "main.yaml").write_text(
+        "counters:\n  coin: {name: Coin, resource: true}\n  ore: {name: Ore, resource: true}\n"
+        "zones:\n  shop: {scope: global}\n"
+        "component_types:\n  offer:\n    zone: shop\n    attrs:\n"
+        '      price: {type: cost, default: "1 coin"}\n      reward: {type: effect}\n'
+        'components:\n  offer:\n    - {id: dear, name: Dear, price: "2 coin", reward: "gain 3 ore"}\n'
+        'flow:\n  - {id: buy, do: "for o in shop { pay o.price; do o.reward }"}\n')
+    shown = renderer(root)
+    assert list(shown.component(load_pack_files(root).components["dear"])) == [
+        "Price: 2 Coins.", "Reward: Gain 3 Ores."]
+    assert shown.text("for o in shop { pay o.price; do o.reward }", "effect") == (
+        "For each o in shop: pay the price of o, then carry out the reward of o.")

@@ -306,17 +306,31 @@ class Builder:
     def _derived_defaults(self, tid: str, e: Entry) -> None:
         ctype = self.pack.types[tid]
         for name, a in ctype.attrs.items():
-            if a.type in ("expr", "cond") and a.default is not None:
-                fn = self.expr(e.src, (*e.path, "attrs", name, "default"), a.default)
+            if a.type in DSL_TYPES and a.default is not None:
+                at = (*e.path, "attrs", name, "default")
+                compiled = self._dsl_attr(e.src, at, a.type, a.default)
                 for comp in self.pack.components.values():
                     if comp.ctype is ctype:
-                        comp.derived[name] = fn
+                        self._store_dsl_attr(comp, name, a.type, compiled)
+
+    def _dsl_attr(self, src: SourceFile, path: tuple, kind: str, text: Any) -> Expr | Effect | Cost:
+        """Compile an `expr`/`cond`, `effect` or `cost` attribute's text."""
+        if kind == "effect":
+            return self.effect(src, path, text)
+        if kind == "cost":
+            return self.cost(src, path, text)
+        return self.expr(src, path, text)
+
+    @staticmethod
+    def _store_dsl_attr(comp: ComponentDef, name: str, kind: str, compiled: Any) -> None:
+        table: dict[str, Any] = {"effect": comp.effects, "cost": comp.prices}.get(kind, comp.derived)
+        table[name] = compiled
 
     def _component_dsl(self, comp: ComponentDef, e: Entry) -> None:
         d = e.data
         for name, a in comp.ctype.attrs.items():
-            if a.type in ("expr", "cond") and name in d:
-                comp.derived[name] = self.expr(e.src, (*e.path, name), d[name])
+            if a.type in DSL_TYPES and name in d:
+                self._store_dsl_attr(comp, name, a.type, self._dsl_attr(e.src, (*e.path, name), a.type, d[name]))
         for i, text in enumerate(d.get("costs", []) or []):
             comp.costs.append(self.cost(e.src, (*e.path, "costs", i), text))
         for i, a in enumerate(d.get("actions", []) or []):

@@ -79,6 +79,7 @@ class Renderer:
         self.unit = unit
         self.bools = self._attrs_of_type("bool")
         self.conds = self._attrs_of_type("cond")
+        self.effects = self._attrs_of_type("effect")
 
     def _attrs_of_type(self, kind: str) -> set[str]:
         return {name for t in self.pack.types.values() for name, a in t.attrs.items() if a.type == kind}
@@ -196,7 +197,13 @@ class Renderer:
         return f"{self.expr(t.children[0])} times: {self.block(t.children[1])}"
 
     def _s_do_stmt(self, t: Tree) -> str:
-        return f"do an action of {self.expr(t.children[0])}"
+        target = t.children[0]
+        if isinstance(target, Tree) and target.data == "attr" and str(target.children[1]) in self.effects:
+            return f"carry out {self.expr(target)}"
+        return f"do an action of {self.expr(target)}"
+
+    def _s_pay_attr(self, t: Tree) -> str:
+        return f"pay {self.expr(t.children[0])}"
 
     def _s_activate(self, t: Tree) -> str:
         return f"activate {self.expr(t.children[0])} with {self.expr(t.children[1])}"
@@ -388,6 +395,7 @@ class Renderer:
         attrs = self.attributes(entry)
         if attrs:
             yield f"Attributes: {attrs}"
+        yield from self.rule_attributes(entry)
         costs = [self.text(c, "cost") for c in _seq(data.get("costs"))]
         if costs:
             yield f"Cost: {'; or '.join(costs)}."
@@ -405,7 +413,7 @@ class Renderer:
         shown = []
         for name, a in ctype.attrs.items():
             value = entry.data.get(name)
-            if value is None:
+            if value is None or a.type in ("effect", "cost"):
                 continue
             if a.type in ("expr", "cond"):
                 value = self.text(str(value), "expr")
@@ -413,6 +421,15 @@ class Renderer:
                 value = self.name_of(value)
             shown.append(f"{words(name)} = {value}")
         return "; ".join(shown)
+
+    def rule_attributes(self, entry: Entry) -> Iterator[str]:
+        """`effect` and `cost` attributes as printed rules: "Pieces: gain 2 Yellow robots." (`do`/`pay ITEM.ATTR`)."""
+        ctype = self.pack.types.get(entry.ctype or "")
+        for name, a in (ctype.attrs.items() if ctype is not None else ()):
+            value = entry.data.get(name, a.default)
+            if value is not None and a.type in ("effect", "cost"):
+                text = self.text(str(value), a.type).rstrip(".")
+                yield f"{words(name)[:1].upper()}{words(name)[1:]}: {text[:1].upper()}{text[1:]}."
 
     def action(self, a: Mapping) -> str:
         head = []

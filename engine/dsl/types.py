@@ -34,9 +34,10 @@ class T:
 
 
 INT, BOOL, STR, ZONE, PLAYER, ACTION, ANY = (T(k) for k in ("int", "bool", "str", "zone", "player", "action", "any"))
-ITEM, LIST = T("item"), T("list")
+ITEM, LIST, EFFECT, COST = T("item"), T("list"), T("effect"), T("cost")
 NOUNS = {"int": "a number", "bool": "true or false", "str": "text", "item": "an item", "zone": "a zone",
-         "player": "a player", "list": "a list", "action": "an action"}
+         "player": "a player", "list": "a list", "action": "an action", "effect": "an effect attribute",
+         "cost": "a cost attribute"}
 
 
 def list_of(elem: T) -> T:
@@ -71,13 +72,16 @@ NUMBER = Expect("TYPE010", "a number", frozenset({"int", "bool"}))
 ORDERED = Expect("TYPE010", "a number", frozenset({"int", "bool", "str", "list"}))
 A_ZONE = Expect("TYPE011", "a zone", frozenset({"zone"}))
 AN_ITEM = Expect("TYPE012", "an item", frozenset({"item"}))
+DOABLE = Expect("TYPE012", "an item or an effect attribute", frozenset({"item", "effect"}))
+A_COST = Expect("TYPE016", "a cost attribute", frozenset({"cost"}))
 COLLECTION = Expect("TYPE013", "a collection (a zone or a list)", frozenset({"zone", "list"}))
 CONTAINER = Expect("TYPE013", "a collection (a zone or a list)", frozenset({"zone", "list", "str"}))
 A_LIST = Expect("TYPE013", "a list", frozenset({"list"}))
 A_PLAYER = Expect("TYPE014", "a player", frozenset({"player"}))
 HAS_ATTRS = Expect("TYPE015", "an item or a player", frozenset({"item", "player", "action"}))
 
-_ATTR_KINDS = {"int": INT, "str": STR, "bool": BOOL, "list": LIST, "zone": ZONE, "cond": BOOL}
+_ATTR_KINDS = {"int": INT, "str": STR, "bool": BOOL, "list": LIST, "zone": ZONE, "cond": BOOL, "effect": EFFECT,
+               "cost": COST}
 _ITEM_BUILTINS = {"name": STR, "id": STR, "owner": PLAYER, "zone": ZONE}
 _ACTION_ATTRS = {"threshold": INT, "label": STR, "id": STR}
 
@@ -105,9 +109,9 @@ def pack_sites(raw: RawPack) -> Iterator[Site]:
                 yield Site(e.src, (*e.path, "slots", i, "cost"), str(slot["cost"]), "cost")
     derived = {tid: _derived_attrs(e.data) for tid, e in raw.component_types.items()}
     for tid, e in raw.component_types.items():
-        for name, default in derived[tid].items():
+        for name, (start, default) in derived[tid].items():
             if default is not None:
-                yield Site(e.src, (*e.path, "attrs", name, "default"), str(default), "expr", tid)
+                yield Site(e.src, (*e.path, "attrs", name, "default"), str(default), start, tid)
     for e in raw.components.values():
         yield from component_sites(e.src, e.path, e.data, e.ctype, derived.get(e.ctype or "", {}))
     for e in raw.procedures.values():
@@ -125,9 +129,9 @@ def component_sites(src: SourceFile, path: DataPath, data: Any, ctype: str | Non
     """A component's expression attributes, costs, actions and triggers."""
     if not isinstance(data, Mapping):
         return
-    for name in derived:
+    for name, (start, _default) in derived.items():
         if data.get(name) is not None:
-            yield Site(src, (*path, name), str(data[name]), "expr", ctype)
+            yield Site(src, (*path, name), str(data[name]), start, ctype)
     for i, text in enumerate(_seq(data.get("costs"))):
         yield Site(src, (*path, "costs", i), str(text), "cost", ctype)
     for i, action in enumerate(_seq(data.get("actions"))):
@@ -138,11 +142,14 @@ def component_sites(src: SourceFile, path: DataPath, data: Any, ctype: str | Non
         yield from _trigger_sites(src, (*path, "triggers", i), trigger, ctype)
 
 
-def _derived_attrs(data: Any) -> dict[str, Any]:
-    """A component type's `expr`/`cond` attributes and their defaults."""
+_DSL_STARTS = {"expr": "expr", "cond": "expr", "effect": "effect", "cost": "cost"}
+
+
+def _derived_attrs(data: Any) -> dict[str, tuple[str, Any]]:
+    """A component type's DSL attributes (`expr`, `cond`, `effect`, `cost`): the grammar rule and the default."""
     attrs = data.get("attrs") if isinstance(data, Mapping) else None
-    return {str(name): spec.get("default") for name, spec in (attrs or {}).items()
-            if isinstance(spec, Mapping) and spec.get("type") in ("expr", "cond")}
+    return {str(name): (_DSL_STARTS[spec["type"]], spec.get("default")) for name, spec in (attrs or {}).items()
+            if isinstance(spec, Mapping) and spec.get("type") in _DSL_STARTS}
 
 
 def _trigger_sites(src: SourceFile, path: DataPath, data: Any, ctype: str | None) -> Iterator[Site]:
@@ -385,7 +392,16 @@ class Checker:
         self.block(t.children[1])
 
     def _s_do_stmt(self, t: Tree) -> None:
-        self.want(t.children[0], AN_ITEM, "'do'")
+        self.want(t.children[0], DOABLE, "'do'")
+
+    def _s_pay_attr(self, t: Tree) -> None:
+        """`pay ITEM.ATTR` where some type declares ATTR a cost: this item's type must too (else DSL014)."""
+        target = t.children[0]
+        if not (isinstance(target, Tree) and target.data == "attr"):
+            return
+        name = str(target.children[1])
+        if any(a.type == "cost" for ctype in self.pack.types.values() if (a := ctype.attrs.get(name))):
+            self.want(target, A_COST, "'pay ITEM.ATTR'")
 
     def _s_activate(self, t: Tree) -> None:
         self.want(t.children[0], AN_ITEM, "'activate'")

@@ -141,6 +141,8 @@ class ComponentDef:
     text: str
     order: int
     triggers_on: dict[str, list[TriggerDef]] = field(default_factory=dict)  # `triggers` by event
+    effects: dict[str, Effect] = field(default_factory=dict)  # `effect` attributes: `do ITEM.ATTR` runs one
+    prices: dict[str, Cost] = field(default_factory=dict)     # `cost` attributes: `pay ITEM.ATTR` pays one
 
 
 @dataclass

@@ -367,6 +367,30 @@ class Game:
         action = self.ask(ctx, "action", f"action of {item.comp.name}", [a.label for a in legal], legal)
         self.perform(inner, action)
 
+    def can_run_attr(self, ctx: Ctx, target: Any, name: str) -> bool:
+        item = _need_item(target, "do")
+        effect = _attr_of(item, name, item.comp.effects, "effect")
+        return effect.legal is None or bool(effect.legal(ctx.child(self_item=item)))
+
+    def run_attr(self, ctx: Ctx, target: Any, name: str) -> None:
+        """`do ITEM.ATTR`: run the item's `effect` attribute for the acting player, with `self` = the item."""
+        item = _need_item(target, "do")
+        _attr_of(item, name, item.comp.effects, "effect").run(ctx.child(self_item=item))
+
+    def price_of(self, ctx: Ctx, target: Any, name: str) -> tuple[dict[str, int], str]:
+        """The amounts and text of the item's `cost` attribute (its `(expr)` amounts read with `self` = the item)."""
+        item = _need_item(target, "pay")
+        cost = _attr_of(item, name, item.comp.prices, "cost")
+        return cost.amounts(ctx.child(self_item=item)), cost.text
+
+    def can_pay_attr(self, ctx: Ctx, target: Any, name: str) -> bool:
+        return self.can_pay(ctx, self.price_of(ctx, target, name)[0])
+
+    def pay_attr(self, ctx: Ctx, target: Any, name: str) -> None:
+        """`pay ITEM.ATTR`: pay the item's `cost` attribute (the player chooses among the ways)."""
+        need, text = self.price_of(ctx, target, name)
+        self.pay(ctx, need, text)
+
     def activate(self, ctx: Ctx, target: Any, limit: int) -> None:
         """Mode `one`: do one action with threshold <= limit, or none. Mode `each`: each in order."""
         item = _need_item(target, "activate")
@@ -510,6 +534,14 @@ def _need_item(value: Any, what: str) -> Item:
     if not isinstance(value, Item):
         raise RuleError(f"{what} needs an item, got {describe(value)}")
     return value
+
+
+def _attr_of(item: Item, name: str, table: dict[str, Any], kind: str) -> Any:
+    """An item's compiled `effect` or `cost` attribute; a rule error when its type has none of that name."""
+    found = table.get(name)
+    if found is None:
+        raise RuleError(f"'{item.comp.name}' has no {kind} attribute '{name}'")
+    return found
 
 
 def _new_state(pack: Pack, players: int, seed: int) -> tuple[State, dict[tuple[str, int | None], Item]]:
