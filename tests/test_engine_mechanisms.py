@@ -472,3 +472,44 @@ def test_running_an_attribute_the_item_does_not_have_is_a_rule_error(tmp_path: P
     session = Session(make_pack(tmp_path, body), 1, 1)
     with pytest.raises(RuleError, match="'Cheap' has no effect attribute 'reward'"):
         session.answer_label("Cheap")
+
+
+COUNTERS_THROUGH_DATA = """\
+counters:
+  red: {resource: true}
+  blue: {resource: true, initial: 4}
+  coin: {resource: true, initial: 1}
+wildcards:
+  any: {gain: [red, blue], pay: [red, blue]}
+zones:
+  bag: {scope: global}
+component_types:
+  token:
+    zone: bag
+    attrs:
+      cube: {type: counter}
+components:
+  token:
+    - {id: red_token, name: Red token, cube: red}
+    - {id: blue_token, name: Blue token, cube: blue}
+    - {id: blank, name: Blank}
+flow:
+  - id: turn
+    each_player:
+      - id: go
+        do: |
+          for t in bag where it.cube == "red" or it.cube == "blue" { gain 2 t.cube }
+          pay 3 blue_token.cube + 1 coin
+          lose 1 red_token.cube
+"""
+
+
+def test_a_counter_attribute_names_the_counter_gained_paid_and_lost(tmp_path: Path) -> None:
+    game = Session(make_pack(tmp_path, COUNTERS_THROUGH_DATA), 1, 1).game
+    assert (game.counter("red", 0), game.counter("blue", 0), game.counter("coin", 0)) == (2 - 1, 4 + 2 - 3, 0)
+
+
+def test_a_counter_attribute_without_a_value_names_no_counter(tmp_path: Path) -> None:
+    body = COUNTERS_THROUGH_DATA.replace("lose 1 red_token.cube", "lose 1 blank.cube")
+    with pytest.raises(RuleError, match="does not name a counter"):
+        Session(make_pack(tmp_path, body), 1, 1)

@@ -161,3 +161,7 @@ def test_effect_and_cost_attributes_read_like_printed_rules(tmp_path: Path) -> N
         "Price: 2 Coins.", "Reward: Gain 3 Ores."]
     assert shown.text("for o in shop { pay o.price; do o.reward }", "effect") == (
         "For each o in shop: pay the price of o, then carry out the reward of o.")
+
+
+def test_a_counter_named_through_data_reads_as_the_attribute(minimal: Renderer) -> None:
+    assert minimal.text("gain 2 t.cube; lose 1 t.cube", "effect") == "Gain 2 of the cube of t. Lose 1 of the cube of t."

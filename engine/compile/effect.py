@@ -80,6 +80,9 @@ class EffectCompiler(ExprCompiler):
     # ---------------------------------------------------------------- counters
     def _s_gain(self, t: Tree):
         amount_t, name = t.children
+        if isinstance(name, Tree):  # `gain N ITEM.ATTR`: the counter a `counter` attribute names
+            target = self.counter_ref(name, self.usage.produce)
+            return stmts("game.gain(ctx, N, int(A))", N=target, A=self.expr(amount_t)), None
         self.check_cost_name(name)
         self.usage.produce(str(name), self.dsl.place(name))
         amount = self.expr(amount_t)
@@ -88,6 +91,9 @@ class EffectCompiler(ExprCompiler):
 
     def _s_lose(self, t: Tree):
         amount_t, name = t.children
+        if isinstance(name, Tree):
+            target = self.counter_ref(name, self.usage.ref, wildcards=False)
+            return stmts("game.lose(ctx, N, int(A))", N=target, A=self.expr(amount_t)), None
         if str(name) not in self.pack.counters:
             self.unknown(name, "counter", list(self.pack.counters))
         amount = self.expr(amount_t)

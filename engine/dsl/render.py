@@ -13,6 +13,7 @@ from typing import Any
 
 from lark import Token, Tree
 
+from engine.dsl.parse import counter_chain
 from engine.dsl.types import parse
 from engine.packs.files import Entry
 from engine.runtime.defs import Pack
@@ -119,9 +120,11 @@ class Renderer:
     def cost(self, tree: Tree) -> str:
         return and_list([self.amount(*term.children) for term in tree.children])
 
-    def amount(self, amount: Any, name: Token) -> str:
+    def amount(self, amount: Any, name: Token | Tree) -> str:
         n = self.expr(amount)
         shown = n if isinstance(amount, Tree) and amount.data in ("number", "name") else f"({n})"
+        if isinstance(name, Tree):  # a counter named through data
+            return f"{shown} of {self.expr(counter_chain(name))}"
         return f"{shown} {plural(self.name_of(str(name)), n)}"
 
     def name_of(self, ident: str) -> str:
@@ -423,7 +426,7 @@ class Renderer:
         return "; ".join(shown)
 
     def rule_attributes(self, entry: Entry) -> Iterator[str]:
-        """`effect` and `cost` attributes as printed rules: "Pieces: gain 2 Yellow robots." (`do`/`pay ITEM.ATTR`)."""
+        """`effect` and `cost` attributes as printed rules: "Reward: gain 3 Coins." (`do`/`pay ITEM.ATTR`)."""
         ctype = self.pack.types.get(entry.ctype or "")
         for name, a in (ctype.attrs.items() if ctype is not None else ()):
             value = entry.data.get(name, a.default)

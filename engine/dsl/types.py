@@ -16,7 +16,7 @@ from typing import Any
 from lark import Token, Tree
 
 from engine.diagnostics import Diagnostic
-from engine.dsl.parse import DslText
+from engine.dsl.parse import DslText, counter_chain
 from engine.packs.files import RawPack
 from engine.packs.source import DataPath, SourceFile
 from engine.runtime.defs import AttrDef, Pack
@@ -34,10 +34,10 @@ class T:
 
 
 INT, BOOL, STR, ZONE, PLAYER, ACTION, ANY = (T(k) for k in ("int", "bool", "str", "zone", "player", "action", "any"))
-ITEM, LIST, EFFECT, COST = T("item"), T("list"), T("effect"), T("cost")
+ITEM, LIST, EFFECT, COST, COUNTER = T("item"), T("list"), T("effect"), T("cost"), T("counter")
 NOUNS = {"int": "a number", "bool": "true or false", "str": "text", "item": "an item", "zone": "a zone",
          "player": "a player", "list": "a list", "action": "an action", "effect": "an effect attribute",
-         "cost": "a cost attribute"}
+         "cost": "a cost attribute", "counter": "a counter attribute"}
 
 
 def list_of(elem: T) -> T:
@@ -74,6 +74,7 @@ A_ZONE = Expect("TYPE011", "a zone", frozenset({"zone"}))
 AN_ITEM = Expect("TYPE012", "an item", frozenset({"item"}))
 DOABLE = Expect("TYPE012", "an item or an effect attribute", frozenset({"item", "effect"}))
 A_COST = Expect("TYPE016", "a cost attribute", frozenset({"cost"}))
+A_COUNTER = Expect("TYPE017", "a counter attribute", frozenset({"counter"}))
 COLLECTION = Expect("TYPE013", "a collection (a zone or a list)", frozenset({"zone", "list"}))
 CONTAINER = Expect("TYPE013", "a collection (a zone or a list)", frozenset({"zone", "list", "str"}))
 A_LIST = Expect("TYPE013", "a list", frozenset({"list"}))
@@ -81,7 +82,7 @@ A_PLAYER = Expect("TYPE014", "a player", frozenset({"player"}))
 HAS_ATTRS = Expect("TYPE015", "an item or a player", frozenset({"item", "player", "action"}))
 
 _ATTR_KINDS = {"int": INT, "str": STR, "bool": BOOL, "list": LIST, "zone": ZONE, "cond": BOOL, "effect": EFFECT,
-               "cost": COST}
+               "cost": COST, "counter": COUNTER}
 _ITEM_BUILTINS = {"name": STR, "id": STR, "owner": PLAYER, "zone": ZONE}
 _ACTION_ATTRS = {"threshold": INT, "label": STR, "id": STR}
 
@@ -326,14 +327,31 @@ class Checker:
 
     def cost(self, tree: Tree) -> None:
         for term in tree.children:
-            self.want(term.children[0], NUMBER, f"the amount of '{term.children[1]}'")
+            self.want(term.children[0], NUMBER, f"the amount of '{self.dsl.snippet(term.children[1])}'")
+            self.counter_place(term.children[1], "a cost")
+
+    def counter_place(self, name: Tree | Token, what: str) -> None:
+        """A counter named through data (`c.colour.cube`) must be a `counter` attribute of the item's type.
+
+        When no type declares the attribute a counter, the compiler reports DSL015 instead."""
+        if not isinstance(name, Tree):
+            return
+        attr = str(name.children[-1])
+        if not any(a.type == "counter" for ctype in self.pack.types.values() if (a := ctype.attrs.get(attr))):
+            return
+        t = self.infer(counter_chain(name))
+        if not A_COUNTER.fits(t):
+            self.dsl.error(name, A_COUNTER.code, f"the counter of {what} needs {A_COUNTER.noun}, got "
+                           f"'{self.dsl.snippet(name)}' ({NOUNS[t.kind]})", None)
 
     # ---------------------------------------------------------------- statements
     def _s_gain(self, t: Tree) -> None:
         self.want(t.children[0], NUMBER, "'gain'")
+        self.counter_place(t.children[1], "'gain'")
 
     def _s_lose(self, t: Tree) -> None:
         self.want(t.children[0], NUMBER, "'lose'")
+        self.counter_place(t.children[1], "'lose'")
 
     def _s_pay(self, t: Tree) -> None:
         self.cost(t.children[0])

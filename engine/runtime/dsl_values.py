@@ -79,7 +79,7 @@ def _item_attr(ctx: Ctx, item: Item, name: str) -> Any:
     return 0  # declared by another type: reads as 0/false here, so mixed collections can be filtered
 
 
-_PLAIN = frozenset({"int", "str", "bool", "list"})
+_PLAIN = frozenset({"int", "str", "bool", "list", "counter"})  # a `counter` attribute reads as the counter's id
 
 
 def _player_attr(ctx: Ctx, player: PlayerRef, name: str) -> Any:

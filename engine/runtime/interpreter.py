@@ -367,6 +367,20 @@ class Game:
         action = self.ask(ctx, "action", f"action of {item.comp.name}", [a.label for a in legal], legal)
         self.perform(inner, action)
 
+    def counter_id(self, value: Any, wildcards: bool = True) -> str:
+        """A counter named through data (`gain 1 c.cube`): the attribute must hold a counter's id."""
+        if isinstance(value, str) and (value in self.pack.counters or (wildcards and value in self.pack.wildcards)):
+            return value
+        raise RuleError(f"{describe(value)} does not name a counter")
+
+    @staticmethod
+    def add_amounts(pairs: list[tuple[str, int]]) -> dict[str, int]:
+        """A cost's amounts when some counters are named through data: the same counter twice adds up."""
+        need: dict[str, int] = {}
+        for name, amount in pairs:
+            need[name] = need.get(name, 0) + amount
+        return need
+
     def can_run_attr(self, ctx: Ctx, target: Any, name: str) -> bool:
         item = _need_item(target, "do")
         effect = _attr_of(item, name, item.comp.effects, "effect")
