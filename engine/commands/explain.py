@@ -16,7 +16,7 @@ NAME = "explain"
 HELP = "print components and their actions as rules text"
 DESCRIPTION = ("Print the rules of a pack's components (costs, actions, triggers), procedures and triggers"
                " in plain English, rendered from their DSL, next to any printed `text`. With IDs, only those"
-               " components, component types (all their components), procedures or triggers.")
+               " components, component types (all their components), procedures, triggers or `scoring`.")
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -45,7 +45,21 @@ class Explainer:
             yield from self.one(ident)
 
     def everything(self) -> list[str]:
-        return [*self.raw.component_types, *self.raw.procedures, *self.triggers]
+        return [*self.raw.component_types, *self.raw.procedures, *self.triggers,
+                *(["scoring"] if self.raw.scoring is not None else [])]
+
+    def scoring(self, entry: Entry) -> Iterator[str]:
+        """The end of the game: score, tie-breakers, and who cannot win."""
+        data, text = entry.data, self.render.text
+        yield "== Scoring =="
+        yield f"  Score: {text(str(data.get('score', '0')), 'expr')}"
+        for i, tiebreak in enumerate(data.get("tiebreak", []) or [], 1):
+            yield f"  Tie-breaker {i}: {text(str(tiebreak), 'expr')} (higher wins)"
+        if data.get("eliminated") is not None:
+            yield f"  A player is eliminated (cannot win) if {text(str(data['eliminated']), 'expr')}"
+        if data.get("team_loss") is not None:
+            yield f"  Everyone loses together if {text(str(data['team_loss']), 'expr')}"
+        yield from self.history("scoring")
 
     def one(self, ident: str) -> Iterator[str]:
         raw = self.raw
@@ -59,10 +73,12 @@ class Explainer:
         elif ident in raw.procedures:
             yield f"Procedure {words(ident)}: {self.render.text(str(raw.procedures[ident].data), 'effect')}"
             yield from self.history(ident)
+        elif ident == "scoring" and raw.scoring is not None:
+            yield from self.scoring(raw.scoring)
         elif ident in self.triggers:
             yield f"Trigger {ident}: {self.render.trigger(self.triggers[ident].data)}"
         else:
-            known = [*raw.components, *raw.component_types, *raw.procedures, *self.triggers]
+            known = [*raw.components, *raw.component_types, *raw.procedures, *self.triggers, "scoring"]
             hint = did_you_mean(ident, known)
             raise UsageError(f"'{ident}' is not a component, component type, procedure or trigger of this pack"
                              + (f"; {hint}" if hint else ""))

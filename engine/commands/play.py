@@ -11,7 +11,7 @@ from engine.play.agents import Agent, HumanAgent, RandomAgent
 from engine.play.log import GameLog
 from engine.play.session import Outcome, Session
 from engine.runtime.defs import Pack
-from engine.runtime.scoring import final_scores
+from engine.runtime.scoring import Verdict, final_scores
 
 NAME = "play"
 HELP = "play a game with bots and/or people"
@@ -50,9 +50,17 @@ def print_outcome(pack: Pack, outcome: Outcome) -> None:
         detail = ", ".join(f"{k} {v}" for k, v in r.breakdown.items())
         tie = f" tie-break {r.tiebreak}" if r.tiebreak else ""
         rank = f"  rank: {r.rank}" if r.rank else ""
-        print(f"  P{r.seat + 1}: {r.score}" + (f"  ({detail})" if detail else "") + tie + rank)
+        out = "  (eliminated)" if r.eliminated else ""
+        print(f"  P{r.seat + 1}: {r.score}" + (f"  ({detail})" if detail else "") + tie + rank + out)
     names = ", ".join(f"P{s + 1}" for s in outcome.winners)
-    print(f"Winner{'s' if len(outcome.winners) > 1 else ''}: {names}")
+    if outcome.verdict is Verdict.TEAM_LOSS:
+        print("Team loss: every player loses")
+    elif outcome.verdict is Verdict.NO_WINNER:
+        print("No winner: every player was eliminated")
+    elif outcome.verdict is Verdict.DRAW:
+        print(f"Winners: {names} (a draw: every player ties)")
+    else:
+        print(f"Winner{'s' if len(outcome.winners) > 1 else ''}: {names}")
     print(f"{outcome.decisions} decisions, state hash {outcome.hash}")
 
 

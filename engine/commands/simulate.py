@@ -43,6 +43,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"  score: mean {s['score']['mean']}, min {s['score']['min']}, max {s['score']['max']}")
             d = s["decisions_per_game"]
             print(f"  decisions per game: mean {d['mean']}, min {d['min']}, max {d['max']}")
+        print("  outcomes: " + ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in s["verdicts"].items() if v))
         print("  seat win rate: " + ", ".join(f"{k} {v}" for k, v in s["seat_win_rate"].items()))
         for f in s["failures"]:
             print(f"  FAILED seed {f['seed']} ({f['players']} players): {f['error']}")

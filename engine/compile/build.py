@@ -366,7 +366,9 @@ class Builder:
                            sorted((int(b["min"]), str(b["label"])) for b in r.get("bands", []) or []),
                            self.expr(e.src, (*e.path, "ranks", i, "when"), r["when"]) if "when" in r else None)
                  for i, r in enumerate(d.get("ranks", []) or [])]
-        return Scoring(score, tiebreak, breakdown, ranks)
+        team_loss, eliminated = (self.expr(e.src, (*e.path, key), d[key]) if d.get(key) is not None else None
+                                 for key in ("team_loss", "eliminated"))
+        return Scoring(score, tiebreak, breakdown, ranks, team_loss, eliminated)
 
 
 def _listened(raw: RawPack) -> set[str]:

@@ -200,6 +200,9 @@ def _scoring_sites(src: SourceFile, path: DataPath, data: Any) -> Iterator[Site]
     breakdown = data.get("breakdown")
     for key, text in (breakdown.items() if isinstance(breakdown, Mapping) else ()):
         yield Site(src, (*path, "breakdown", key), str(text), "expr", number=f"the breakdown line '{key}'")
+    for key in ("team_loss", "eliminated"):
+        if data.get(key) is not None:
+            yield Site(src, (*path, key), str(data[key]), "expr")
 
 
 def _seq(value: Any) -> list[Any]:

@@ -22,7 +22,7 @@ from engine.runtime.context import Ctx
 from engine.runtime.decision import Decision
 from engine.runtime.defs import Pack
 from engine.runtime.interpreter import Game
-from engine.runtime.scoring import PlayerResult, final_scores, winners
+from engine.runtime.scoring import PlayerResult, Verdict, final_scores, team_lost, verdict
 from engine.runtime.views import SeatView, state_hash
 
 
@@ -32,6 +32,7 @@ class Outcome:
     winners: list[int]
     hash: str
     decisions: int
+    verdict: Verdict = Verdict.WIN
 
 
 class Session:
@@ -137,7 +138,8 @@ class Session:
 
     def outcome(self) -> Outcome:
         results = final_scores(self.game)
-        return Outcome(results, winners(results), state_hash(self.game), len(self.log))
+        kind, won = verdict(results, team_lost(self.game))
+        return Outcome(results, won, state_hash(self.game), len(self.log), kind)
 
     def to_log(self) -> GameLog:
         game = self.game

@@ -17,6 +17,7 @@ from engine.errors import RuleError
 from engine.play.agents import RandomAgent
 from engine.play.session import Session
 from engine.runtime.defs import Pack
+from engine.runtime.scoring import Verdict
 
 
 @dataclass
@@ -27,6 +28,7 @@ class GameRecord:
     winners: list[int]
     decisions: int
     hash: str
+    verdict: str = "win"
     replayed: bool | None = None
     error: str | None = None
     coverage: Counter[tuple[str, str]] = field(default_factory=Counter)
@@ -63,6 +65,8 @@ class Report:
             "replays_checked": sum(1 for g in ok if g.replayed is not None),
             "score": _stats(scores),
             "decisions_per_game": _stats([g.decisions for g in ok]),
+            "verdicts": {v.value: round(sum(1 for g in ok if g.verdict == v.value) / len(ok), 3)
+                         for v in Verdict} if ok else {},
             "seat_win_rate": {f"P{s + 1}": round(wins.get(s, 0.0) / n, 3) for s, n in sorted(seat_games.items())},
             "seconds": round(self.seconds, 2),
             "games_per_second": round(len(self.games) / self.seconds, 1) if self.seconds else None,
@@ -70,7 +74,7 @@ class Report:
                          for g in self.games if g.error is not None or g.replayed is False][:20],
             "coverage": self.coverage(),
             "results": [{"seed": g.seed, "players": g.players, "decisions": g.decisions, "hash": g.hash,
-                         "error": g.error} for g in self.games],
+                         "verdict": g.verdict, "error": g.error} for g in self.games],
         }
 
 
@@ -88,7 +92,7 @@ def play_one(pack: Pack, players: int, seed: int, options: dict[str, bool], chec
         return GameRecord(seed, players, [], [], len(session.log), "", error=str(exc))
     outcome = session.outcome()
     record = GameRecord(seed, players, [r.score for r in outcome.results], outcome.winners, outcome.decisions,
-                        outcome.hash, coverage=session.game.coverage)
+                        outcome.hash, verdict=outcome.verdict.value, coverage=session.game.coverage)
     if check_replay:
         try:
             again = Session.from_log(pack, session.to_log())

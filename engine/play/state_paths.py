@@ -17,7 +17,7 @@ from engine.errors import RuleError
 from engine.play.session import Session
 from engine.runtime.context import Ctx
 from engine.runtime.interpreter import Game
-from engine.runtime.scoring import final_scores, winners
+from engine.runtime.scoring import winners
 from engine.runtime.state import Item, Zone
 
 
@@ -57,7 +57,7 @@ def read(session: Session, path: str) -> Any:
     if head == "score":
         return _score(game, path)
     if path == "winners":
-        return [seat + 1 for seat in winners(final_scores(game))]
+        return [seat + 1 for seat in winners(game)]
     seat, parts = _split(game, path)
     if not parts:
         raise PathError(f"'{path}' names a player, not a value")

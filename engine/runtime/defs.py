@@ -167,6 +167,8 @@ class Scoring:
     tiebreak: list[Expr]
     breakdown: dict[str, Expr]
     ranks: list[RankTable] = field(default_factory=list)
+    team_loss: Expr | None = None    # when it holds at the end, every player loses (no acting player)
+    eliminated: Expr | None = None   # per player at the end: an eliminated player cannot win
 
     def rank(self, ctx: Ctx, players: int, score: int) -> str | None:
         """The first table whose player counts and `when` match decides."""

@@ -1,8 +1,9 @@
-"""Final scores, tie-break chains and winners."""
+"""Final scores, tie-break chains, and the verdict: who won, who lost, or whether the team lost together."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from engine.runtime.context import Ctx
@@ -18,6 +19,18 @@ class PlayerResult:
     tiebreak: list[int] = field(default_factory=list)
     breakdown: dict[str, int] = field(default_factory=dict)
     rank: str | None = None
+    eliminated: bool = False
+    result: str = "loss"             # "win", "loss" or "draw", set by `verdict`
+
+
+class Verdict(StrEnum):
+    """How a finished match ended, for everyone at once."""
+
+    WIN = "win"                  # one player has the best score
+    SHARED_WIN = "shared_win"    # several (not all) players tie for the best score
+    DRAW = "draw"                # every player ties (two or more players)
+    TEAM_LOSS = "team_loss"      # `scoring.team_loss` held: every player loses
+    NO_WINNER = "no_winner"      # every player was eliminated
 
 
 def final_scores(game: Game) -> list[PlayerResult]:
@@ -31,11 +44,38 @@ def final_scores(game: Game) -> list[PlayerResult]:
         score = int(scoring.score(ctx))
         results.append(PlayerResult(seat, score, [int(t(ctx)) for t in scoring.tiebreak],
                                     {k: int(v(ctx)) for k, v in scoring.breakdown.items()},
-                                    scoring.rank(ctx, len(game.state.players), score)))
+                                    scoring.rank(ctx, len(game.state.players), score),
+                                    scoring.eliminated is not None and bool(scoring.eliminated(ctx))))
     return results
 
 
-def winners(results: list[PlayerResult]) -> list[int]:
-    """Seats with the best (score, tie-breakers...); several if still tied (shared victory)."""
-    best = max((r.score, *r.tiebreak) for r in results)
-    return [r.seat for r in results if (r.score, *r.tiebreak) == best]
+def team_lost(game: Game) -> bool:
+    """Whether the pack's `scoring.team_loss` holds now (checked with no acting player)."""
+    scoring = game.pack.scoring
+    return scoring is not None and scoring.team_loss is not None and bool(scoring.team_loss(Ctx(game, None)))
+
+
+def verdict(results: list[PlayerResult], team_loss: bool = False) -> tuple[Verdict, list[int]]:
+    """The verdict and the winning seats; sets each result's `result`.
+
+    The best (score, tie-breakers...) among players not eliminated wins; several if still tied.
+    """
+    for r in results:
+        r.result = "loss"
+    alive = [r for r in results if not r.eliminated]
+    if team_loss or not alive:
+        return (Verdict.TEAM_LOSS if team_loss else Verdict.NO_WINNER), []
+    best = max((r.score, *r.tiebreak) for r in alive)
+    won = [r for r in alive if (r.score, *r.tiebreak) == best]
+    if len(won) == len(results) > 1:
+        for r in won:
+            r.result = "draw"
+        return Verdict.DRAW, [r.seat for r in won]
+    for r in won:
+        r.result = "win"
+    return (Verdict.WIN if len(won) == 1 else Verdict.SHARED_WIN), [r.seat for r in won]
+
+
+def winners(game: Game) -> list[int]:
+    """The seats that would win if the game ended now."""
+    return verdict(final_scores(game), team_lost(game))[1]

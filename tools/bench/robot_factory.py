@@ -32,7 +32,7 @@ from engine.compile.loading import load_pack  # noqa: E402
 from engine.play.agents import RandomAgent  # noqa: E402
 from engine.play.session import Session  # noqa: E402
 from engine.runtime.defs import Pack  # noqa: E402
-from engine.runtime.scoring import final_scores, winners  # noqa: E402
+from engine.runtime.scoring import winners  # noqa: E402
 
 PACK = "robot-factory"
 
@@ -52,7 +52,7 @@ def engine_state(session: Session) -> dict[str, Any]:
             "hand": [c.comp.id for c in z["hand"].items], "deck": len(z["module_deck"].items),
             "discard": len(z["discard"].items), "software": next(s.comp.id for s in z["software"].items),
         })
-    return {"turn": game.state.counters["turn"], "winners": winners(final_scores(game)), "players": players}
+    return {"turn": game.state.counters["turn"], "winners": winners(game), "players": players}
 
 
 def final_and_length(session: Session) -> tuple[dict[str, Any], int]:
