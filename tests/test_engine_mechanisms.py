@@ -513,3 +513,24 @@ def test_a_counter_attribute_without_a_value_names_no_counter(tmp_path: Path) ->
     body = COUNTERS_THROUGH_DATA.replace("lose 1 red_token.cube", "lose 1 blank.cube")
     with pytest.raises(RuleError, match="does not name a counter"):
         Session(make_pack(tmp_path, body), 1, 1)
+
+
+def test_turn_order_starts_at_the_first_player_and_position_counts_from_there(tmp_path: Path) -> None:
+    pack = make_pack(tmp_path, textwrap.dedent("""\
+        counters:
+          first_player: {scope: global}
+          turn: {scope: global}
+          went: {}
+          pos: {}
+        flow:
+          - {id: marker, do: "set first_player = 2"}
+          - id: turns
+            each_player:
+              - {id: go, do: "set turn = turn + 1; set went = turn; set pos = me.position"}
+        scoring:
+          score: "0"
+          tiebreak: ["me.position"]
+        """), players=3)
+    game = Session(pack, 3, 1).game
+    assert [game.counter("went", s) for s in range(3)] == [2, 3, 1]   # seat 3 (0-based 2) goes first
+    assert [game.counter("pos", s) for s in range(3)] == [2, 3, 1]

@@ -165,3 +165,7 @@ def test_effect_and_cost_attributes_read_like_printed_rules(tmp_path: Path) -> N
 
 def test_a_counter_named_through_data_reads_as_the_attribute(minimal: Renderer) -> None:
     assert minimal.text("gain 2 t.cube; lose 1 t.cube", "effect") == "Gain 2 of the cube of t. Lose 1 of the cube of t."
+
+
+def test_turn_position_reads_as_the_place_in_turn_order(minimal: Renderer) -> None:
+    assert minimal.text("me.position", "expr") == "the place in turn order of you (1 = the first player)"

@@ -26,7 +26,7 @@ from engine.runtime.state import Item, PlayerRef
 from engine.usage import Usage
 
 BUILTIN_NAMES = ("self", "event", "players", "option", "it", "me", "others", "everyone", "next_player")
-PLAYER_ATTRS = {"seat"}
+PLAYER_ATTRS = {"seat", "position"}
 ITEM_BUILTINS = {"name", "id", "owner", "zone", "threshold", "label"}
 # what generated code may call, by the names its templates use
 HELPERS: dict[str, Any] = {
@@ -303,9 +303,11 @@ class ExprCompiler:
         return any(name in t.attrs for t in self.pack.types.values())
 
     def _player_attr(self, player: ast.expr, name: str) -> ast.expr:
-        """`p.NAME` for a known player: the seat (1-based), one of their counters or zones."""
+        """`p.NAME` for a known player: the seat (1-based), the place in turn order, a counter or a zone."""
         if name == "seat":
             return expr("P.seat + 1", P=player)
+        if name == "position":
+            return expr("game.position(P.seat)", P=player)
         cdef = self.pack.counters.get(name)
         if cdef is not None:
             if cdef.zone is None and cdef.scope == "player":

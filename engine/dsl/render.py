@@ -81,6 +81,7 @@ class Renderer:
         self.bools = self._attrs_of_type("bool")
         self.conds = self._attrs_of_type("cond")
         self.effects = self._attrs_of_type("effect")
+        self.declared = {name for t in pack.types.values() for name in t.attrs}
 
     def _attrs_of_type(self, kind: str) -> set[str]:
         return {name for t in self.pack.types.values() for name, a in t.attrs.items() if a.type == kind}
@@ -308,6 +309,8 @@ class Renderer:
             return f"its {words(str(name))}" + (" is met" if str(name) in self.conds else "")
         if base_name == "event":
             return f"the event's {words(str(name))}"
+        if str(name) == "position" and "position" not in self.declared:
+            return f"the place in turn order of {self.expr(base)} (1 = the first player)"
         return f"the {words(str(name))} of {self.expr(base)}"
 
     def _is(self, attr: Tree, verb: str) -> str:

@@ -84,6 +84,7 @@ HAS_ATTRS = Expect("TYPE015", "an item or a player", frozenset({"item", "player"
 _ATTR_KINDS = {"int": INT, "str": STR, "bool": BOOL, "list": LIST, "zone": ZONE, "cond": BOOL, "effect": EFFECT,
                "cost": COST, "counter": COUNTER}
 _ITEM_BUILTINS = {"name": STR, "id": STR, "owner": PLAYER, "zone": ZONE}
+_PLAYER_ONLY = ("seat", "position")       # built-in attributes of players that items do not have
 _ACTION_ATTRS = {"threshold": INT, "label": STR, "id": STR}
 
 # ---------------------------------------------------------------- where DSL texts are
@@ -509,7 +510,13 @@ class Checker:
             return BOOL
         if _name_of(base) == "event":
             return ANY
-        return self.attr_type(self.want(base, HAS_ATTRS, f"'.{name}'"), str(name))
+        owner = self.want(base, HAS_ATTRS, f"'.{name}'")
+        if (str(name) in _PLAYER_ONLY and owner.kind == "item" and owner.ctype in self.pack.types
+                and str(name) not in self.pack.types[owner.ctype].attrs):
+            self.dsl.error(name, HAS_ATTRS.code, f"'.{name}' is an attribute of players, but "
+                           f"'{self.dsl.snippet(base)}' is an item ({owner.ctype})", "an item's owner is a player: "
+                           f"'{self.dsl.snippet(base)}.owner.{name}'")
+        return self.attr_type(owner, str(name))
 
     def _x_index(self, t: Tree) -> T:
         base = self.want(t.children[0], COLLECTION, "'[...]'")
@@ -628,7 +635,7 @@ class Checker:
         return _ATTR_KINDS.get(a.type, ANY)
 
     def _player_attr(self, name: str) -> list[T]:
-        if name == "seat" or name in self.pack.counters:
+        if name in ("seat", "position") or name in self.pack.counters:
             return [INT]
         return [ZONE] if name in self.pack.zones else []
 

@@ -83,10 +83,12 @@ _PLAIN = frozenset({"int", "str", "bool", "list", "counter"})  # a `counter` att
 
 
 def _player_attr(ctx: Ctx, player: PlayerRef, name: str) -> Any:
-    """`p.NAME`: that player's counter or zone, or `p.seat` (1-based)."""
+    """`p.NAME`: that player's counter or zone, `p.seat` (1-based) or `p.position` (in turn order)."""
     game = ctx.game
     if name == "seat":
         return player.seat + 1
+    if name == "position":
+        return game.position(player.seat)
     if name in game.pack.counters:
         return game.counter(name, player.seat)
     if name in game.pack.zones:

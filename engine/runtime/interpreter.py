@@ -367,6 +367,11 @@ class Game:
         action = self.ask(ctx, "action", f"action of {item.comp.name}", [a.label for a in legal], legal)
         self.perform(inner, action)
 
+    def position(self, seat: int) -> int:
+        """A seat's place in turn order: 1 for the first player (the counter `first_player`), then clockwise."""
+        players = len(self.state.players)
+        return (seat - self.state.counters.get("first_player", 0)) % players + 1
+
     def counter_id(self, value: Any, wildcards: bool = True) -> str:
         """A counter named through data (`gain 1 c.cube`): the attribute must hold a counter's id."""
         if isinstance(value, str) and (value in self.pack.counters or (wildcards and value in self.pack.wildcards)):
