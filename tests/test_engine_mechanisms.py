@@ -534,3 +534,29 @@ def test_turn_order_starts_at_the_first_player_and_position_counts_from_there(tm
     game = Session(pack, 3, 1).game
     assert [game.counter("went", s) for s in range(3)] == [2, 3, 1]   # seat 3 (0-based 2) goes first
     assert [game.counter("pos", s) for s in range(3)] == [2, 3, 1]
+
+
+def test_a_row_of_items_pays_the_sum_of_their_cost_attributes(tmp_path: Path) -> None:
+    pack = make_pack(tmp_path, textwrap.dedent("""\
+        counters:
+          coin: {resource: true, initial: 8}
+          ore: {resource: true, initial: 2}
+        zones:
+          row: {scope: global}
+        component_types:
+          tile: {zone: row, attrs: {price: {type: cost}}}
+        components:
+          tile:
+            - {id: one, name: One, price: "1 coin"}
+            - {id: two, name: Two, price: "2 coin + 1 ore"}
+            - {id: three, name: Three, price: "3 coin"}
+        flow:
+          - id: turn
+            each_player:
+              - {id: first_two, do: "pay [row[1], row[2]].price"}
+              - {id: whole_row, do: "may { pay row.price }"}
+        """))
+    session = Session(pack, 1, 1)
+    game = session.game
+    assert (game.counter("coin", 0), game.counter("ore", 0)) == (8 - 3, 2 - 1)
+    assert session.done  # the whole row (6 coin + 1 ore) is no longer payable: the `may` is not offered

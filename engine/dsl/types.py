@@ -422,8 +422,15 @@ class Checker:
         if not (isinstance(target, Tree) and target.data == "attr"):
             return
         name = str(target.children[1])
-        if any(a.type == "cost" for ctype in self.pack.types.values() if (a := ctype.attrs.get(name))):
-            self.want(target, A_COST, "'pay ITEM.ATTR'")
+        if not any(a.type == "cost" for ctype in self.pack.types.values() if (a := ctype.attrs.get(name))):
+            return
+        base = self.infer(target.children[0])
+        if base.kind in ("list", "zone"):  # a row of items: their costs added up
+            base = element(base)
+        found = self.attr_type(base, name) if base.kind in ("item", "any") else base
+        if not A_COST.fits(found):
+            self.dsl.error(target, A_COST.code, f"'pay ITEM.ATTR' needs {A_COST.noun}, got "
+                           f"'{self.dsl.snippet(target)}' ({NOUNS.get(found.kind, found.kind)})", None)
 
     def _s_activate(self, t: Tree) -> None:
         self.want(t.children[0], AN_ITEM, "'activate'")

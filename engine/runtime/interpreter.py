@@ -19,7 +19,7 @@ from engine.runtime.context import Ctx
 from engine.runtime.costs import can_pay, explain, payment_ways, way_label
 from engine.runtime.decision import Decision
 from engine.runtime.defs import ActionDef, CounterDef, Pack, TriggerDef
-from engine.runtime.dsl_values import describe, item_key, item_label
+from engine.runtime.dsl_values import as_items, describe, item_key, item_label
 from engine.runtime.state import Item, Player, PlayerRef, State, Zone
 
 MAX_TRIGGER_DEPTH = 16
@@ -397,10 +397,17 @@ class Game:
         _attr_of(item, name, item.comp.effects, "effect").run(ctx.child(self_item=item))
 
     def price_of(self, ctx: Ctx, target: Any, name: str) -> tuple[dict[str, int], str]:
-        """The amounts and text of the item's `cost` attribute (its `(expr)` amounts read with `self` = the item)."""
-        item = _need_item(target, "pay")
-        cost = _attr_of(item, name, item.comp.prices, "cost")
-        return cost.amounts(ctx.child(self_item=item)), cost.text
+        """The amounts and text of the item's `cost` attribute (its `(expr)` amounts read with `self` = the item);
+        for a collection of items (a row of tiles), their costs added up."""
+        items = [target] if isinstance(target, Item) else as_items(target)
+        need: dict[str, int] = {}
+        texts: list[str] = []
+        for item in items:
+            cost = _attr_of(_need_item(item, "pay"), name, item.comp.prices, "cost")
+            for counter, amount in cost.amounts(ctx.child(self_item=item)).items():
+                need[counter] = need.get(counter, 0) + amount
+            texts.append(cost.text)
+        return need, " + ".join(texts) or "nothing"
 
     def can_pay_attr(self, ctx: Ctx, target: Any, name: str) -> bool:
         return self.can_pay(ctx, self.price_of(ctx, target, name)[0])
