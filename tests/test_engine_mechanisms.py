@@ -560,3 +560,40 @@ def test_a_row_of_items_pays_the_sum_of_their_cost_attributes(tmp_path: Path) ->
     game = session.game
     assert (game.counter("coin", 0), game.counter("ore", 0)) == (8 - 3, 2 - 1)
     assert session.done  # the whole row (6 coin + 1 ore) is no longer payable: the `may` is not offered
+
+
+GRID = """\
+zones:
+  map: {scope: global}
+  ways: {scope: global}
+component_types:
+  space:
+    zone: map
+    grid: {shape: SHAPE, at: at}
+    attrs: {at: {type: list}}
+  road: {zone: ways, derive: {edges: space}}
+  crossing: {zone: ways, derive: {corners: space}}
+components:
+  space:
+    - {id: a, name: A, at: [0, 0]}
+    - {id: b, name: B, at: [1, 0]}
+    - {id: c, name: C, at: [0, 1]}
+    - {id: d, name: D, at: [1, 1]}
+    - {id: far, name: Far, at: [5, 5]}
+flow:
+  - {id: nothing, do: "shuffle map"}
+"""
+
+
+def test_a_hex_grid_links_cells_one_step_apart_and_derives_edges_and_corners(tmp_path: Path) -> None:
+    pack = make_pack(tmp_path, GRID.replace("SHAPE", "hex"))
+    links = pack.graphs["space"].links
+    assert links == {"a": ["b", "c"], "b": ["a", "c", "d"], "c": ["a", "b", "d"], "d": ["b", "c"], "far": []}
+    assert sorted(c for c in pack.components if "__" in c) == ["a__b", "a__b__c", "a__c", "b__c", "b__c__d",
+                                                                 "b__d", "c__d"]
+
+
+def test_a_square_grid_has_four_neighbours_and_no_three_way_corners(tmp_path: Path) -> None:
+    pack = make_pack(tmp_path, GRID.replace("SHAPE", "square"))
+    assert pack.graphs["space"].links["a"] == ["b", "c"] and pack.graphs["space"].links["d"] == ["b", "c"]
+    assert sorted(c for c in pack.components if "__" in c) == ["a__b", "a__c", "b__d", "c__d"]

@@ -15,7 +15,7 @@ from engine.diagnostics import Diagnostic, PackError, did_you_mean
 from engine.dsl.parse import DslText
 from engine.packs.files import Entry, RawPack
 from engine.packs.source import SourceFile
-from engine.runtime.boards import DERIVED_KINDS, Graph, derived_id
+from engine.runtime.boards import DERIVED_KINDS, Graph, derived_id, grid_neighbours
 from engine.runtime.context import Ctx
 from engine.runtime.defs import (
     ActionDef,
@@ -163,18 +163,26 @@ class Builder:
         return pack
 
     def _boards(self, order: int) -> None:
-        """Board graphs from `links`, then the locations `derive` asks for (edges, corners)."""
+        """Board graphs from `links` and `grid`, then the locations `derive` asks for (edges, corners)."""
         pack = self.pack
         for tid, ctype in pack.types.items():
-            if ctype.links is None:
+            if ctype.links is None and ctype.grid is None:
                 continue
             e = self.raw.component_types[tid]
-            if ctype.attrs.get(ctype.links, AttrDef("", "")).type != "list":
-                self.error(e.src, (*e.path, "links"), "TYPE003",
-                           f"links names '{ctype.links}', which must be a declared list attribute of '{tid}'")
-                continue
-            members = {c.id: [str(x) for x in c.values.get(ctype.links) or []]
-                       for c in pack.components.values() if c.ctype is ctype}
+            members: dict[str, list[str]] = {c.id: [] for c in pack.components.values() if c.ctype is ctype}
+            if ctype.links is not None:
+                if ctype.attrs.get(ctype.links, AttrDef("", "")).type != "list":
+                    self.error(e.src, (*e.path, "links"), "TYPE003",
+                               f"links names '{ctype.links}', which must be a declared list attribute of '{tid}'")
+                    continue
+                for cid in members:
+                    members[cid] += [str(x) for x in pack.components[cid].values.get(ctype.links) or []]
+            if ctype.grid is not None:
+                cells = self._grid_cells(tid, ctype, e)
+                if cells is None:
+                    continue
+                for cid, near in grid_neighbours(ctype.grid[0], cells).items():
+                    members[cid] += near
             pack.graphs[tid] = Graph.build(tid, members)
         for tid, ctype in pack.types.items():
             if ctype.derive is None:
@@ -184,7 +192,8 @@ class Builder:
             if graph is None:
                 e = self.raw.component_types[tid]
                 self.error(e.src, (*e.path, "derive", kind), "TYPE003",
-                           f"'{space_type}' is not a board: it needs `links: ATTR` naming its neighbour list")
+                           f"'{space_type}' is not a board: it needs `links: ATTR` naming its neighbour list "
+                           "or `grid: {shape, at}`")
                 continue
             for ends in graph.edges() if kind == "edges" else graph.corners():
                 names = " / ".join(pack.components[c].name for c in ends)
@@ -192,6 +201,33 @@ class Builder:
                 pack.components[cid] = ComponentDef(cid, names, ctype, 1, self._defaults(ctype) | {"ends": list(ends)},
                                                     {}, [], [], "one", [], "", order)
                 order += 1
+
+    def _grid_cells(self, tid: str, ctype: ComponentType, e: Entry) -> dict[str, tuple[int, int]] | None:
+        """Each component's cell on the type's grid (its `at` attribute: two whole numbers), all different."""
+        shape, at = ctype.grid or ("", "")
+        if ctype.attrs.get(at, AttrDef("", "")).type != "list":
+            self.error(e.src, (*e.path, "grid", "at"), "TYPE003",
+                       f"grid.at names '{at}', which must be a declared list attribute of '{tid}'")
+            return None
+        cells: dict[str, tuple[int, int]] = {}
+        taken: dict[tuple[int, int], str] = {}
+        for comp in (c for c in self.pack.components.values() if c.ctype is ctype):
+            value = comp.values.get(at)
+            ce = self.raw.components[comp.id]
+            if not (isinstance(value, list) and len(value) == 2
+                    and all(isinstance(v, int) and not isinstance(v, bool) for v in value)):
+                self.error(ce.src, (*ce.path, at), "BOARD001",
+                           f"'{comp.id}' needs its cell on the {shape} grid in '{at}': two whole numbers, "
+                           f"like [0, 1]; got {value!r}")
+                continue
+            cell = (value[0], value[1])
+            if cell in taken:
+                self.error(ce.src, (*ce.path, at), "BOARD002",
+                           f"'{comp.id}' and '{taken[cell]}' are both on cell {list(cell)} of the {shape} grid")
+                continue
+            taken[cell] = comp.id
+            cells[comp.id] = cell
+        return cells
 
     @staticmethod
     def _defaults(ctype: ComponentType) -> dict[str, Any]:
@@ -208,8 +244,10 @@ class Builder:
         kind = next((k for k in DERIVED_KINDS if k in derive), None)
         if kind is not None:
             attrs.setdefault("ends", AttrDef("ends", "list", [], None, "ids of the spaces this location touches"))
+        grid = d.get("grid") if isinstance(d.get("grid"), dict) else None
         return ComponentType(tid, str(d.get("name", tid)), d.get("zone"), bool(d.get("per_player", False)), attrs,
-                             d.get("links"), (kind, str(derive[kind])) if kind else None)
+                             d.get("links"), (kind, str(derive[kind])) if kind else None,
+                             (str(grid.get("shape", "hex")), str(grid.get("at", "at"))) if grid else None)
 
     def _check_references(self) -> None:
         """Names used by definitions (not DSL): zones, counters, attribute types."""

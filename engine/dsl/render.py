@@ -402,6 +402,10 @@ class Renderer:
         if attrs:
             yield f"Attributes: {attrs}"
         yield from self.rule_attributes(entry)
+        graph = self.pack.graphs.get(entry.ctype or "")
+        if graph is not None and entry.id in graph.links:  # a board space: its neighbours, listed or from its grid
+            near = [self.pack.components[n].name for n in graph.links[entry.id]]
+            yield f"Next to: {', '.join(near) if near else 'nothing'}."
         costs = [self.text(c, "cost") for c in _seq(data.get("costs"))]
         if costs:
             yield f"Cost: {'; or '.join(costs)}."

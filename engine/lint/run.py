@@ -80,6 +80,8 @@ RULES: tuple[Rule, ...] = (
     Rule("TYPE001", "unknown attribute type"),
     Rule("TYPE002", "shared component type starting in a zone each player has"),
     Rule("TYPE003", "board links or derived locations that cannot be built"),
+    Rule("BOARD001", "a grid space without a cell"),
+    Rule("BOARD002", "two grid spaces on one cell"),
     Rule("TYPE010", "a number is needed here"),
     Rule("TYPE011", "a zone is needed here"),
     Rule("TYPE012", "an item is needed here"),

@@ -1,5 +1,9 @@
 """Boards as graphs: spaces linked to neighbours, and locations derived from the links.
 
+A board's links are listed (`links: ATTR`) or follow from coordinates on a
+grid (`grid: {shape: hex|square, at: ATTR}`: each component gives its cell in
+ATTR, and cells one step apart are neighbours).
+
 A component type declares `links: ATTR` when each of its components lists its
 neighbours' ids in the list attribute ATTR (links count both ways). Another
 type may declare `derive: {edges: SPACE_TYPE}` to get one component per pair
@@ -15,6 +19,10 @@ from dataclasses import dataclass, field
 from itertools import combinations
 
 DERIVED_KINDS = ("edges", "corners")
+GRID_STEPS = {  # the neighbours of a cell: axial coordinates (q, r) on hexes, (column, row) on squares
+    "hex": ((1, 0), (-1, 0), (0, 1), (0, -1), (1, -1), (-1, 1)),
+    "square": ((1, 0), (-1, 0), (0, 1), (0, -1)),
+}
 
 
 @dataclass
@@ -61,6 +69,13 @@ class Graph:
     def corners(self) -> list[tuple[str, str, str]]:
         return [(a, b, c) for a, b, c in combinations(self.order, 3)
                 if self.adjacent(a, b) and self.adjacent(b, c) and self.adjacent(a, c)]
+
+
+def grid_neighbours(shape: str, cells: dict[str, tuple[int, int]]) -> dict[str, list[str]]:
+    """Each cell's neighbours on a hex or square grid, from the cells' coordinates."""
+    at = {xy: cid for cid, xy in cells.items()}
+    return {cid: [at[(q + dq, r + dr)] for dq, dr in GRID_STEPS[shape] if (q + dq, r + dr) in at]
+            for cid, (q, r) in cells.items()}
 
 
 def _link(links: dict[str, list[str]], a: str, b: str) -> None:

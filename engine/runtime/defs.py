@@ -100,6 +100,7 @@ class ComponentType:
     attrs: dict[str, AttrDef]
     links: str | None = None                 # list attribute naming neighbours: the type is a board graph
     derive: tuple[str, str] | None = None    # ("edges" | "corners", space type): generated locations
+    grid: tuple[str, str] | None = None      # ("hex" | "square", coordinate attribute): links from geometry
 
 
 @dataclass
