@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass, field
-from itertools import combinations
 
 DERIVED_KINDS = ("edges", "corners")
 GRID_STEPS = {  # the neighbours of a cell: axial coordinates (q, r) on hexes, (column, row) on squares
@@ -64,11 +63,15 @@ class Graph:
         return -1
 
     def edges(self) -> list[tuple[str, str]]:
-        return [(a, b) for i, a in enumerate(self.order) for b in self.order[i + 1:] if self.adjacent(a, b)]
+        """Each linked pair once, in definition order (neighbour lists, so a big grid stays linear)."""
+        rank = {cid: i for i, cid in enumerate(self.order)}
+        return [(a, b) for a in self.order for b in self.links[a] if rank[b] > rank[a]]
 
     def corners(self) -> list[tuple[str, str, str]]:
-        return [(a, b, c) for a, b, c in combinations(self.order, 3)
-                if self.adjacent(a, b) and self.adjacent(b, c) and self.adjacent(a, c)]
+        """Each three mutually linked spaces once, in definition order."""
+        rank = {cid: i for i, cid in enumerate(self.order)}
+        return [(a, b, c) for a in self.order for b in self.links[a] if rank[b] > rank[a]
+                for c in self.links[b] if rank[c] > rank[b] and c in self.links[a]]
 
 
 def grid_neighbours(shape: str, cells: dict[str, tuple[int, int]]) -> dict[str, list[str]]:
