@@ -597,3 +597,36 @@ def test_a_square_grid_has_four_neighbours_and_no_three_way_corners(tmp_path: Pa
     pack = make_pack(tmp_path, GRID.replace("SHAPE", "square"))
     assert pack.graphs["space"].links["a"] == ["b", "c"] and pack.graphs["space"].links["d"] == ["b", "c"]
     assert sorted(c for c in pack.components if "__" in c) == ["a__b", "a__c", "b__d", "c__d"]
+
+
+def test_cards_in_a_shared_active_zone_answer_every_players_events(tmp_path: Path) -> None:
+    pack = make_pack(tmp_path, textwrap.dedent("""\
+        counters:
+          coin: {resource: true}
+          bonus: {}
+          badge: {}
+        zones:
+          table: {scope: global, active: true}
+          box: {scope: global}
+        component_types:
+          card: {zone: table}
+          spare: {zone: box}
+        components:
+          card:
+            - id: patron
+              name: Patron
+              triggers:
+                - {on: gained, when: 'event.counter == "coin" and badge == 1', effect: "gain 1 bonus"}
+          spare:
+            - id: boxed
+              name: Boxed
+              triggers:
+                - {on: gained, when: 'event.counter == "coin"', effect: "gain 5 bonus"}
+        flow:
+          - {id: badge, each_player: [{id: first, if: "me.seat == 2", then: [{id: pin, do: "set badge = 1"}]}]}
+          - {id: turns, each_player: [{id: earn, do: "gain 1 coin"}]}
+        """))
+    game = Session(pack, 2, 1).game
+    # the card on the shared table answers both players' gains; its `when` picks the badge holder;
+    # the card in the inactive box never answers
+    assert [game.counter("bonus", s) for s in range(2)] == [0, 1]

@@ -56,7 +56,10 @@ class Game:
         # the acting seat's player, for generated code: no seat (a top-level step) reads as a clear error
         self.seats: dict[int | None, Any] = {p.seat: p for p in self.state.players}
         self.seats[None] = _NoActingPlayer()
-        self._active_zones = [[z for z in p.zones.values() if z.zdef.active] for p in self.state.players]
+        # zones whose items' triggers answer a seat's events: its own active zones, then the shared ones
+        # (cards on the table answer every player; their `when` says for whom)
+        shared = [z for z in self.state.zones.values() if z.zdef.active]
+        self._active_zones = [[*(z for z in p.zones.values() if z.zdef.active), *shared] for p in self.state.players]
         refs = [PlayerRef(seat) for seat in range(players)]
         self._rotations = [refs[seat:] + refs[:seat] for seat in range(players)]
         self._orders = [[p.seat for p in rotation] for rotation in self._rotations]
