@@ -18,6 +18,8 @@ class Usage:
     produced: dict[str, list[Where]] = field(default_factory=dict)
     paid: dict[str, list[Where]] = field(default_factory=dict)
     listened: dict[str, list[Where]] = field(default_factory=dict)
+    # items of another seat's `owner`/`hidden` zone read through a player value (`q.hand`, not a count)
+    hidden_reads: dict[str, list[Where]] = field(default_factory=dict)
 
     @staticmethod
     def _add(table: dict[str, list[Where]], name: str, where: Where) -> None:
@@ -37,3 +39,6 @@ class Usage:
 
     def listen(self, name: str, where: Where) -> None:
         self._add(self.listened, name, where)
+
+    def read_hidden(self, name: str, where: Where) -> None:
+        self._add(self.hidden_reads, name, where)

@@ -380,3 +380,12 @@ def test_resume_from_a_log_of_the_wrong_shape(tmp_path: Path, capsys: pytest.Cap
                    encoding="utf-8")
     code, out, err = play(capsys, "--resume", str(log))
     assert code == 2 and err == f"{log}:1:62: error: 'seed' must be a whole number, not 7.0 [LOG002]\n"
+
+
+def test_unknown_option_names_are_errors(capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 9: `--option turbo` was accepted and ignored (a different game than asked for)."""
+    for command in (["play", "raising-robots", "--players", "2", "--quiet", "--stop-after", "0"],
+                    ["simulate", "raising-robots", "--games", "1"]):
+        assert main([*command, "--option", "bidings"]) == 2
+        err = capsys.readouterr().err
+        assert "no such option" in err and "did you mean 'bidding'?" in err and "Traceback" not in err

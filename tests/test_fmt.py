@@ -192,3 +192,29 @@ def test_pre_commit_hooks_run_existing_commands() -> None:
         assert hook["language"] == "python" and hook["types_or"] == ["yaml"] and hook["name"] and hook["description"]
         program, command = hook["entry"].split()
         assert program == "cogwork" and command in {module.NAME for module in COMMANDS}
+
+
+def test_fmt_never_writes_through_a_link(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 9: a pack file linked to a file outside the pack must not be rewritten."""
+    outside = tmp_path / "outside.yaml"
+    outside.write_text("counters:\n    coin:   {name: Coin}\n")
+    pack = tmp_path / "pack"
+    pack.mkdir()
+    (pack / "linked.yaml").symlink_to(outside)
+    code = main(["fmt", str(pack)])
+    err = capsys.readouterr().err
+    assert code == 2 and "symbolic link: not formatted" in err
+    assert outside.read_text() == "counters:\n    coin:   {name: Coin}\n"
+    assert main(["fmt", str(pack / "linked.yaml")]) == 2
+    assert outside.read_text() == "counters:\n    coin:   {name: Coin}\n"
+
+
+def test_wrapped_flow_lists_become_blocks_and_null_stays_null() -> None:
+    """Issue 9: a flow list wrapped over lines came back as one 420-character line; `null` as nothing."""
+    text = ("counters:\n  coin: {name: Coin}\nzones:\n  x: ~\n  y: null\n  z:\n"
+            "flow:\n  - {id: turns, each_player: [{id: earn, do: \"gain 1 coin\"},\n"
+            "                              {id: more, do: \"gain 1 coin\"}]}\n")
+    out = format_text(text, "content.schema.json")
+    assert "  x: ~\n  y: null\n  z:\n" in out
+    assert "      - {id: earn, do: \"gain 1 coin\"}\n      - {id: more, do: \"gain 1 coin\"}\n" in out
+    assert max(len(line) for line in out.splitlines()) < 60

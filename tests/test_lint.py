@@ -231,3 +231,24 @@ def test_every_code_is_documented_with_an_example() -> None:
         rule = next(r for r in RULES if r.code == code)
         assert f"· {rule.level}" in body, code
         assert "Fix" in body, code
+
+
+def test_a_zone_reached_through_a_player_value_is_used(tmp_path: Path) -> None:
+    """Issue 9: `q.vault` (q a player) did not count as a use of the zone `vault`."""
+    shutil.copytree(REPO / "tests" / "lint_corpus" / "sch001-unknown-section" / "pack", tmp_path / "pack")
+    (tmp_path / "pack" / "game.yaml").write_text(
+        "counters:\n  coin: {name: Coin}\nzones:\n  vault: {name: Vault}\n  attic: {name: Attic}\n"
+        "flow:\n  - id: turns\n    each_player:\n"
+        '      - {id: earn, do: "gain 1 coin; for q in others { gain count(q.vault) coin }"}\n'
+        'scoring:\n  score: "coin"\n')
+    unused = [d.message for d in lint(tmp_path / "pack", games=0) if d.code == "UNUSED001"]
+    assert unused == ["zone 'attic' is never used"]
+
+
+def test_a_revealed_zone_may_be_read_by_other_players(tmp_path: Path) -> None:
+    case = REPO / "tests" / "lint_corpus" / "hidden001-reads-other-hand" / "pack"
+    shutil.copytree(case, tmp_path / "pack")
+    game = tmp_path / "pack" / "game.yaml"
+    game.write_text(game.read_text().replace("          choose c in", "          reveal next_player.hand\n"
+                                                                     "          choose c in"))
+    assert [d.code for d in lint(tmp_path / "pack", games=0)] == []

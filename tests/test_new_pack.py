@@ -62,3 +62,33 @@ def test_new_pack_refuses_bad_names_and_existing_folders(tmp_path: Path, capsys:
     (tmp_path / "taken" / "notes.txt").write_text("mine")
     code, _, err = run(capsys, "new", "pack", "taken", "--dir", str(tmp_path))
     assert code == 2 and "already exists" in err and (tmp_path / "taken" / "notes.txt").read_text() == "mine"
+
+
+def test_new_pack_never_overwrites_without_force(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 9: `new pack --dir D` kept the user's files only if the pack folder was not there."""
+    (tmp_path / "schemas").mkdir()
+    (tmp_path / "schemas" / "pack.schema.json").write_text("my own schema")
+    assert main(["new", "pack", "mine", "--dir", str(tmp_path)]) == 2
+    assert "already exists" in capsys.readouterr().err
+    assert (tmp_path / "schemas" / "pack.schema.json").read_text() == "my own schema"
+    assert not (tmp_path / "mine").exists()
+    assert main(["new", "pack", "mine", "--dir", str(tmp_path), "--force"]) == 0
+    assert (tmp_path / "schemas" / "pack.schema.json").read_text() != "my own schema"
+    (tmp_path / "mine" / "game.yaml").write_text("my game")
+    assert main(["new", "pack", "mine", "--dir", str(tmp_path)]) == 2
+    assert (tmp_path / "mine" / "game.yaml").read_text() == "my game"
+
+
+def test_new_pack_never_follows_links(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious")
+    (tmp_path / "d").mkdir()
+    (tmp_path / "d" / "mine").mkdir()
+    (tmp_path / "d" / "mine" / "README.md").symlink_to(victim)
+    assert main(["new", "pack", "mine", "--dir", str(tmp_path / "d"), "--force"]) == 2
+    assert "symbolic link" in capsys.readouterr().err
+    assert victim.read_text() == "precious"
+    (tmp_path / "e").mkdir()
+    (tmp_path / "e" / "mine").symlink_to(tmp_path / "elsewhere", target_is_directory=True)
+    assert main(["new", "pack", "mine", "--dir", str(tmp_path / "e"), "--force"]) == 2
+    assert not (tmp_path / "elsewhere").exists()

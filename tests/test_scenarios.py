@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from engine.diagnostics import PackError
-from engine.play.scenario import ScenarioResult, run_scenario
+from engine.play.scenario import ScenarioResult, run_scenario, run_scenario_files
 from engine.runtime.defs import Pack
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -110,3 +110,34 @@ def test_malformed_scenario_is_rejected(tmp_path: Path) -> None:
     path.write_text("pack: raising-robots\nsteps:\n  - expectt: {round: 1}\n")
     with pytest.raises(PackError):
         run_scenario(path, _PACKS)
+
+
+def _tiny_pack(folder: Path, initial: int) -> None:
+    (folder / "scenarios").mkdir(parents=True)
+    (folder / "pack.yaml").write_text('id: tiny\nname: Tiny\nversion: 0.1.0\nengine: ">=0.1,<1.0"\n'
+                                      "players: {min: 1, max: 2}\n")
+    (folder / "game.yaml").write_text(f"counters:\n  coin: {{name: Coin, initial: {initial}}}\n"
+                                      "flow:\n  - id: turns\n    each_player:\n"
+                                      '      - {id: earn, do: "gain 1 coin"}\nscoring:\n  score: "coin"\n')
+    (folder / "scenarios" / "start.yaml").write_text(
+        f"name: start\npack: ..\nplayers: 1\nsteps:\n  - expect: {{P1.coin: {initial + 1}}}\n")   # after one turn
+
+
+def test_packs_are_found_from_the_scenario_file_and_not_shared_by_text(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 9: `pack: ..` was resolved from the working folder, and two folders saying `pack: ..`
+    shared the first one's pack."""
+    _tiny_pack(tmp_path / "a", 3)
+    _tiny_pack(tmp_path / "b", 5)
+    monkeypatch.chdir(tmp_path)
+    assert run_scenario_files([tmp_path / "a" / "scenarios", tmp_path / "b" / "scenarios"]) == 0
+
+
+def test_a_counter_set_from_text_is_broken_input(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    _tiny_pack(tmp_path / "a", 3)
+    bad = tmp_path / "a" / "scenarios" / "bad.yaml"
+    for value in ("abc", ".inf", ".nan", "[1, 2]", "2.5", "true"):
+        bad.write_text(f"name: bad\npack: ..\nplayers: 1\nsteps:\n  - set: {{P1.coin: {value}}}\n")
+        assert run_scenario_files([bad]) == 2, value
+        out = capsys.readouterr().out
+        assert "bad.yaml:5:" in out and "[SCEN001]" in out and "Traceback" not in out, out

@@ -89,6 +89,8 @@ def format_text(text: str, schema_id: str) -> str:
             return text
         before = _plain(data)
         _order(data, _Schema.of(schema_id), set())
+        _unfold(data, text, set())
+        _keep_nulls(data, text.split("\n"), set())
         out = io.StringIO()
         yaml.dump(data, out)
         after = _plain(_yaml().load(out.getvalue()))
@@ -108,8 +110,82 @@ def _plain(data: Any) -> Any:
     return data
 
 
+def _unfold(data: Any, text: str, seen: set[int]) -> bool:
+    """A flow collection (`[...]`, `{...}`) the author wrapped over several lines becomes a block,
+    one item per line, and so do the flow collections around it: ruamel would write it back as one
+    line of any length (issue 9: 420 characters). Whether `data` was written over several lines."""
+    if id(data) in seen or not isinstance(data, CommentedBase):
+        return False
+    seen.add(id(data))
+    children = [_unfold(value, text, seen) for value in (data.values() if isinstance(data, Mapping) else data)]
+    wrapped = any(children) or (data.fa.flow_style() and _spans_lines(text, data.lc.line, data.lc.col))
+    if wrapped and data.fa.flow_style():
+        data.fa.set_block_style()
+    return wrapped
+
+
+def _spans_lines(text: str, line: int, col: int) -> bool:
+    """Whether the flow collection opening at (line, col) closes on a later line (quotes and comments
+    skipped)."""
+    lines = text.split("\n")
+    if line >= len(lines) or col >= len(lines[line]) or lines[line][col] not in "[{":
+        return False
+    depth, quote = 0, ""
+    for row in range(line, len(lines)):
+        chars = lines[row]
+        i = col if row == line else 0
+        while i < len(chars):
+            c = chars[i]
+            if quote:
+                if c == "\\" and quote == '"':
+                    i += 1
+                elif c == quote:
+                    quote = ""
+            elif c in "'\"":
+                quote = c
+            elif c == "#" and (i == 0 or chars[i - 1] in " \t"):
+                break
+            elif c in "[{":
+                depth += 1
+            elif c in "]}":
+                depth -= 1
+                if depth == 0:
+                    return row != line
+            i += 1
+    return False
+
+
+class _WrittenNull(str):
+    """An empty value the author wrote as `null` or `~`: written back as they wrote it, not as nothing."""
+
+
+_NULL_WORD = re.compile(r"(null|Null|NULL|~)(?![^\s,\]}#])")
+
+
+def _keep_nulls(data: Any, lines: list[str], seen: set[int]) -> None:
+    """Mark each empty value that is spelt out in the text (ruamel would write every one as nothing)."""
+    if id(data) in seen or not isinstance(data, CommentedBase):
+        return
+    seen.add(id(data))
+    keys = range(len(data)) if isinstance(data, list) else list(data)
+    for key in keys:
+        value = data[key]
+        if value is None:
+            at = data.lc.item(key) if isinstance(data, list) else data.lc.value(key)
+            found = _NULL_WORD.match(lines[at[0]], at[1]) if at and at[0] < len(lines) else None
+            if found:
+                data[key] = _WrittenNull(found.group(1))
+        else:
+            _keep_nulls(value, lines, seen)
+
+
+def _written_null(representer: Any, data: _WrittenNull) -> Any:
+    return representer.represent_scalar("tag:yaml.org,2002:null", str(data))
+
+
 def _yaml() -> YAML:
     yaml = YAML()
+    yaml.representer.add_representer(_WrittenNull, _written_null)
     yaml.preserve_quotes = True
     yaml.indent(mapping=2, sequence=4, offset=2)
     yaml.width = 4096                                   # never re-wrap lines

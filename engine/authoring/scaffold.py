@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 from pathlib import Path
 
 from engine import __version__
+from engine.authoring.safe_write import UnsafeWriteError, check_writable, make_folder, write_file
 from engine.resources import data_dir
 
 PACK_ID = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
@@ -98,19 +98,26 @@ as you type; see Cogwork's docs/editor.md.
 """
 
 
-def write_schemas(out: Path) -> list[Path]:
+def write_schemas(out: Path, overwrite: bool = True) -> list[Path]:
     """Copy every JSON Schema of this Cogwork into `out` (they refer to each other by file name).
 
-    Writing them onto themselves (`out` is the checkout's own schemas/) leaves them as they are.
+    Writing them onto themselves (`out` is the checkout's own schemas/) leaves them as they are; a
+    file that is the same already is left alone; another file is replaced only with `overwrite`,
+    and a symbolic link never (safe_write.py).
     """
-    out.mkdir(parents=True, exist_ok=True)
-    written = []
-    for path in sorted(data_dir("schemas").glob("*.json")):
-        target = out / path.name
-        if not (target.exists() and target.samefile(path)):
-            shutil.copy2(path, target)
-        written.append(target)
-    return written
+    make_folder(out)
+    sources = sorted(data_dir("schemas").glob("*.json"))
+    todo = [(path, out / path.name) for path in sources if not _same(out / path.name, path)]
+    for _, target in todo:          # every refusal before the first write
+        check_writable(target, overwrite)
+    for path, target in todo:
+        write_file(target, path.read_text(encoding="utf-8"), overwrite)
+    return [out / path.name for path in sources]
+
+
+def _same(target: Path, source: Path) -> bool:
+    return target.is_file() and not target.is_symlink() and (
+        target.samefile(source) or target.read_bytes() == source.read_bytes())
 
 
 def schemas_near(folder: Path) -> Path | None:
@@ -121,20 +128,26 @@ def schemas_near(folder: Path) -> Path | None:
     return None
 
 
-def new_pack(pack_id: str, parent: Path) -> tuple[Path, list[Path]]:
+def new_pack(pack_id: str, parent: Path, force: bool = False) -> tuple[Path, list[Path]]:
     """Create `parent/pack_id` (pack.yaml, game.yaml, README.md); the pack and any schema files written.
 
     The files' `$schema` lines point at the nearest `schemas/` folder above;
-    with none, the schemas are first written to `parent/schemas`.
+    with none, the schemas are first written to `parent/schemas`. Nothing that
+    exists is overwritten unless `force`, and no symbolic link is written through
+    (`UnsafeWriteError`); every check is made before the first file is written.
     """
     root = parent / pack_id
-    if root.exists() and any(root.iterdir()):
-        raise FileExistsError(f"{root} already exists and is not empty")
+    if root.is_symlink():
+        raise UnsafeWriteError(f"{root} is a symbolic link: not written through")
+    if root.exists() and any(root.iterdir()) and not force:
+        raise UnsafeWriteError(f"{root} already exists and is not empty (--force overwrites its files)")
+    for name in _FILES:
+        check_writable(root / name, overwrite=True)     # links; existing files are refused above
     parent = parent.resolve()
     schemas = schemas_near(parent)
-    written = [] if schemas else write_schemas(parent / "schemas")
+    written = [] if schemas else write_schemas(parent / "schemas", overwrite=force)
     schemas = schemas or parent / "schemas"
-    root.mkdir(parents=True, exist_ok=True)
+    make_folder(root)
     relative = Path(os.path.relpath(schemas, root.resolve())).as_posix()
     major, minor = __version__.split(".")[:2]
     name = " ".join(word.capitalize() for word in pack_id.split("-"))
@@ -145,5 +158,8 @@ def new_pack(pack_id: str, parent: Path) -> tuple[Path, list[Path]]:
         "README.md": _README.format(name=name, folder=root.as_posix()),
     }
     for file_name, text in files.items():
-        (root / file_name).write_text(text, encoding="utf-8")
+        write_file(root / file_name, text, overwrite=force)
     return root, written
+
+
+_FILES = ("pack.yaml", "game.yaml", "README.md")

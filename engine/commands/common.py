@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from engine.diagnostics import did_you_mean
 from engine.runtime.defs import Pack
 
 EXIT_OK, EXIT_FINDINGS, EXIT_BROKEN = 0, 1, 2
@@ -11,8 +12,14 @@ class UsageError(Exception):
     """Bad command-line use (exit 2)."""
 
 
-def options(names: list[str] | None) -> dict[str, bool]:
-    return {n: True for n in names or []}
+def options(names: list[str] | None, pack: Pack) -> dict[str, bool]:
+    """The `--option` names turned on; a name the pack does not have is a usage error, not ignored."""
+    for name in names or []:
+        if name not in pack.options:
+            hint = did_you_mean(name, pack.options)
+            raise UsageError(f"--option {name}: {pack.name} has no such option (its options: "
+                             f"{', '.join(pack.options) or 'none'})" + (f"; {hint}" if hint else ""))
+    return dict.fromkeys(names or [], True)
 
 
 def player_counts(text: str | None, pack: Pack) -> list[int]:

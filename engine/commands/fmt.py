@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from engine.authoring.formatter import FormatError, format_file
+from engine.authoring.safe_write import UnsafeWriteError, write_file
 from engine.commands.common import EXIT_BROKEN, EXIT_FINDINGS, EXIT_OK, UsageError
 
 NAME = "fmt"
@@ -30,7 +31,7 @@ def yaml_files(paths: list[Path]) -> Iterator[Path]:
             for folder, dirs, names in os.walk(path):
                 dirs[:] = sorted(d for d in dirs if not d.startswith("."))
                 yield from (Path(folder, n) for n in sorted(names) if n.endswith((".yaml", ".yml")))
-        elif path.is_file():
+        elif path.is_file() or path.is_symlink():
             yield path
         else:
             raise UsageError(f"{path}: no such file or folder")
@@ -39,6 +40,10 @@ def yaml_files(paths: list[Path]) -> Iterator[Path]:
 def run(args: argparse.Namespace) -> int:
     changed = broken = checked = 0
     for path in yaml_files([Path(p) for p in args.paths]):
+        if path.is_symlink():       # it may lead outside the pack: never read or written through
+            print(f"{path}: error: symbolic link: not formatted (format the file it points to)", file=sys.stderr)
+            checked, broken = checked + 1, broken + 1
+            continue
         try:
             found = format_file(path)
         except FormatError as exc:
@@ -54,7 +59,12 @@ def run(args: argparse.Namespace) -> int:
             if args.check:
                 print(f"would reformat {path}")
             else:
-                path.write_text(formatted, encoding="utf-8")
+                try:
+                    write_file(path, formatted, overwrite=True)
+                except (UnsafeWriteError, OSError) as exc:
+                    print(f"{path}: error: {exc}", file=sys.stderr)
+                    broken += 1
+                    continue
                 print(f"reformatted {path}")
     verb = "would be reformatted" if args.check else "reformatted"
     print(f"{checked} file{'s' if checked != 1 else ''} checked, {changed} {verb}", file=sys.stderr)

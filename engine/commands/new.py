@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from engine.authoring.safe_write import UnsafeWriteError
 from engine.authoring.scaffold import PACK_ID, new_pack
 from engine.commands.common import EXIT_OK, UsageError
 
@@ -18,14 +19,16 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("kind", choices=["pack"], help="what to create")
     p.add_argument("name", help="the pack id, kebab-case (e.g. my-game)")
     p.add_argument("--dir", default=".", help="folder to create it in (default: the current folder)")
+    p.add_argument("--force", action="store_true",
+                   help="overwrite the pack's files (and schema files) that exist; links are never written through")
 
 
 def run(args: argparse.Namespace) -> int:
     if not PACK_ID.match(args.name):
         raise UsageError(f"'{args.name}' is not a valid pack id: use lowercase words joined by '-' (e.g. my-game)")
     try:
-        root, schemas = new_pack(args.name, Path(args.dir))
-    except FileExistsError as exc:
+        root, schemas = new_pack(args.name, Path(args.dir), force=args.force)
+    except (UnsafeWriteError, OSError) as exc:
         raise UsageError(str(exc)) from exc
     for path in schemas:
         print(f"wrote {path}")

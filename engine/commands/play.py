@@ -81,7 +81,8 @@ def run(args: argparse.Namespace) -> int:
     players = resume.players if resume else (pack.min_players if args.players is None else args.players)
     seed = resume.seed if resume else args.seed
     agents = _agents(players, seed, args.human or [])
-    session = Session.from_log(pack, resume, agents) if resume else Session(pack, players, seed, options(args.option))
+    session = (Session.from_log(pack, resume, agents) if resume
+               else Session(pack, players, seed, options(args.option, pack)))
     if not args.quiet:
         print(f"{pack.name} {pack.version}: {players} players, seed {seed}")
         _follow_rounds(session)

@@ -25,6 +25,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     log = GameLog.read(Path(args.log))
     pack = load_pack(args.pack or log.pack_spec())
+    log.check_options(pack.options)
     if pack.version != log.version:
         print(f"warning: log was made with {log.pack} {log.version}, replaying with {pack.version}",
               file=sys.stderr)

@@ -5,8 +5,9 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from engine.authoring.safe_write import UnsafeWriteError
 from engine.authoring.scaffold import write_schemas
-from engine.commands.common import EXIT_OK
+from engine.commands.common import EXIT_OK, UsageError
 
 NAME = "schema"
 HELP = "write the JSON Schemas (Draft-07) of pack, content and scenario files"
@@ -20,6 +21,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    for path in write_schemas(Path(args.out)):
+    try:
+        written = write_schemas(Path(args.out))
+    except (UnsafeWriteError, OSError) as exc:
+        raise UsageError(str(exc)) from exc
+    for path in written:
         print(f"wrote {path}")
     return EXIT_OK

@@ -31,7 +31,7 @@ def run(args: argparse.Namespace) -> int:
     pack = load_pack(args.pack)
     counts = player_counts(args.players, pack)
     progress = None if args.json else Progress(args.games)
-    report = simulate(pack, args.games, counts, args.seed, options(args.option), not args.no_replay, progress)
+    report = simulate(pack, args.games, counts, args.seed, options(args.option, pack), not args.no_replay, progress)
     s = report.summary()
     if args.json:
         print(json.dumps(s, indent=1))

@@ -32,6 +32,7 @@ from engine.runtime.defs import (
     TriggerDef,
     WildcardDef,
     ZoneDef,
+    plain_type_fits,
 )
 
 PLAIN_TYPES = ("int", "str", "bool", "list")
@@ -315,11 +316,9 @@ class Builder:
 
     def _check_value(self, e: Entry, name: str, a: AttrDef, value: Any) -> Any:
         path = (*e.path, name)
-        ok = {"int": lambda v: isinstance(v, int) and not isinstance(v, bool),
-              "str": lambda v: isinstance(v, str), "bool": lambda v: isinstance(v, bool),
-              "list": lambda v: isinstance(v, list)}.get(a.type)
-        if ok is not None:
-            if not ok(value):
+        fits = plain_type_fits(a.type, value)
+        if fits is not None:
+            if not fits:
                 self.error(e.src, path, "ATTR002", f"'{name}' must be of type {a.type}, got {value!r}")
             elif a.enum and value not in a.enum:
                 self.error(e.src, path, "ATTR003", f"'{name}' must be one of {', '.join(a.enum)}; got '{value}'",

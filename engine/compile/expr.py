@@ -56,6 +56,7 @@ class ExprCompiler:
         self.scope: dict[str, str] = {}  # DSL local -> Python local
         self.kinds: dict[str, str] = {}  # Python local -> what it is known to hold (see `kinded`)
         self._used: set[str] = set()
+        self._counting = False   # inside count(...): reading another seat's hidden zone tells only its size
         if not pack.attr_names:  # worked out once per pack
             pack.attr_names = _attr_names(pack)
         self.attr_names = pack.attr_names
@@ -279,7 +280,13 @@ class ExprCompiler:
         if not _is_name(base_tree, "event") and name not in self.attr_names:
             self.unknown(name_tok, "attribute", sorted(self.attr_names))
         base = self.expr(base_tree)
+        if name in self.pack.zones or name in self.pack.counters:     # `q.hand` through a player value uses it
+            self.usage.ref(name, self.dsl.place(name_tok))
         if kind_of(base) == "player":
+            zdef = self.pack.zones.get(name)
+            if (zdef is not None and zdef.visibility != "public" and not _is_name(base_tree, "me")
+                    and not self._counting):
+                self.usage.read_hidden(name, self.dsl.place(name_tok))
             return self._player_attr(base, name)
         if name in ("id", "name") and isinstance(base, ast.Name) and not self._declared(name):
             if kind_of(base) == "item":  # a str for sure
@@ -352,7 +359,11 @@ class ExprCompiler:
     def _fn_count(self, tok: Token, args: list) -> ast.expr:
         if not self._arity(tok, args, 1):
             return const(0)
-        coll = self.expr(args[0])
+        counting, self._counting = self._counting, True      # a count of a hidden zone is public
+        try:
+            coll = self.expr(args[0])
+        finally:
+            self._counting = counting
         return expr("count(X)", X=coll) if kind_of(coll) is None else expr("len(X)", X=self.read(coll))
 
     def _fn_sum(self, tok: Token, args: list) -> ast.expr:

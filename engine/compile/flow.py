@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from engine.compile.codegen import const, expr, stamp, stmts
 from engine.compile.effect import EffectCompiler
 from engine.dsl.parse import DslText
+from engine.errors import RuleError
 from engine.packs.source import SourceFile
 from engine.runtime.context import Ctx
 from engine.runtime.defs import Runner
@@ -32,7 +33,7 @@ class FlowCompiler:
         self.b = builder
         self.c = EffectCompiler(builder.pack, DslText("", src, path), builder.procedures,
                                 usage=builder.pack.usage)
-        self.c.unit.globals.update(seats=_seats, reveal_all=_reveal_all)
+        self.c.unit.globals.update(seats=_seats, reveal_all=_reveal_all, rounds_exhausted=_rounds_exhausted)
 
     def compile(self, data: Any) -> Runner:
         flow = self.c.dsl
@@ -125,11 +126,16 @@ class FlowCompiler:
         n, limit = self.c.unit.temp(), self.c.unit.temp()
         mark = stmts("game.set_counter(ctx, C, N)", C=const(counter), N=n) if counter is not None else []
         stop = [ast.If(until, [ast.Break()], [])] if until is not None else []
+        # no `count`: the game should end (`until`, `end_game`) long before MAX_ROUNDS passes; reaching
+        # it means it never would, and stopping there quietly would print winners of a game not over
+        line, col = src.key_pos((*path, "repeat"))
+        endless = [] if "count" in spec else stmts("rounds_exhausted(W)", W=const(f"{src.display}:{line}:{col}"))
         return stmts("N = 0\nLIMIT = COUNT\ntry:\n    while N < LIMIT:\n        N += 1\n"
                      "        game.epochs['round'] += 1\n        if game.round_listener is not None:\n"
                      "            game.round_listener(N)\n        MARK\n        BODY\n        STOP\n"
-                     "except StopLoop:\n    pass", N=n, LIMIT=limit, COUNT=count, MARK=mark or [ast.Pass()],
-                     BODY=body or [ast.Pass()], STOP=stop or [ast.Pass()])
+                     "    else:\n        ENDLESS\nexcept StopLoop:\n    pass", N=n, LIMIT=limit, COUNT=count,
+                     MARK=mark or [ast.Pass()], BODY=body or [ast.Pass()], STOP=stop or [ast.Pass()],
+                     ENDLESS=endless or [ast.Pass()])
 
     def _for(self, src: SourceFile, path: tuple, d: Any, prefix: str) -> list[ast.stmt]:
         spec = d["for"] or {}
@@ -143,6 +149,11 @@ class FlowCompiler:
 def _seats(ctx: Ctx, order: Any) -> list[int]:
     """The seats sorted by the step's `order` expression (ties in turn order from the first player)."""
     return sorted(ctx.game.turn_order(), key=lambda s: order(Ctx(ctx.game, s)))
+
+
+def _rounds_exhausted(where: str) -> None:
+    raise RuleError(f"the flow repeated {MAX_ROUNDS:,} times without ending the game (its `until` never held);"
+                    f" give the repeat a `count`, or an `until` the game reaches", where)
 
 
 def _reveal_all(game: Any, zone_ids: list[str]) -> None:

@@ -7,17 +7,14 @@ token's own line and column.
 
 from __future__ import annotations
 
-import hashlib
-import os
 from dataclasses import dataclass, field
 from functools import lru_cache
-from pathlib import Path
 
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from engine.diagnostics import Diagnostic
-from engine.packs.cache import cache_dir
+from engine.dsl.grammar_cache import load_or_build
 from engine.packs.source import SourceFile
 from engine.resources import data_dir
 
@@ -31,22 +28,10 @@ _TOKEN_NAMES = {
 
 @lru_cache(maxsize=1)
 def parser() -> Lark:
-    """The LALR parser for every start rule, built once (and cached on disk by Lark)."""
+    """The LALR parser for every start rule, built once (and kept in the on-disk cache as signed JSON)."""
     grammar = (data_dir("grammar") / "cogwork.lark").read_text(encoding="utf-8")
-    folder = cache_dir()
-    where: str | bool = False
-    if folder is not None and _writable(folder):
-        where = str(folder / f"grammar-{hashlib.sha256(grammar.encode()).hexdigest()[:16]}.lark-cache")
-    return Lark(grammar, parser="lalr", start=["effect", "expr", "cost"],
-                propagate_positions=True, maybe_placeholders=True, cache=where)
-
-
-def _writable(folder: Path) -> bool:
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError:
-        return False
-    return os.access(folder, os.W_OK)
+    return load_or_build(grammar, lambda: Lark(grammar, parser="lalr", start=["effect", "expr", "cost"],
+                                               propagate_positions=True, maybe_placeholders=True))
 
 
 @dataclass

@@ -7,6 +7,7 @@ definition is written), and reports stable codes:
 - EVENT001 a trigger listens to an event nothing emits;
 - COST001  a cost names a counter nothing can produce;
 - UNUSED001 a definition nothing uses;
+- HIDDEN001 a rule reads another seat's hidden zone that nothing reveals;
 - TEXT001  a component's printed `text` disagrees with its rules;
 - DECK001 / RUN001 from a few seeded random games at every player count:
   a draw that finds its zone empty, a rule that fails while playing.
@@ -19,7 +20,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from lark import Tree
+from lark import Token, Tree
 
 from engine.diagnostics import Diagnostic, did_you_mean
 from engine.dsl.render import Renderer, and_list, plural, threshold_unit
@@ -40,7 +41,7 @@ MAX_PLAYTEST_DECISIONS = 20_000         # a random game longer than this is cut 
 def semantic_checks(raw: RawPack, pack: Pack, trees: list[Tree], games: int) -> list[Diagnostic]:
     """Every semantic finding of a pack that compiled; `trees` are the parse trees of all its DSL texts."""
     return [*unheard_events(pack), *unproducible_costs(pack, trees), *unused_definitions(raw, pack, trees),
-            *text_mismatches(raw, pack, trees), *playtest(raw, pack, games)]
+            *hidden_reads(raw, pack, trees), *text_mismatches(raw, pack, trees), *playtest(raw, pack, games)]
 
 
 def _at(code: str, message: str, where: Where, hint: str | None = None, severity: str = "warning") -> Diagnostic:
@@ -143,6 +144,40 @@ def unused_definitions(raw: RawPack, pack: Pack, trees: list[Tree]) -> Iterator[
             if name not in used:
                 yield _at("UNUSED001", f"{kind} '{name}' is never used", _key(entry),
                           "remove it, or refer to it from a rule")
+
+
+# ---------------------------------------------------------------- HIDDEN001
+
+
+def hidden_reads(raw: RawPack, pack: Pack, trees: list[Tree]) -> Iterator[Diagnostic]:
+    """Rules that read the items of another seat's `owner` or `hidden` zone (`q.hand`, a count
+    excepted) in a pack that never reveals that zone: whatever they decide (a prompt's options, a
+    condition) shows the acting player information the rules keep from them."""
+    revealed = _revealed_zones(raw, trees)
+    for name, places in pack.usage.hidden_reads.items():
+        if name in revealed:
+            continue
+        visibility = pack.zones[name].visibility
+        for where in dict.fromkeys(places):
+            yield _at("HIDDEN001", f"reads the items of another player's zone '{name}' (visibility: {visibility}),"
+                      " which nothing reveals", where,
+                      f"count({name}) is public; else reveal the zone first (`reveal`, or a flow step's `reveal:`)")
+
+
+def _revealed_zones(raw: RawPack, trees: list[Tree]) -> set[str]:
+    """Zones a `reveal` statement or a flow step's `reveal:` list names."""
+    found = {str(tok) for tree in trees for t in tree.iter_subtrees_topdown() if t.data == "reveal"
+             for tok in t.scan_values(lambda v: isinstance(v, Token) and v.type == "NAME")}
+    stack: list[Any] = [raw.flow.data] if raw.flow is not None else []
+    while stack:
+        node = stack.pop()
+        if isinstance(node, Mapping):
+            if isinstance(node.get("reveal"), list):
+                found.update(str(z) for z in node["reveal"])
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    return found
 
 
 def _definition_refs(raw: RawPack) -> Iterator[str]:

@@ -15,8 +15,9 @@ import json
 import os
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote
 
 from engine import __version__
@@ -26,6 +27,7 @@ from engine.dsl.types import parsed_sites, typecheck
 from engine.lint.checks import semantic_checks
 from engine.packs import cache
 from engine.packs.files import MANIFEST, RawPack, find_pack, load_pack_files, pack_inputs
+from engine.packs.source import MAX_FILE_BYTES
 
 DOCS_URL = "docs/diagnostics.md#{code}"
 DEFAULT_GAMES = 2
@@ -63,6 +65,9 @@ RULES: tuple[Rule, ...] = (
     Rule("PACK006", "a dependency's version fails the version tests"),
     Rule("PACK007", "a pack is loaded together with one it declares incompatible"),
     Rule("PACK008", "packs depend on each other in a cycle"),
+    Rule("PACK009", "a file or folder of the pack is a symbolic link to outside it"),
+    Rule("PACK010", "a sub-folder holds another pack", "warning"),
+    Rule("PACK011", "a YAML file in a sub-folder is not content", "warning"),
     Rule("DUP001", "id defined twice"),
     Rule("DUP002", "flow or scoring written in two files"),
     Rule("DUP003", "trigger id used twice"),
@@ -103,11 +108,13 @@ RULES: tuple[Rule, ...] = (
     Rule("EVENT001", "trigger on an event nothing emits", "warning"),
     Rule("COST001", "cost naming a counter nothing can produce", "warning"),
     Rule("UNUSED001", "definition nothing uses", "warning"),
+    Rule("HIDDEN001", "a rule reads another player's hidden zone that nothing reveals", "warning"),
     Rule("TEXT001", "printed text disagrees with the rules", "warning"),
     Rule("DECK001", "a zone runs out at some player count", "warning"),
     Rule("RUN001", "a rule failed while playing"),
     Rule("LOG001", "game log unreadable: missing, too large, not UTF-8 or not JSON"),
     Rule("LOG002", "game log does not match the log format"),
+    Rule("SCEN001", "scenario input the pack cannot take (a value of the wrong kind, an unknown option)"),
 )
 RULE_INDEX = {rule.code: i for i, rule in enumerate(RULES)}
 
@@ -188,7 +195,7 @@ def lint_pack(root: Path, games: int = DEFAULT_GAMES) -> tuple[list[Diagnostic],
     an unchanged pack only reads its manifests and hashes its files.
     """
     key = _result_key(root, games)
-    hit = cache.get(key) if key else None
+    hit = _decoded(cache.get(key)) if key else None
     if hit is not None:
         return hit
     with _collector_paused():
@@ -199,8 +206,18 @@ def lint_pack(root: Path, games: int = DEFAULT_GAMES) -> tuple[list[Diagnostic],
         else:
             result = _sorted(_findings(raw, games)), {src.display: src.path for src in raw.files}
     if key:
-        cache.put(key, result)
+        cache.put(key, {"diagnostics": [asdict(d) for d in result[0]],
+                        "files": {name: str(path) for name, path in result[1].items()}})
     return result
+
+
+def _decoded(entry: Any) -> tuple[list[Diagnostic], dict[str, Path]] | None:
+    """A cached lint result back from its JSON form; None (lint again) for anything else."""
+    try:
+        return ([Diagnostic(**d) for d in entry["diagnostics"]],
+                {str(name): Path(path) for name, path in entry["files"].items()})
+    except (TypeError, KeyError, AttributeError):
+        return None
 
 
 def _result_key(root: Path, games: int) -> str | None:
@@ -319,12 +336,25 @@ def _shown(path: Path) -> str:
         return str(path)
 
 
-def _source_line(path: Path, line: int) -> str | None:
+def _source_line(path: Path, line: int, result: LintResult) -> str | None:
+    """The line to show under a finding: only from a pack's own YAML (a file it loaded, or a YAML
+    file inside the pack folder, links resolved) of a size a pack file may have; never from a
+    file a link points to outside the pack (docs/security.md)."""
+    loaded = path in result.paths.values()
+    if not loaded and not (path.suffix in (".yaml", ".yml") and _within(path, result.pack)):
+        return None
     try:
+        if not path.is_file() or path.stat().st_size > MAX_FILE_BYTES:
+            return None
         lines = path.read_text(encoding="utf-8").splitlines()
     except (OSError, UnicodeDecodeError):
         return None
     return lines[line - 1] if 0 < line <= len(lines) else None
+
+
+def _within(path: Path, folder: Path) -> bool:
+    real = os.path.realpath(folder)
+    return os.path.commonpath([os.path.realpath(path), real]) == real
 
 
 def _caret(line: str, d: Diagnostic) -> str:
@@ -340,7 +370,7 @@ def format_text(results: list[LintResult]) -> str:
         for d in result.diagnostics:
             path = result.path(d)
             out.append(f"{_shown(path)}:{d.line}:{d.col}: {d.severity}: {d.message} [{d.code}]")
-            line = _source_line(path, d.line)
+            line = _source_line(path, d.line, result)
             if line is not None:
                 out += [f"  {line}", f"  {_caret(line, d)}"]
             if d.hint:

@@ -11,9 +11,12 @@ names up as for a single pack: a pack may not redefine another pack's id
 
 from __future__ import annotations
 
+import json
 import os
+import stat
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -22,7 +25,7 @@ from engine.packs import cache
 from engine.packs.dependencies import PackInfo, ancestors, resolve
 from engine.packs.patches import SINGLE_SECTIONS, Patcher, read_patches
 from engine.packs.schema_check import validate
-from engine.packs.source import DataPath, SourceFile, load_yaml
+from engine.packs.source import MAX_FILE_BYTES, DataPath, SourceFile, load_yaml
 from engine.resources import data_dir
 
 MANIFEST = "pack.yaml"
@@ -118,7 +121,10 @@ def load_pack_files(root: Path) -> RawPack:
     diagnostics: list[Diagnostic] = []
     manifest_src, packs = _load_set(base, diagnostics)
     if manifest_src is None:
-        _content(base, diagnostics)
+        try:
+            _content(base, diagnostics)
+        except PackError as exc:        # too large: said after the manifest's own problem
+            diagnostics += exc.diagnostics
         raise PackError(diagnostics)
     raw = RawPack(root=base, manifest=manifest_src.data, manifest_src=manifest_src, packs=[p.id for p in packs])
     merger = _Merger(raw, ancestors(packs), diagnostics)
@@ -166,12 +172,18 @@ def _load_set(base: Path, diagnostics: list[Diagnostic]) -> tuple[SourceFile | N
 
 def _content(base: Path, diagnostics: list[Diagnostic]) -> list[SourceFile]:
     """The loaded content files (all but the manifest) of the pack at `base`."""
-    return [src for path in _checked_paths(base) if (src := _load(path, base, "content.schema.json", diagnostics))]
+    paths = _checked_paths(base, diagnostics)
+    return [src for path in paths if (src := _load(path, base, "content.schema.json", diagnostics,
+                                                   in_subfolder=path.parent != base))]
 
 
-def _checked_paths(base: Path) -> list[Path]:
-    """The content files of the pack at `base`, once their number and size are checked."""
-    paths = _content_paths(base)
+def _checked_paths(base: Path, diagnostics: list[Diagnostic] | None = None) -> list[Path]:
+    """The content files of the pack at `base`, once their number and size are checked; links
+    to outside the pack and folders holding another pack are left out (and reported)."""
+    found = diagnostics if diagnostics is not None else []
+    paths = _content_paths(base, found)
+    if diagnostics is None and found:
+        raise PackError(found)
     _check_limits(base, [base / MANIFEST, *paths])
     return paths
 
@@ -181,13 +193,52 @@ def _display(path: Path, base: Path) -> str:
     return path.relative_to(base.parent).as_posix()
 
 
-def _content_paths(base: Path) -> list[Path]:
-    """Every *.yaml / *.yml except the manifest; hidden, tests and scenarios folders skipped."""
+def _content_paths(base: Path, diagnostics: list[Diagnostic]) -> list[Path]:
+    """Every *.yaml / *.yml except the manifest; hidden, tests and scenarios folders skipped, and
+    folders holding a pack.yaml of their own (another pack: PACK010). A file or folder that is a
+    symbolic link to outside the pack is not read (PACK009): packs are read only inside their folder."""
     found: list[Path] = []
+    real_base = os.path.realpath(base)
     for folder, dirs, names in os.walk(base):
-        dirs[:] = [d for d in dirs if not d.startswith(".") and d not in SKIPPED_DIRS]
-        found += [Path(folder, n) for n in names if n.endswith((".yaml", ".yml")) and not n.startswith(".")]
-    return sorted(p for p in found if p != base / MANIFEST and p.is_file())
+        kept = []
+        for d in sorted(dirs):
+            path = Path(folder, d)
+            if d.startswith(".") or d in SKIPPED_DIRS:
+                continue
+            if path.is_symlink():
+                _refuse_link(path, base, real_base, diagnostics)
+            elif (path / MANIFEST).is_file():
+                diagnostics.append(Diagnostic(
+                    "PACK010", "folder holds another pack (its own pack.yaml): not loaded as part of this one",
+                    _display(path / MANIFEST, base), 1, 1, severity="warning",
+                    hint="load it on its own, or name it in `requires:`"))
+            else:
+                kept.append(d)
+        dirs[:] = kept
+        for n in sorted(names):
+            path = Path(folder, n)
+            if not n.endswith((".yaml", ".yml")) or n.startswith(".") or path == base / MANIFEST:
+                continue
+            if path.is_symlink() and not _inside(path, real_base):
+                _refuse_link(path, base, real_base, diagnostics)
+            elif path.is_file():
+                found.append(path)
+    return sorted(found)
+
+
+def _inside(path: Path, real_base: str) -> bool:
+    """Whether `path`, links followed, is within the pack folder."""
+    return os.path.commonpath([os.path.realpath(path), real_base]) == real_base
+
+
+def _refuse_link(path: Path, base: Path, real_base: str, diagnostics: list[Diagnostic]) -> None:
+    """A link to outside the pack: an error (never naming or reading its target); links to folders
+    inside it are not followed either (each file is read once, through its own folder)."""
+    if path.is_dir() and _inside(path, real_base):
+        return
+    diagnostics.append(Diagnostic(
+        "PACK009", "symbolic link to outside the pack: not read", _display(path, base), 1, 1,
+        hint="packs are read only inside their own folder; copy the file into the pack"))
 
 
 def _check_limits(base: Path, paths: list[Path]) -> None:
@@ -203,27 +254,58 @@ def _too_big(base: Path, message: str) -> NoReturn:
     raise PackError([Diagnostic("PACK002", message, base.name, 1, 1, hint="split it into several packs")])
 
 
-def _load(path: Path, base: Path, schema_id: str, diagnostics: list[Diagnostic]) -> SourceFile | None:
-    """Load and schema-check one file, adding its problems to `diagnostics` (clean files are cached)."""
+def _load(path: Path, base: Path, schema_id: str, diagnostics: list[Diagnostic],
+          in_subfolder: bool = False) -> SourceFile | None:
+    """Load and schema-check one file, adding its problems to `diagnostics` (clean files are cached).
+
+    A file in a sub-folder with none of the content sections (a CI or documentation config, say)
+    is not content: skipped with a warning (PACK011) rather than failing the pack.
+    """
     display = _display(path, base)
+    if path.is_symlink() and not _inside(path, os.path.realpath(base)):
+        _refuse_link(path, base, os.path.realpath(base), diagnostics)
+        return None
     try:
-        key = cache.file_key(path.read_bytes(), display, schema_id)
+        info = path.stat()
+        small = stat.S_ISREG(info.st_mode) and info.st_size <= MAX_FILE_BYTES    # else load_yaml refuses it
+        key = cache.file_key(path.read_bytes(), display, schema_id) if small else None
     except OSError:
         key = None
     hit = cache.get(key) if key else None
-    if hit is not None:
-        text, data, layout = hit
-        return SourceFile(path, display, text, data, layout)
+    if isinstance(hit, dict) and isinstance(hit.get("text"), str) and "data" in hit:
+        return SourceFile(path, display, hit["text"], hit["data"], hit.get("layout"))
     try:
         src = load_yaml(path, display)
     except PackError as exc:
         diagnostics += exc.diagnostics
         return None
+    if in_subfolder and isinstance(src.data, Mapping) and not set(map(str, src.data)) & content_sections():
+        diagnostics.append(Diagnostic(
+            "PACK011", "file in a sub-folder has none of the content sections: not loaded", display, 1, 1,
+            severity="warning", hint=f"content files have {', '.join(sorted(content_sections()))}"))
+        return None
     found = validate(src, schema_id)
     diagnostics += found
-    if key and not found:
-        cache.put(key, (src.text, src.data, src.layout))
+    if key and not found and _json_exact(src.data):
+        cache.put(key, {"text": src.text, "data": src.data, "layout": src.layout})
     return src
+
+
+def _json_exact(data: Any) -> bool:
+    """Whether JSON gives `data` back unchanged: keys that are not text (`1:`, `true:`) or NaN would
+    come back different, so such a file is not cached. (Its layout's tuples come back as lists,
+    which `SourceFile` reads alike.)"""
+    try:
+        return bool(json.loads(json.dumps(data)) == data)
+    except (TypeError, ValueError, RecursionError):
+        return False
+
+
+@lru_cache(maxsize=1)
+def content_sections() -> frozenset[str]:
+    """The top-level keys a content file may have (content.schema.json)."""
+    schema = json.loads((data_dir("schemas") / "content.schema.json").read_text(encoding="utf-8"))
+    return frozenset(schema["properties"])
 
 
 def _items(value: Any) -> Iterator[tuple[Any, Any]]:

@@ -54,12 +54,37 @@ def _registry() -> Registry:
     """Every schema file, keyed by its file name (and `$id`), so cross-file `$ref`s resolve."""
     resources: list[tuple[str, Resource]] = []
     for path in sorted(data_dir("schemas").glob("*.json")):
-        contents = json.loads(path.read_text(encoding="utf-8"))
+        contents = _ecma_ends(json.loads(path.read_text(encoding="utf-8")))
         resource = Resource.from_contents(contents, default_specification=DRAFT7)
         resources.append((path.name, resource))
         if contents.get("$id") and contents["$id"] != path.name:
             resources.append((contents["$id"], resource))
     return Registry().with_resources(resources)
+
+
+def _ecma_ends(schema: Any) -> Any:
+    """The schema with each pattern's final `$` meaning what it means in JSON Schema (ECMA 262): the
+    end of the text. Python's `$` also matches before a final line break, so `coin\\n` would pass
+    as an id; `(?!\\n)$` is the same pattern in ECMA and the intended one in Python."""
+    if isinstance(schema, list):
+        return [_ecma_ends(v) for v in schema]
+    if not isinstance(schema, dict):
+        return schema
+    out = {}
+    for key, value in schema.items():
+        if key == "pattern" and isinstance(value, str):
+            out[key] = _strict_end(value)
+        elif key == "patternProperties" and isinstance(value, dict):
+            out[key] = {_strict_end(k): _ecma_ends(v) for k, v in value.items()}
+        else:
+            out[key] = _ecma_ends(value)
+    return out
+
+
+def _strict_end(pattern: str) -> str:
+    if pattern.endswith("$") and not pattern.endswith("\\$"):
+        return pattern[:-1] + r"(?!\n)$"
+    return pattern
 
 
 @cache

@@ -9,11 +9,13 @@ first; only a log with a problem is read again as YAML (JSON is YAML) to find it
 from __future__ import annotations
 
 import json
+import stat
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from engine.diagnostics import Diagnostic, PackError
+from engine.diagnostics import Diagnostic, PackError, did_you_mean
 from engine.packs.schema_check import is_valid, validate
 from engine.packs.source import SourceFile, load_yaml
 
@@ -37,6 +39,20 @@ class GameLog:
     hash: str | None = None
     scores: list[int] | None = None
     winners: list[int] | None = None
+    source: Path | None = None          # the file it was read from, for positions in later checks
+
+    def check_options(self, known: Iterable[str]) -> None:
+        """Every option the log turns on must be one of the pack's: else LOG002 at that option."""
+        names = set(known)
+        unknown = [name for name in self.options if name not in names]
+        if not unknown:
+            return
+        where = ("options", unknown[0])
+        src = load_yaml(self.source, str(self.source)) if self.source else None
+        line, col = src.key_pos(where) if src else (1, 1)
+        raise PackError([Diagnostic("LOG002", f"'{unknown[0]}' is not an option of pack '{self.pack}'"
+                                    f" (its options: {', '.join(sorted(names)) or 'none'})",
+                                    str(self.source or "<log>"), line, col, hint=did_you_mean(unknown[0], names))])
 
     def labels(self) -> list[str]:
         """The answers in order, as the labels `Session.replay` takes."""
@@ -75,12 +91,15 @@ class GameLog:
                    options={k: v for k, v in data.get("options", {}).items() if v},
                    decisions=data["decisions"], pack_path=data.get("pack_path"),
                    finished=data.get("finished", False), hash=data.get("hash"), scores=data.get("scores"),
-                   winners=data.get("winners"))
+                   winners=data.get("winners"), source=path)
 
 
 def _parse_json(path: Path, shown: str) -> Any:
     try:
-        size = path.stat().st_size
+        info = path.stat()
+        if not stat.S_ISREG(info.st_mode):          # a pipe or a device (/dev/zero) would never end
+            _fail(shown, "LOG001", "cannot read log: not a regular file")
+        size = info.st_size
         if size > MAX_LOG_BYTES:
             _fail(shown, "LOG001", f"log is {size:,} bytes; the limit is {MAX_LOG_BYTES:,}")
         raw = path.read_bytes()

@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from engine.compile.loading import load_pack
-from engine.diagnostics import PackError
+from engine.diagnostics import Diagnostic, PackError, did_you_mean
 from engine.errors import RuleError
+from engine.packs.files import MANIFEST
 from engine.packs.schema_check import validate
 from engine.packs.source import SourceFile, load_yaml
 from engine.play.session import Session
-from engine.play.state_paths import PathError, read, write
+from engine.play.state_paths import PathError, ValueTypeError, read, write
 from engine.runtime.defs import Pack
 
 MAX_AUTO_DECISIONS = 20_000
@@ -41,13 +43,24 @@ class Runner:
     def __init__(self, src: SourceFile, pack_cache: dict[str, Pack]) -> None:
         self.src = src
         data = src.data
-        spec = str(data["pack"])
-        if spec not in pack_cache:
-            pack_cache[spec] = load_pack(spec if "/" not in spec else str((src.path.parent / spec).resolve()))
-        self.session = Session(pack_cache[spec], int(data.get("players", 2)), int(data.get("seed", 1)),
-                               {o: True for o in data.get("options", []) or []})
+        location = pack_location(str(data["pack"]), src.path.parent)
+        if location not in pack_cache:
+            pack_cache[location] = load_pack(location)
+        pack = pack_cache[location]
+        options = data.get("options", []) or []
+        for i, name in enumerate(options):
+            if name not in pack.options:
+                self.broken(("options", i), f"'{name}' is not an option of {pack.name}"
+                            f" (its options: {', '.join(pack.options) or 'none'})", did_you_mean(name, pack.options))
+        self.session = Session(pack, int(data.get("players", 2)), int(data.get("seed", 1)),
+                               dict.fromkeys(options, True))
         self.result = ScenarioResult(str(data.get("name", src.path.stem)), src.display)
         self.verbose = False
+
+    def broken(self, path: tuple, message: str, hint: str | None = None) -> NoReturn:
+        """Input the pack cannot take at all (SCEN001): the scenario stops, the file counts as broken."""
+        line, col = self.src.pos(path)
+        raise PackError([Diagnostic("SCEN001", message, self.src.display, line, col, hint=hint)])
 
     def where(self, path: tuple) -> str:
         line, col = self.src.pos(path)
@@ -99,6 +112,8 @@ class Runner:
         for key, value in values.items():
             try:
                 write(self.session, str(key), _plain(value))
+            except ValueTypeError as exc:
+                self.broken((*path, key), str(exc))
             except PathError as exc:
                 self.fail((*path, key), str(exc))
                 return False
@@ -168,6 +183,17 @@ def _plain(value: Any) -> Any:
     return value
 
 
+def pack_location(spec: str, folder: Path) -> str:
+    """Where a scenario's `pack:` is: a folder (or pack.yaml) relative to the scenario file if one is
+    there (`..`, `../my-pack`), else a built-in pack's name. The result is also the key packs are
+    shared by across scenario files, so two files naming one folder differently share it, and two
+    files writing `../` from different folders do not."""
+    here = folder / spec
+    if (here / MANIFEST).is_file() or (here.name == MANIFEST and here.is_file()):
+        return str(here.resolve())
+    return spec
+
+
 def run_scenario(path: Path, pack_cache: dict[str, Pack] | None = None, verbose: bool = False) -> ScenarioResult:
     """Load, validate and run one scenario file; raises PackError on a malformed file."""
     src = load_yaml(path)
@@ -182,8 +208,9 @@ def run_scenario(path: Path, pack_cache: dict[str, Pack] | None = None, verbose:
 def run_scenario_files(paths: list[Path], verbose: bool = False) -> int:
     """The `cogwork scenario` command: 0 all pass, 1 any failure, 2 a file could not be run."""
     cache: dict[str, Pack] = {}
-    failed = broken = 0
-    for path in _expand(paths):
+    found, broken = _expand(paths)
+    failed = 0
+    for path in found:
         try:
             result = run_scenario(path, cache, verbose)
         except PackError as exc:
@@ -202,10 +229,23 @@ def run_scenario_files(paths: list[Path], verbose: bool = False) -> int:
     return 1 if failed else 0
 
 
-def _expand(paths: list[Path]) -> list[Path]:
+def _expand(paths: list[Path]) -> tuple[list[Path], int]:
+    """The given files, and the *.yaml files under the given folders; a file found in a folder that is
+    a link to outside that folder is left out (a downloaded pack's scenarios/ may hold one) and
+    reported; how many were."""
     out: list[Path] = []
+    refused = 0
     for p in paths:
-        out.extend(sorted(p.rglob("*.yaml")) if p.is_dir() else [p])
-    return out
+        if not p.is_dir():
+            out.append(p)
+            continue
+        root = os.path.realpath(p)
+        for found in sorted(p.rglob("*.yaml")):
+            if os.path.commonpath([os.path.realpath(found), root]) == root:
+                out.append(found)
+            else:
+                print(Diagnostic("PACK009", "symbolic link to outside the folder: not read", str(found), 1, 1).format())
+                refused += 1
+    return out, refused
 
 

@@ -154,6 +154,7 @@ class Session:
     @classmethod
     def from_log(cls, pack: Pack, log: GameLog, agents: list[Agent] | None = None) -> Session:
         """The logged match, replayed up to its last answer (agents are told each answer)."""
+        log.check_options(pack.options)
         session = cls(pack, log.players, log.seed, log.options)
         session.replay(log.labels(), agents)
         return session

@@ -16,6 +16,7 @@ from typing import Any
 from engine.errors import RuleError
 from engine.play.session import Session
 from engine.runtime.context import Ctx
+from engine.runtime.defs import plain_type_fits
 from engine.runtime.interpreter import Game
 from engine.runtime.scoring import winners
 from engine.runtime.state import Item, Zone
@@ -23,6 +24,25 @@ from engine.runtime.state import Item, Zone
 
 class PathError(Exception):
     """A state path that names nothing."""
+
+
+class ValueTypeError(PathError):
+    """A value of the wrong kind for what the path names (text or a list for a counter): broken input."""
+
+
+def _whole_number(name: str, value: Any) -> int:
+    """A counter's new value: whole numbers only (no text, booleans, .inf, .nan, fractions or lists)."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    raise ValueTypeError(f"counter '{name}' is set from a whole number, not {_kind(value)}")
+
+
+def _kind(value: Any) -> str:
+    if isinstance(value, bool | float | int):
+        return repr(value)
+    if isinstance(value, str):
+        return "text" if len(value) > 40 else f"the text {value!r}"
+    return f"a {type(value).__name__}"
 
 
 def _seat(token: str, game: Game) -> int | None:
@@ -98,7 +118,7 @@ def write(session: Session, path: str, value: Any) -> None:
             raise PathError(f"'{name}' counts the items in zone '{cdef.zone}': set that zone instead")
         if cdef.scope == "player" and seat is None:
             raise PathError(f"counter '{name}' belongs to each player: write P1.{name}")
-        game.set_counter(ctx, name, int(value))
+        game.set_counter(ctx, name, _whole_number(name, value))
         return
     zone = _zone(game, name, seat)
     if zone is not None and not rest:
@@ -109,6 +129,9 @@ def write(session: Session, path: str, value: Any) -> None:
         if rest[0] not in item.comp.ctype.attrs:
             raise PathError(f"'{name}' has no attribute '{rest[0]}' (declared: {', '.join(item.comp.ctype.attrs)});"
                             f" to move it, set a zone's list instead")
+        attr_type = item.comp.ctype.attrs[rest[0]].type
+        if plain_type_fits(attr_type, value) is False:
+            raise ValueTypeError(f"'{name}.{rest[0]}' is of type {attr_type}, not {_kind(value)}")
         game.set_attr(item, rest[0], value)
         return
     raise PathError(f"'{path}' cannot be set (counters, zones and component attributes can)")
@@ -116,8 +139,8 @@ def write(session: Session, path: str, value: Any) -> None:
 
 def _fill_zone(game: Game, zone: Zone, seat: int | None, ids: Any) -> None:
     """Make `zone` hold exactly the named components' items, in order; others go back to their start zone."""
-    if not isinstance(ids, list):
-        raise PathError(f"zone '{zone.id}' is set from a list of component ids")
+    if not isinstance(ids, list) or not all(isinstance(cid, str) for cid in ids):
+        raise ValueTypeError(f"zone '{zone.id}' is set from a list of component ids, not {_kind(ids)}")
     wanted: list[Item] = []
     for cid in ids:
         if cid not in game.pack.components:

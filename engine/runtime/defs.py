@@ -91,6 +91,18 @@ class AttrDef:
     description: str = ""
 
 
+_ATTR_TYPES = {"int": lambda v: isinstance(v, int) and not isinstance(v, bool),
+               "str": lambda v: isinstance(v, str), "bool": lambda v: isinstance(v, bool),
+               "list": lambda v: isinstance(v, list)}
+
+
+def plain_type_fits(attr_type: str, value: Any) -> bool | None:
+    """Whether `value` is of the plain attribute type `attr_type` (int, str, bool, list); None for the
+    other types (a component or zone reference), which need the pack to check."""
+    ok = _ATTR_TYPES.get(attr_type)
+    return None if ok is None else ok(value)
+
+
 @dataclass
 class ComponentType:
     id: str

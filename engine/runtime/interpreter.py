@@ -37,6 +37,10 @@ class Game:
         if not pack.min_players <= players <= pack.max_players:
             raise RuleError(f"{pack.name} plays with {pack.min_players} to {pack.max_players} players,"
                             f" not {players}")
+        unknown = [name for name in options or {} if name not in pack.options]
+        if unknown:
+            known = ", ".join(pack.options) or "none"
+            raise RuleError(f"'{unknown[0]}' is not an option of {pack.name} (its options: {known})")
         self.pack = pack
         self.seed = seed
         self.options = {name: False for name in pack.options} | dict(options or {})
