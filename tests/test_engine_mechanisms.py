@@ -630,3 +630,14 @@ def test_cards_in_a_shared_active_zone_answer_every_players_events(tmp_path: Pat
     # the card on the shared table answers both players' gains; its `when` picks the badge holder;
     # the card in the inactive box never answers
     assert [game.counter("bonus", s) for s in range(2)] == [0, 1]
+
+
+def test_an_effect_attribute_or_action_that_does_itself_is_a_rule_error_not_a_crash(tmp_path: Path) -> None:
+    body = ATTRIBUTE_RULES.replace('reward: "gain 1 ore"}', 'reward: "gain 1 ore; do self.reward"}').replace(
+        "do: 'repeat choose o in shop \"buy\" { pay o.price; do o.reward }'", 'do: "do cheap.reward"')
+    with pytest.raises(RuleError, match="'do' nested deeper than 64"):
+        Session(make_pack(tmp_path / "a", body), 1, 1)
+    body = ATTRIBUTE_RULES.replace('reward: "gain 1 ore"}', 'reward: "gain 1 ore", actions: [{effect: "do self"}]}')
+    body = body.replace("do: 'repeat choose o in shop \"buy\" { pay o.price; do o.reward }'", 'do: "do cheap"')
+    with pytest.raises(RuleError, match="'Cheap' has no action that can be done now"):
+        Session(make_pack(tmp_path / "b", body), 1, 1)

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from engine.errors import RuleError
@@ -360,19 +361,35 @@ class Game:
             self.pay(ctx, action.cost.amounts(ctx), action.cost.text)
         action.effect.run(ctx)
 
+    @contextmanager
+    def _nested(self, what: str) -> Iterator[None]:
+        """`do` runs rules inside rules, like `call`: at most MAX_CALL_DEPTH deep, so a rule that does
+        itself is a rule error, not a crash."""
+        self._call_depth += 1
+        try:
+            if self._call_depth > MAX_CALL_DEPTH:
+                raise RuleError(f"'do' nested deeper than {MAX_CALL_DEPTH} (at {what}): recursion?")
+            yield
+        finally:
+            self._call_depth -= 1
+
     def can_do(self, ctx: Ctx, target: Any) -> bool:
         item = _need_item(target, "do")
+        if self._call_depth >= MAX_CALL_DEPTH:
+            return False
         inner = self._action_ctx(ctx, item)
-        return any(self._legal_action(inner, a) for a in item.comp.actions)
+        with self._nested(item.comp.name):
+            return any(self._legal_action(inner, a) for a in item.comp.actions)
 
     def do(self, ctx: Ctx, target: Any) -> None:
         item = _need_item(target, "do")
         inner = self._action_ctx(ctx, item)
-        legal = [a for a in item.comp.actions if self._legal_action(inner, a)]
-        if not legal:
-            raise RuleError(f"'{item.comp.name}' has no action that can be done now")
-        action = self.ask(ctx, "action", f"action of {item.comp.name}", [a.label for a in legal], legal)
-        self.perform(inner, action)
+        with self._nested(item.comp.name):
+            legal = [a for a in item.comp.actions if self._legal_action(inner, a)]
+            if not legal:
+                raise RuleError(f"'{item.comp.name}' has no action that can be done now")
+            action = self.ask(ctx, "action", f"action of {item.comp.name}", [a.label for a in legal], legal)
+            self.perform(inner, action)
 
     def position(self, seat: int) -> int:
         """A seat's place in turn order: 1 for the first player (the counter `first_player`), then clockwise."""
@@ -396,12 +413,18 @@ class Game:
     def can_run_attr(self, ctx: Ctx, target: Any, name: str) -> bool:
         item = _need_item(target, "do")
         effect = _attr_of(item, name, item.comp.effects, "effect")
-        return effect.legal is None or bool(effect.legal(ctx.child(self_item=item)))
+        if effect.legal is None:
+            return True
+        if self._call_depth >= MAX_CALL_DEPTH:
+            return False
+        with self._nested(f"'{name}' of {item.comp.name}"):
+            return bool(effect.legal(ctx.child(self_item=item)))
 
     def run_attr(self, ctx: Ctx, target: Any, name: str) -> None:
         """`do ITEM.ATTR`: run the item's `effect` attribute for the acting player, with `self` = the item."""
         item = _need_item(target, "do")
-        _attr_of(item, name, item.comp.effects, "effect").run(ctx.child(self_item=item))
+        with self._nested(f"'{name}' of {item.comp.name}"):
+            _attr_of(item, name, item.comp.effects, "effect").run(ctx.child(self_item=item))
 
     def price_of(self, ctx: Ctx, target: Any, name: str) -> tuple[dict[str, int], str]:
         """The amounts and text of the item's `cost` attribute (its `(expr)` amounts read with `self` = the item);
