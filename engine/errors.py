@@ -6,13 +6,15 @@ from __future__ import annotations
 class RuleError(Exception):
     """A rule could not be carried out; `where` is the DSL text's file:line:col."""
 
+    code = "RUN001"
+
     def __init__(self, message: str, where: str | None = None) -> None:
         super().__init__(message)
         self.message = message
         self.where = where
 
     def __str__(self) -> str:
-        return f"{self.where}: error: {self.message} [RUN001]" if self.where else self.message
+        return f"{self.where}: error: {self.message} [{self.code}]" if self.where else self.message
 
 
 # Python errors a content mistake can cause in generated code (bad arithmetic, a missing key, a wrong type)

@@ -15,7 +15,7 @@ from engine.diagnostics import PackError
 from engine.lint import run as lint_module
 from engine.lint.run import lint_pack
 from engine.packs import cache
-from engine.packs.files import RawPack
+from engine.packs.raw import RawPack
 from engine.resources import data_dir
 
 

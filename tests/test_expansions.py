@@ -13,7 +13,8 @@ from engine.compile.build import build_pack
 from engine.compile.loading import load_pack
 from engine.diagnostics import Diagnostic, PackError
 from engine.packs.dependencies import parse_dependency
-from engine.packs.files import RawPack, load_pack_files
+from engine.packs.files import load_pack_files
+from engine.packs.raw import RawPack
 from engine.packs.versions import parse_constraint
 from engine.runtime.interpreter import Game
 

@@ -13,7 +13,8 @@ import yaml
 from engine.authoring.formatter import FormatError, format_text, schema_of
 from engine.cli import COMMANDS, main
 from engine.compile.build import build_pack
-from engine.packs.files import RawPack, load_pack_files
+from engine.packs.files import load_pack_files
+from engine.packs.raw import RawPack
 
 REPO = Path(__file__).resolve().parent.parent
 CONTENT = REPO / "content"

@@ -24,7 +24,9 @@ ALLOWED: dict[str, set[str]] = {
     "play": {"packs", "compile", "runtime"},
     "authoring": {"packs"},
     "lint": {"packs", "dsl", "compile", "runtime", "play"},
-    "commands": {"packs", "dsl", "compile", "runtime", "play", "lint", "authoring", "api"},
+    "report": {"play", "runtime"},
+    "lsp": {"packs", "dsl", "compile", "runtime", "lint", "authoring"},
+    "commands": {"packs", "dsl", "compile", "runtime", "play", "lint", "authoring", "report", "lsp", "api"},
     "cli": {"commands"},
 }
 # the public API re-exports from every stage; nothing inside a stage may import it

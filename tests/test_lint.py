@@ -18,7 +18,8 @@ from jsonschema.validators import validator_for
 
 from engine.cli import main
 from engine.compile.build import Builder
-from engine.dsl.types import parsed_sites, site_scope, typecheck
+from engine.dsl.sites import parsed_sites
+from engine.dsl.typecheck import site_scope, typecheck
 from engine.lint.run import RULES, lint
 from engine.packs.files import load_pack_files
 

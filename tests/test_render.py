@@ -8,8 +8,9 @@ import pytest
 
 from engine.cli import main
 from engine.compile.build import Builder
-from engine.dsl.render import Renderer, plural, threshold_unit
-from engine.dsl.types import parsed_sites
+from engine.dsl.english import plural
+from engine.dsl.render import Renderer, threshold_unit
+from engine.dsl.sites import parsed_sites
 from engine.packs.files import load_pack_files
 
 REPO = Path(__file__).resolve().parent.parent
@@ -169,3 +170,17 @@ def test_a_counter_named_through_data_reads_as_the_attribute(minimal: Renderer) 
 
 def test_turn_position_reads_as_the_place_in_turn_order(minimal: Renderer) -> None:
     assert minimal.text("me.position", "expr") == "the place in turn order of you (1 = the first player)"
+
+
+def test_explain_prints_the_new_mechanisms_as_rules(capsys: pytest.CaptureFixture[str]) -> None:
+    """Item-backed counters, admission rules and board links read as rules text."""
+    fixtures = REPO / "tests" / "fixtures" / "packs"
+    assert main(["explain", str(fixtures / "exhaust"), "mana"]) == 0
+    assert main(["explain", str(fixtures / "sockets"), "socket"]) == 0
+    assert main(["explain", str(fixtures / "bridges"), "build", "burn"]) == 0
+    out = capsys.readouterr().out
+    assert ("Counter Mana (mana): the total, over the items in Lands in play that are not tapped"
+            " (those where its kind is land), of its mana") in out
+    assert "each becomes tapped and stops counting; an item is discarded instead if it is brittle" in out
+    assert "Takes an item only if the Socket is not full and the Socket is open or its colour is the colour of" in out
+    assert "join a to b (now adjacent)" in out and "cut the link between a and b" in out

@@ -154,56 +154,71 @@ def our_returns(session: Session) -> list[float]:
 
 def crosscheck_game(classic: Classic, pack: Pack, openspiel_game: Any, seed: int) -> int:
     """Play seed `seed` in both engines; return the number of decisions asked. Raises MismatchError."""
-    session = Session(pack, 2, seed)
-    state = openspiel_game.new_initial_state()
-    rng = random.Random(f"crosscheck/{seed}")
-    asked = 0
+    return _Crosscheck(classic, pack, openspiel_game, seed).run()
 
-    def fail(message: str) -> MismatchError:
-        return MismatchError(f"{classic.pack} seed {seed}, OpenSpiel history {state.history()}: {message}")
 
-    def same_position() -> None:
-        ours, theirs = classic.position(session), classic.openspiel_position(str(state))
+class _Crosscheck:
+    """One seeded game played in both engines side by side."""
+
+    def __init__(self, classic: Classic, pack: Pack, openspiel_game: Any, seed: int) -> None:
+        self.classic, self.seed = classic, seed
+        self.session = Session(pack, 2, seed)
+        self.state = openspiel_game.new_initial_state()
+        self.rng = random.Random(f"crosscheck/{seed}")
+        self.asked = 0
+
+    def run(self) -> int:
+        state, session = self.state, self.session
+        while not state.is_terminal():
+            self.step()
+        self.same_position()
+        if not session.done:
+            raise self.fail(f"OpenSpiel's game is over, ours still asks: {session.pending}")
+        ours, theirs = our_returns(session), list(state.returns())
         if ours != theirs:
-            raise fail(f"positions differ\nours:\n{ours}\nOpenSpiel:\n{theirs}")
+            raise self.fail(f"returns differ: ours {ours}, OpenSpiel {theirs}")
+        return self.asked
 
-    def decide(player: int) -> int:
-        nonlocal asked
-        legal = sorted(state.legal_actions(player))
-        if len(legal) == 1:
-            return legal[0]                       # ours took it without asking
-        decision = session.pending
-        if decision is None or decision.seat != player:
-            who = "nobody (game over)" if decision is None else f"seat {decision.seat + 1}"
-            raise fail(f"OpenSpiel asks player {player} to choose among {legal}; ours asks {who}")
-        mapped = classic.actions(session, decision.labels)
-        if sorted(mapped) != legal:
-            raise fail(f"legal moves differ: ours {decision.labels} -> {sorted(mapped)}, OpenSpiel {legal}")
-        index = rng.randrange(len(mapped))
-        session.answer(index)
-        asked += 1
-        return mapped[index]
-
-    while not state.is_terminal():
+    def step(self) -> None:
+        """One OpenSpiel node: a chance outcome, or every acting player's move."""
+        state = self.state
         if state.is_chance_node():
-            if classic.chance is None:
-                raise fail("OpenSpiel is at a chance node this pack does not map")
-            state.apply_action(classic.chance(session))
-            continue
+            if self.classic.chance is None:
+                raise self.fail("OpenSpiel is at a chance node this pack does not map")
+            state.apply_action(self.classic.chance(self.session))
+            return
         players = range(state.num_players()) if state.is_simultaneous_node() else [state.current_player()]
         if any(len(state.legal_actions(player)) > 1 for player in players):
-            same_position()                       # (after a forced move ours is already past this node)
+            self.same_position()                  # (after a forced move ours is already past this node)
         if state.is_simultaneous_node():
-            state.apply_actions([decide(player) for player in players])
+            state.apply_actions([self.decide(player) for player in players])
         else:
-            state.apply_action(decide(state.current_player()))
-    same_position()
-    if not session.done:
-        raise fail(f"OpenSpiel's game is over, ours still asks: {session.pending}")
-    ours, theirs = our_returns(session), list(state.returns())
-    if ours != theirs:
-        raise fail(f"returns differ: ours {ours}, OpenSpiel {theirs}")
-    return asked
+            state.apply_action(self.decide(state.current_player()))
+
+    def fail(self, message: str) -> MismatchError:
+        return MismatchError(f"{self.classic.pack} seed {self.seed}, OpenSpiel history {self.state.history()}: "
+                             f"{message}")
+
+    def same_position(self) -> None:
+        ours, theirs = self.classic.position(self.session), self.classic.openspiel_position(str(self.state))
+        if ours != theirs:
+            raise self.fail(f"positions differ\nours:\n{ours}\nOpenSpiel:\n{theirs}")
+
+    def decide(self, player: int) -> int:
+        legal = sorted(self.state.legal_actions(player))
+        if len(legal) == 1:
+            return legal[0]                       # ours took it without asking
+        decision = self.session.pending
+        if decision is None or decision.seat != player:
+            who = "nobody (game over)" if decision is None else f"seat {decision.seat + 1}"
+            raise self.fail(f"OpenSpiel asks player {player} to choose among {legal}; ours asks {who}")
+        mapped = self.classic.actions(self.session, decision.labels)
+        if sorted(mapped) != legal:
+            raise self.fail(f"legal moves differ: ours {decision.labels} -> {sorted(mapped)}, OpenSpiel {legal}")
+        index = self.rng.randrange(len(mapped))
+        self.session.answer(index)
+        self.asked += 1
+        return mapped[index]
 
 
 def crosscheck(name: str, seeds: range) -> tuple[int, list[str]]:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import io
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sized
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -26,6 +26,7 @@ from ruamel.yaml.error import CommentMark, YAMLError
 from ruamel.yaml.tokens import CommentToken
 
 from engine.diagnostics import Diagnostic, PackError
+from engine.packs import overlay
 from engine.packs.source import load_yaml
 from engine.resources import data_dir
 
@@ -55,7 +56,7 @@ def format_file(path: Path) -> tuple[str, str] | None:
     duplicate keys, alias bombs), so formatting never expands what loading refuses.
     """
     try:
-        text = path.read_text(encoding="utf-8")
+        text = overlay.read_bytes(path).decode("utf-8")     # an editor's unsaved buffer, when one is open
     except (OSError, UnicodeDecodeError) as exc:
         raise FormatError(f"cannot read it: {exc}") from exc
     schema_id = schema_of(path, text)
@@ -117,7 +118,9 @@ def _unfold(data: Any, text: str, seen: set[int]) -> bool:
     if id(data) in seen or not isinstance(data, CommentedBase):
         return False
     seen.add(id(data))
-    children = [_unfold(value, text, seen) for value in (data.values() if isinstance(data, Mapping) else data)]
+    container: Any = data       # a CommentedMap or CommentedSeq (ruamel's base type declares neither)
+    children = [_unfold(value, text, seen) for value in (container.values() if isinstance(data, Mapping)
+                                                          else container)]
     wrapped = any(children) or (data.fa.flow_style() and _spans_lines(text, data.lc.line, data.lc.col))
     if wrapped and data.fa.flow_style():
         data.fa.set_block_style()
@@ -167,14 +170,15 @@ def _keep_nulls(data: Any, lines: list[str], seen: set[int]) -> None:
     if id(data) in seen or not isinstance(data, CommentedBase):
         return
     seen.add(id(data))
-    keys = range(len(data)) if isinstance(data, list) else list(data)
+    container: Any = data       # a CommentedMap or CommentedSeq (ruamel's base type declares neither)
+    keys = range(len(container)) if isinstance(data, list) else list(container)
     for key in keys:
-        value = data[key]
+        value = container[key]
         if value is None:
             at = data.lc.item(key) if isinstance(data, list) else data.lc.value(key)
             found = _NULL_WORD.match(lines[at[0]], at[1]) if at and at[0] < len(lines) else None
             if found:
-                data[key] = _WrittenNull(found.group(1))
+                container[key] = _WrittenNull(found.group(1))
         else:
             _keep_nulls(value, lines, seen)
 
@@ -300,10 +304,10 @@ def _reorder(data: CommentedMap, order: list[Any]) -> None:
 Slot = tuple[list[Any], int]
 
 
-def _tail_slot(container: CommentedBase, key: Any) -> Slot:
+def _tail_slot(container: Any, key: Any) -> Slot:  # a CommentedMap or CommentedSeq
     """The comment slot holding the lines after `container[key]` (inside it when it is a block)."""
     value = container[key]
-    if isinstance(value, CommentedBase) and len(value) and not value.fa.flow_style():
+    if isinstance(value, CommentedBase) and isinstance(value, Sized) and len(value) and not value.fa.flow_style():
         return _tail_slot(value, list(value)[-1] if isinstance(value, CommentedMap) else len(value) - 1)
     return container.ca.items.setdefault(key, [None, None, None, None]), 2 if isinstance(container, Mapping) else 0
 

@@ -7,13 +7,16 @@ raised together as one `PackError`.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from engine.compile.effect import EffectCompiler
 from engine.compile.flow import FlowCompiler
+from engine.compile.sink import Diagnostics
 from engine.diagnostics import Diagnostic, PackError, did_you_mean
 from engine.dsl.parse import DslText
-from engine.packs.files import Entry, RawPack
+from engine.dsl.sites import Site, SiteIndex, pack_sites
+from engine.packs.raw import Entry, RawPack
 from engine.packs.source import SourceFile
 from engine.runtime.boards import DERIVED_KINDS, Graph, derived_id, grid_neighbours
 from engine.runtime.context import Ctx
@@ -26,6 +29,7 @@ from engine.runtime.defs import (
     CounterDef,
     Effect,
     Expr,
+    ItemPool,
     Pack,
     RankTable,
     Scoring,
@@ -34,6 +38,7 @@ from engine.runtime.defs import (
     ZoneDef,
     plain_type_fits,
 )
+from engine.runtime.limits import MAX_ITEMS
 
 PLAIN_TYPES = ("int", "str", "bool", "list")
 DSL_TYPES = ("expr", "cond", "effect", "cost")
@@ -41,63 +46,93 @@ COMPONENT_KEYS = {"id", "name", "text", "copies", "costs", "actions", "mode", "t
 
 
 class Builder:
-    """Collects diagnostics while compiling one pack."""
+    """Compiles one pack: named passes over the raw pack, every problem reported to one sink."""
 
-    def __init__(self, raw: RawPack) -> None:
+    def __init__(self, raw: RawPack, sites: Iterable[Site] | None = None) -> None:
         self.raw = raw
         self.procedures = set(raw.procedures)
-        self.diagnostics: list[Diagnostic] = []
+        self.sink = Diagnostics()
+        # every DSL text, by place: compiled where it is needed (`sites`: pack_sites(raw), listed already)
+        self.sites = SiteIndex(pack_sites(raw) if sites is None else sites)
         man = raw.manifest
         players = man.get("players", {}) or {}
         self.pack = Pack(id=str(man["id"]), name=str(man.get("name", man["id"])), version=str(man["version"]),
                          min_players=int(players.get("min", 1)), max_players=int(players.get("max", 1)),
                          options=dict(man.get("options", {}) or {}), root=str(raw.root))
 
-    # ---------------------------------------------------------------- diagnostics
-    def error(self, src: SourceFile, path: tuple, code: str, message: str, hint: str | None = None,
-              key: bool = False) -> None:
-        line, col = src.key_pos(path) if key else src.pos(path)
-        self.diagnostics.append(Diagnostic(code, message, src.display, line, col, hint=hint))
-
     # ---------------------------------------------------------------- DSL
-    def _dsl(self, src: SourceFile, path: tuple, text: Any) -> DslText:
-        return DslText(str(text), src, path)
-
     def _compiler(self, dsl: DslText) -> EffectCompiler:
         return EffectCompiler(self.pack, dsl, self.procedures, self.pack.usage)
 
     def expr(self, src: SourceFile, path: tuple, text: Any) -> Expr:
-        dsl = self._dsl(src, path, text)
+        dsl = self.sink.text(src, path, text)
         tree = dsl.parse("expr")
-        fn: Expr = _zero if tree is None else self._compiler(dsl).expr_function(tree)
-        self.diagnostics.extend(dsl.diagnostics)
-        return fn
+        return _zero if tree is None else self._compiler(dsl).expr_function(tree)
+
+    def admission_at(self, src: SourceFile, path: tuple) -> Expr | None:
+        """A slot admission rule, if the type has one: a condition on `it` (the item offered) and `self`
+        (the receiver)."""
+        text = self.sites.get(src, path)
+        if text is None:
+            return None
+        dsl = self.sink.text(src, path, text)
+        tree = dsl.parse("expr")
+        return _zero if tree is None else self._compiler(dsl).admission_function(tree)
 
     def effect(self, src: SourceFile, path: tuple, text: Any) -> Effect:
-        dsl = self._dsl(src, path, text)
+        dsl = self.sink.text(src, path, text)
         tree = dsl.parse("effect")
         shown = " ".join(str(text).split())
-        eff = Effect(_nothing, None, shown) if tree is None else self._compiler(dsl).effect_function(
-            tree, shown)
-        self.diagnostics.extend(dsl.diagnostics)
-        return eff
+        return Effect(_nothing, None, shown) if tree is None else self._compiler(dsl).effect_function(tree, shown)
 
     def cost(self, src: SourceFile, path: tuple, text: Any) -> Cost:
-        dsl = self._dsl(src, path, text)
+        dsl = self.sink.text(src, path, text)
         tree = dsl.parse("cost")
-        cost = Cost(_no_cost, str(text)) if tree is None else self._compiler(dsl).cost(tree)
-        self.diagnostics.extend(dsl.diagnostics)
-        return cost
+        return Cost(_no_cost, str(text)) if tree is None else self._compiler(dsl).cost(tree)
 
-    # ---------------------------------------------------------------- pass 1: definitions
+    def expr_at(self, src: SourceFile, path: tuple) -> Expr | None:
+        """The expression at a place, if the pack has one there."""
+        text = self.sites.get(src, path)
+        return None if text is None else self.expr(src, path, text)
+
+    def expr_or(self, src: SourceFile, path: tuple, default: str) -> Expr:
+        """The expression at a place, or `default`'s when there is none (a score of "0")."""
+        return self.expr(src, path, self.sites.text(src, path, default))
+
+    def effect_at(self, src: SourceFile, path: tuple) -> Effect:
+        """The effect at a place; the empty effect when there is none."""
+        return self.effect(src, path, self.sites.text(src, path, ""))
+
+    def cost_at(self, src: SourceFile, path: tuple) -> Cost | None:
+        text = self.sites.get(src, path)
+        return None if text is None else self.cost(src, path, text)
+
+    # ---------------------------------------------------------------- the passes
     def build(self) -> Pack:
+        """Definitions first (so every name is known), then every DSL text; all problems raised together."""
+        self._definitions()
+        self._check_references()
+        order = self._components()
+        self._check_items()
+        self._boards(order)
+        self._dsl_texts()
+        self._trigger_indexes()
+        self._flow()
+        if self.raw.scoring is not None:
+            self.pack.scoring = self._scoring(self.raw.scoring)
+        if self.sink.has_errors():
+            raise PackError(sorted(self.sink.found, key=lambda d: (d.file, d.line, d.col)))
+        return self.pack
+
+    def _definitions(self) -> None:
+        """Counters, wildcards, zones and component types: the names every later pass looks up."""
         raw, pack = self.raw, self.pack
         for cid, e in raw.counters.items():
             d = e.data
             pack.counters[cid] = CounterDef(cid, str(d.get("name", cid)), d.get("scope", "player"),
                                             int(d.get("initial", 0)), int(d.get("min", 0)), d.get("max"),
                                             bool(d.get("resource", False)), list(d.get("substitutes", []) or []),
-                                            d.get("zone"), d.get("supply"))
+                                            d.get("zone"), d.get("supply"), _pool(d.get("items")))
         for wid, e in raw.wildcards.items():
             d = e.data
             pack.wildcards[wid] = WildcardDef(wid, str(d.get("name", wid)), list(d.get("gain", [])),
@@ -111,7 +146,10 @@ class Builder:
                                       bool(d.get("random_draw", False)))
         for tid, e in raw.component_types.items():
             pack.types[tid] = self._ctype(tid, e)
-        self._check_references()
+
+    def _components(self) -> int:
+        """Each component's plain values (its DSL comes later); returns how many there are."""
+        raw, pack = self.raw, self.pack
         order = 0
         reported: set[tuple[str, tuple]] = set()
         for comp_id, e in raw.components.items():
@@ -120,31 +158,42 @@ class Builder:
                 where = (e.src.display, e.path[:-1])
                 if where not in reported:  # once per type key, not once per component under it
                     reported.add(where)
-                    self.error(e.src, e.path[:-1] if len(e.path) > 1 else e.path, "REF001",
-                               f"unknown component type '{e.ctype}'", did_you_mean(str(e.ctype), pack.types),
-                               key=True)
+                    self.sink.error(e.src, e.path[:-1] if len(e.path) > 1 else e.path, "REF001",
+                                    f"unknown component type '{e.ctype}'", did_you_mean(str(e.ctype), pack.types),
+                                    key=True)
                 continue
             pack.components[comp_id] = self._component_shell(comp_id, e, ctype, order)
             line, col = e.src.key_pos(e.path[:-1]) if len(e.path) > 1 else (1, 1)
             pack.usage.ref(ctype.id, (e.src.display, line, col))
             order += 1
-        self._boards(order)
-        # ---------------------------------------------------------------- pass 2: DSL
+        return order
+
+    def _dsl_texts(self) -> None:
+        """Every DSL text outside the flow and scoring: slot costs, derived attributes, components,
+        procedures and pack triggers."""
+        raw, pack = self.raw, self.pack
         pack.listened = _listened(raw)  # known before any DSL compiles: code for unheard events is simpler
         for zid, e in raw.zones.items():
-            for i, slot in enumerate(e.data.get("slots", []) or []):
-                cost_text = slot.get("cost") if hasattr(slot, "get") else None
-                pack.zones[zid].slots.append(None if cost_text is None
-                                             else self.cost(e.src, (*e.path, "slots", i, "cost"), cost_text))
+            for i, _slot in enumerate(e.data.get("slots", []) or []):
+                pack.zones[zid].slots.append(self.cost_at(e.src, (*e.path, "slots", i, "cost")))
+        self._pool_exprs()
+        for tid, e in raw.component_types.items():
+            admits = self.admission_at(e.src, (*e.path, "admits"))
+            if admits is not None:
+                pack.types[tid].admits = admits
         for tid, e in raw.component_types.items():
             self._derived_defaults(tid, e)
         for comp_id, e in raw.components.items():
             if comp_id in pack.components:
                 self._component_dsl(pack.components[comp_id], e)
         for name, e in raw.procedures.items():
-            pack.procedures[name] = self.effect(e.src, e.path, e.data)
+            pack.procedures[name] = self.effect_at(e.src, e.path)
         for e in raw.triggers:
             pack.triggers.append(self._trigger(e.data, e.src, e.path, e.id))
+
+    def _trigger_indexes(self) -> None:
+        """Triggers by event, and which events anyone hears (generated code skips the rest)."""
+        pack = self.pack
         pack.triggers_on = _by_event(pack.triggers)
         for comp in pack.components.values():
             comp.triggers_on = _by_event(comp.triggers)
@@ -152,16 +201,15 @@ class Builder:
         pack.early_events = {t.on for t in [*pack.triggers, *(t for c in pack.components.values() for t in c.triggers)]
                              if t.timing != "after"}
         pack.listened = set(pack.triggers_on) | pack.item_listened
+
+    def _flow(self) -> None:
+        raw = self.raw
         if raw.flow is not None:
-            pack.flow = FlowCompiler(self, raw.flow.src, raw.flow.path).compile(raw.flow.data)
+            flow = FlowCompiler(self.pack, self.procedures, self.sink, self.sites, raw.flow.src, raw.flow.path)
+            self.pack.flow = flow.compile(raw.flow.data)
         else:
-            self.diagnostics.append(Diagnostic("PACK003", "the pack has no `flow` section",
-                                               raw.manifest_src.display, 1, 1))
-        if raw.scoring is not None:
-            pack.scoring = self._scoring(raw.scoring)
-        if any(d.severity == "error" for d in self.diagnostics):
-            raise PackError(sorted(self.diagnostics, key=lambda d: (d.file, d.line, d.col)))
-        return pack
+            self.sink.found.append(Diagnostic("PACK003", "the pack has no `flow` section",
+                                              raw.manifest_src.display, 1, 1))
 
     def _boards(self, order: int) -> None:
         """Board graphs from `links` and `grid`, then the locations `derive` asks for (edges, corners)."""
@@ -169,22 +217,9 @@ class Builder:
         for tid, ctype in pack.types.items():
             if ctype.links is None and ctype.grid is None:
                 continue
-            e = self.raw.component_types[tid]
-            members: dict[str, list[str]] = {c.id: [] for c in pack.components.values() if c.ctype is ctype}
-            if ctype.links is not None:
-                if ctype.attrs.get(ctype.links, AttrDef("", "")).type != "list":
-                    self.error(e.src, (*e.path, "links"), "TYPE003",
-                               f"links names '{ctype.links}', which must be a declared list attribute of '{tid}'")
-                    continue
-                for cid in members:
-                    members[cid] += [str(x) for x in pack.components[cid].values.get(ctype.links) or []]
-            if ctype.grid is not None:
-                cells = self._grid_cells(tid, ctype, e)
-                if cells is None:
-                    continue
-                for cid, near in grid_neighbours(ctype.grid[0], cells).items():
-                    members[cid] += near
-            pack.graphs[tid] = Graph.build(tid, members)
+            members = self._board_members(tid, ctype)
+            if members is not None:
+                pack.graphs[tid] = Graph.build(tid, members)
         for tid, ctype in pack.types.items():
             if ctype.derive is None:
                 continue
@@ -192,9 +227,9 @@ class Builder:
             graph = pack.graphs.get(space_type)
             if graph is None:
                 e = self.raw.component_types[tid]
-                self.error(e.src, (*e.path, "derive", kind), "TYPE003",
-                           f"'{space_type}' is not a board: it needs `links: ATTR` naming its neighbour list "
-                           "or `grid: {shape, at}`")
+                self.sink.error(e.src, (*e.path, "derive", kind), "TYPE003",
+                                f"'{space_type}' is not a board: it needs `links: ATTR` naming its neighbour list "
+                                "or `grid: {shape, at}`")
                 continue
             for ends in graph.edges() if kind == "edges" else graph.corners():
                 names = " / ".join(pack.components[c].name for c in ends)
@@ -203,12 +238,31 @@ class Builder:
                                                     {}, [], [], "one", [], "", order)
                 order += 1
 
+    def _board_members(self, tid: str, ctype: ComponentType) -> dict[str, list[str]] | None:
+        """Each space's neighbours: its `links` list plus its neighbours on the `grid`; None when either is broken."""
+        pack, e = self.pack, self.raw.component_types[tid]
+        members: dict[str, list[str]] = {c.id: [] for c in pack.components.values() if c.ctype is ctype}
+        if ctype.links is not None:
+            if ctype.attrs.get(ctype.links, AttrDef("", "")).type != "list":
+                self.sink.error(e.src, (*e.path, "links"), "TYPE003",
+                                f"links names '{ctype.links}', which must be a declared list attribute of '{tid}'")
+                return None
+            for cid in members:
+                members[cid] += [str(x) for x in pack.components[cid].values.get(ctype.links) or []]
+        if ctype.grid is not None:
+            cells = self._grid_cells(tid, ctype, e)
+            if cells is None:
+                return None
+            for cid, near in grid_neighbours(ctype.grid[0], cells).items():
+                members[cid] += near
+        return members
+
     def _grid_cells(self, tid: str, ctype: ComponentType, e: Entry) -> dict[str, tuple[int, int]] | None:
         """Each component's cell on the type's grid (its `at` attribute: two whole numbers), all different."""
         shape, at = ctype.grid or ("", "")
         if ctype.attrs.get(at, AttrDef("", "")).type != "list":
-            self.error(e.src, (*e.path, "grid", "at"), "TYPE003",
-                       f"grid.at names '{at}', which must be a declared list attribute of '{tid}'")
+            self.sink.error(e.src, (*e.path, "grid", "at"), "TYPE003",
+                            f"grid.at names '{at}', which must be a declared list attribute of '{tid}'")
             return None
         cells: dict[str, tuple[int, int]] = {}
         taken: dict[tuple[int, int], str] = {}
@@ -217,14 +271,14 @@ class Builder:
             ce = self.raw.components[comp.id]
             if not (isinstance(value, list) and len(value) == 2
                     and all(isinstance(v, int) and not isinstance(v, bool) for v in value)):
-                self.error(ce.src, (*ce.path, at), "BOARD001",
-                           f"'{comp.id}' needs its cell on the {shape} grid in '{at}': two whole numbers, "
-                           f"like [0, 1]; got {value!r}")
+                self.sink.error(ce.src, (*ce.path, at), "BOARD001",
+                                f"'{comp.id}' needs its cell on the {shape} grid in '{at}': two whole numbers, "
+                                f"like [0, 1]; got {value!r}")
                 continue
             cell = (value[0], value[1])
             if cell in taken:
-                self.error(ce.src, (*ce.path, at), "BOARD002",
-                           f"'{comp.id}' and '{taken[cell]}' are both on cell {list(cell)} of the {shape} grid")
+                self.sink.error(ce.src, (*ce.path, at), "BOARD002",
+                                f"'{comp.id}' and '{taken[cell]}' are both on cell {list(cell)} of the {shape} grid")
                 continue
             taken[cell] = comp.id
             cells[comp.id] = cell
@@ -234,6 +288,40 @@ class Builder:
     def _defaults(ctype: ComponentType) -> dict[str, Any]:
         return {name: a.default for name, a in ctype.attrs.items() if a.type not in DSL_TYPES}
 
+    def _check_pool(self, pool: ItemPool, e: Entry) -> None:
+        """An item-backed counter: a known zone, a bool attribute to mark exhausted items, a discard pile if asked."""
+        pack, at = self.pack, (*e.path, "items")
+        self._ref(pool.zone, pack.zones, e, (*at[len(e.path):], "zone"), "zone")
+        kinds = {t.attrs[pool.exhaust].type for t in pack.types.values() if pool.exhaust in t.attrs}
+        if kinds != {"bool"}:
+            found = f"is declared as {', '.join(sorted(kinds))}" if kinds else "is not declared by any component type"
+            bools = sorted({a.name for t in pack.types.values() for a in t.attrs.values() if a.type == "bool"})
+            declare = "declare it on the items' type: attrs: {" + pool.exhaust + ": {type: bool, default: false}}"
+            hint = (did_you_mean(pool.exhaust, bools) if not kinds else None) or declare
+            self.sink.error(e.src, (*at, "exhaust"), "ITEMS001",
+                            f"exhaust names '{pool.exhaust}', which {found}: it must be a bool attribute", hint)
+        zone = pack.zones.get(pool.zone)
+        counter = pack.counters[e.id]
+        if zone is not None and counter.scope == "global" and zone.scope == "player":
+            self.sink.error(e.src, (*at, "zone"), "ITEMS004",
+                            f"'{e.id}' is one counter for the game but zone '{pool.zone}' belongs to each player",
+                            f"make the counter per player (remove scope: global) or zone '{pool.zone}' global")
+        if e.data["items"].get("discard") is not None and zone is not None and zone.discard_to is None:
+            self.sink.error(e.src, (*at, "discard"), "ITEMS002",
+                            f"discard sends items to the discard_to of zone '{pool.zone}', which has none",
+                            f"add discard_to: ZONE to zone '{pool.zone}'")
+
+    def _pool_exprs(self) -> None:
+        """Pass 2: compile each item-backed counter's value, where and discard (self = the item)."""
+        for cid, c in self.pack.counters.items():
+            if c.items is None:
+                continue
+            e = self.raw.counters[cid]
+            for key in ("value", "where", "discard"):
+                fn = self.expr_at(e.src, (*e.path, "items", key))
+                if fn is not None:
+                    setattr(c.items, key, fn)
+
     def _ctype(self, tid: str, e: Entry) -> ComponentType:
         d = e.data
         attrs: dict[str, AttrDef] = {}
@@ -242,27 +330,18 @@ class Builder:
             attrs[name] = AttrDef(name, kind, spec.get("default"), spec.get("enum"),
                                   str(spec.get("description", "")))
         derive = d.get("derive") or {}
-        kind = next((k for k in DERIVED_KINDS if k in derive), None)
-        if kind is not None:
+        derived = next((k for k in DERIVED_KINDS if k in derive), None)
+        if derived is not None:
             attrs.setdefault("ends", AttrDef("ends", "list", [], None, "ids of the spaces this location touches"))
         grid = d.get("grid") if isinstance(d.get("grid"), dict) else None
         return ComponentType(tid, str(d.get("name", tid)), d.get("zone"), bool(d.get("per_player", False)), attrs,
-                             d.get("links"), (kind, str(derive[kind])) if kind else None,
-                             (str(grid.get("shape", "hex")), str(grid.get("at", "at"))) if grid else None)
+                             d.get("links"), (derived, str(derive[derived])) if derived else None,
+                             grid=(str(grid.get("shape", "hex")), str(grid.get("at", "at"))) if grid else None)
 
     def _check_references(self) -> None:
         """Names used by definitions (not DSL): zones, counters, attribute types."""
+        self._counter_references()
         pack, raw = self.pack, self.raw
-        for cid, c in pack.counters.items():
-            e = raw.counters[cid]
-            for sub in c.substitutes:
-                self._ref(sub, pack.counters, e, ("substitutes",), "counter")
-            if c.zone is not None:
-                self._ref(c.zone, pack.zones, e, ("zone",), "zone")
-            if c.supply is not None:
-                self._ref(c.supply, pack.counters, e, ("supply",), "counter")
-                if pack.counters.get(c.supply) and pack.counters[c.supply].scope != "global":
-                    self.error(e.src, (*e.path, "supply"), "REF003", f"supply '{c.supply}' must be a global counter")
         for wid, w in pack.wildcards.items():
             for key in ("gain", "pay"):
                 for member in getattr(w, key):
@@ -272,16 +351,36 @@ class Builder:
                 if getattr(z, key) is not None:
                     self._ref(getattr(z, key), pack.zones, raw.zones[zid], (key,), "zone")
         for tid, t in pack.types.items():
-            e = raw.component_types[tid]
-            if t.zone is not None:
-                self._ref(t.zone, pack.zones, e, ("zone",), "zone")
-                if pack.zones.get(t.zone) and pack.zones[t.zone].scope == "player" and not t.per_player:
-                    self.error(e.src, (*e.path, "zone"), "TYPE002",
-                               f"'{tid}' is not per_player but its zone '{t.zone}' belongs to each player")
-            for name, a in t.attrs.items():
-                if a.type not in PLAIN_TYPES + DSL_TYPES + ("zone", "counter") and a.type not in pack.types:
-                    self.error(e.src, (*e.path, "attrs", name, "type"), "TYPE001", f"unknown attribute type '{a.type}'",
-                               did_you_mean(a.type, [*PLAIN_TYPES, *DSL_TYPES, "zone", "counter", *pack.types]))
+            self._type_references(t, raw.component_types[tid])
+
+    def _counter_references(self) -> None:
+        pack = self.pack
+        for cid, c in pack.counters.items():
+            e = self.raw.counters[cid]
+            for sub in c.substitutes:
+                self._ref(sub, pack.counters, e, ("substitutes",), "counter")
+            if c.zone is not None:
+                self._ref(c.zone, pack.zones, e, ("zone",), "zone")
+            if c.supply is not None:
+                self._ref(c.supply, pack.counters, e, ("supply",), "counter")
+                if pack.counters.get(c.supply) and pack.counters[c.supply].scope != "global":
+                    self.sink.error(e.src, (*e.path, "supply"), "REF003",
+                                    f"supply '{c.supply}' must be a global counter")
+            if c.items is not None:
+                self._check_pool(c.items, e)
+
+    def _type_references(self, t: ComponentType, e: Entry) -> None:
+        pack, tid = self.pack, t.id
+        if t.zone is not None:
+            self._ref(t.zone, pack.zones, e, ("zone",), "zone")
+            if pack.zones.get(t.zone) and pack.zones[t.zone].scope == "player" and not t.per_player:
+                self.sink.error(e.src, (*e.path, "zone"), "TYPE002",
+                                f"'{tid}' is not per_player but its zone '{t.zone}' belongs to each player")
+        for name, a in t.attrs.items():
+            if a.type not in PLAIN_TYPES + DSL_TYPES + ("zone", "counter") and a.type not in pack.types:
+                self.sink.error(e.src, (*e.path, "attrs", name, "type"), "TYPE001",
+                                f"unknown attribute type '{a.type}'",
+                                did_you_mean(a.type, [*PLAIN_TYPES, *DSL_TYPES, "zone", "counter", *pack.types]))
 
     def _ref(self, name: str, table: dict, e: Entry, sub: tuple, kind: str) -> None:
         data = e.data
@@ -291,10 +390,25 @@ class Builder:
         if isinstance(data, list) and name in data:
             path = (*path, data.index(name))
         if name not in table:
-            self.error(e.src, path, "REF001", f"unknown {kind} '{name}'", did_you_mean(name, table))
+            self.sink.error(e.src, path, "REF001", f"unknown {kind} '{name}'", did_you_mean(name, table))
             return
         line, col = e.src.pos(path)
         self.pack.usage.ref(name, (e.src.display, line, col))
+
+    def _check_items(self) -> None:
+        """The items a game makes (per-player components once per seat, at the most players) stay within
+        MAX_ITEMS: each is an object every game builds, so their number bounds a game's memory."""
+        items = 0
+        for comp_id, e in self.raw.components.items():
+            comp = self.pack.components.get(comp_id)
+            if comp is None:
+                continue
+            items += comp.copies * (self.pack.max_players if comp.ctype.per_player else 1)
+            if items > MAX_ITEMS:
+                self.sink.error(e.src, (*e.path, "copies") if "copies" in e.data else e.path, "PACK012",
+                           f"with '{comp_id}' a game of {self.pack.max_players} players holds more than"
+                           f" {MAX_ITEMS:,} items, the engine's limit")
+                return
 
     def _component_shell(self, comp_id: str, e: Entry, ctype: ComponentType, order: int) -> ComponentDef:
         d = e.data
@@ -308,8 +422,8 @@ class Builder:
             values[name] = value
         for key in d:
             if key not in COMPONENT_KEYS and key not in ctype.attrs:
-                self.error(e.src, (*e.path, key), "ATTR001", f"'{ctype.id}' has no attribute '{key}'",
-                           did_you_mean(str(key), [*ctype.attrs, *COMPONENT_KEYS]), key=True)
+                self.sink.error(e.src, (*e.path, key), "ATTR001", f"'{ctype.id}' has no attribute '{key}'",
+                                did_you_mean(str(key), [*ctype.attrs, *COMPONENT_KEYS]), key=True)
         mode = str(d.get("mode", "one"))
         return ComponentDef(comp_id, str(d.get("name", comp_id)), ctype, int(d.get("copies", 1)), values, {}, [],
                             [], mode, [], str(d.get("text", "")), order)
@@ -319,39 +433,44 @@ class Builder:
         fits = plain_type_fits(a.type, value)
         if fits is not None:
             if not fits:
-                self.error(e.src, path, "ATTR002", f"'{name}' must be of type {a.type}, got {value!r}")
+                self.sink.error(e.src, path, "ATTR002", f"'{name}' must be of type {a.type}, got {value!r}")
             elif a.enum and value not in a.enum:
-                self.error(e.src, path, "ATTR003", f"'{name}' must be one of {', '.join(a.enum)}; got '{value}'",
-                           did_you_mean(str(value), a.enum))
+                self.sink.error(e.src, path, "ATTR003", f"'{name}' must be one of {', '.join(a.enum)}; got '{value}'",
+                                did_you_mean(str(value), a.enum))
             return list(value) if isinstance(value, list) else value
         pack = self.pack
         line, col = e.src.pos(path)
         pack.usage.ref(str(value), (e.src.display, line, col))
-        table = {"zone": pack.zones, "counter": pack.counters}.get(a.type)
+        tables: dict[str, Mapping[str, Any]] = {"zone": pack.zones, "counter": pack.counters}
+        table = tables.get(a.type)
         if table is not None:
             if value not in table:
-                self.error(e.src, path, "REF001", f"unknown {a.type} '{value}'", did_you_mean(str(value), table))
+                self.sink.error(e.src, path, "REF001", f"unknown {a.type} '{value}'", did_you_mean(str(value), table))
             return value
         ref = self.raw.components.get(value) if a.type in pack.types else None
         if ref is None or ref.ctype != a.type:
             candidates = [c for c, ce in self.raw.components.items() if ce.ctype == a.type]
-            self.error(e.src, path, "REF002", f"'{name}' must name a {a.type}, got '{value}'",
-                       did_you_mean(str(value), candidates))
+            self.sink.error(e.src, path, "REF002", f"'{name}' must name a {a.type}, got '{value}'",
+                            did_you_mean(str(value), candidates))
         return value
 
     # ---------------------------------------------------------------- pass 2 helpers
     def _derived_defaults(self, tid: str, e: Entry) -> None:
         ctype = self.pack.types[tid]
         for name, a in ctype.attrs.items():
-            if a.type in DSL_TYPES and a.default is not None:
-                at = (*e.path, "attrs", name, "default")
-                compiled = self._dsl_attr(e.src, at, a.type, a.default)
+            compiled = self._dsl_attr_at(e.src, (*e.path, "attrs", name, "default"), a.type)
+            if compiled is not None:
                 for comp in self.pack.components.values():
                     if comp.ctype is ctype:
                         self._store_dsl_attr(comp, name, a.type, compiled)
 
-    def _dsl_attr(self, src: SourceFile, path: tuple, kind: str, text: Any) -> Expr | Effect | Cost:
-        """Compile an `expr`/`cond`, `effect` or `cost` attribute's text."""
+    def _dsl_attr_at(self, src: SourceFile, path: tuple, kind: str) -> Expr | Effect | Cost | None:
+        """Compile the `expr`/`cond`, `effect` or `cost` attribute text at a place, if the pack has one there."""
+        if kind not in DSL_TYPES:
+            return None
+        text = self.sites.get(src, path)
+        if text is None:
+            return None
         if kind == "effect":
             return self.effect(src, path, text)
         if kind == "cost":
@@ -360,51 +479,52 @@ class Builder:
 
     @staticmethod
     def _store_dsl_attr(comp: ComponentDef, name: str, kind: str, compiled: Any) -> None:
-        table: dict[str, Any] = {"effect": comp.effects, "cost": comp.prices}.get(kind, comp.derived)
-        table[name] = compiled
+        tables: dict[str, dict[str, Any]] = {"effect": comp.effects, "cost": comp.prices}
+        tables.get(kind, comp.derived)[name] = compiled
 
     def _component_dsl(self, comp: ComponentDef, e: Entry) -> None:
         d = e.data
         for name, a in comp.ctype.attrs.items():
-            if a.type in DSL_TYPES and name in d:
-                self._store_dsl_attr(comp, name, a.type, self._dsl_attr(e.src, (*e.path, name), a.type, d[name]))
-        for i, text in enumerate(d.get("costs", []) or []):
-            comp.costs.append(self.cost(e.src, (*e.path, "costs", i), text))
+            compiled = self._dsl_attr_at(e.src, (*e.path, name), a.type)
+            if compiled is not None:
+                self._store_dsl_attr(comp, name, a.type, compiled)
+        for i in range(len(d.get("costs", []) or [])):
+            cost = self.cost_at(e.src, (*e.path, "costs", i))
+            if cost is not None:
+                comp.costs.append(cost)
         for i, a in enumerate(d.get("actions", []) or []):
             comp.actions.append(self._action(e.src, (*e.path, "actions", i), a, i))
         for i, t in enumerate(d.get("triggers", []) or []):
             comp.triggers.append(self._trigger(t, e.src, (*e.path, "triggers", i), f"{comp.id}.trigger{i + 1}"))
 
     def _action(self, src: SourceFile, path: tuple, a: Any, index: int) -> ActionDef:
-        effect = self.effect(src, (*path, "effect"), a.get("effect", ""))
+        effect = self.effect_at(src, (*path, "effect"))
         threshold = a.get("threshold")
         label = a.get("label") or (f"[{threshold}] {effect.text}" if threshold is not None else effect.text)
         return ActionDef(str(a.get("id", f"action{index + 1}")), str(label), threshold,
-                         self.expr(src, (*path, "when"), a["when"]) if "when" in a else None,
-                         self.cost(src, (*path, "cost"), a["cost"]) if "cost" in a else None,
+                         self.expr_at(src, (*path, "when")), self.cost_at(src, (*path, "cost")),
                          effect, a.get("or_group"), index)
 
     def _trigger(self, t: Any, src: SourceFile, path: tuple, default_id: str) -> TriggerDef:
-        effect = self.effect(src, (*path, "effect"), t.get("effect", ""))
+        effect = self.effect_at(src, (*path, "effect"))
         line, col = src.pos((*path, "on"))
         self.pack.usage.listen(str(t.get("on", "")), (src.display, line, col))
         return TriggerDef(str(t.get("id", default_id)), str(t.get("on", "")),
-                          self.expr(src, (*path, "when"), t["when"]) if "when" in t else None,
+                          self.expr_at(src, (*path, "when")),
                           effect, bool(t.get("optional", False)), t.get("limit"), str(t.get("timing", "after")),
                           str(t.get("label") or effect.text))
 
     def _scoring(self, e: Entry) -> Scoring:
         d = e.data
-        score = self.expr(e.src, (*e.path, "score"), d.get("score", "0"))
-        tiebreak = [self.expr(e.src, (*e.path, "tiebreak", i), x) for i, x in enumerate(d.get("tiebreak", []) or [])]
-        breakdown = {str(k): self.expr(e.src, (*e.path, "breakdown", k), v)
-                     for k, v in (d.get("breakdown", {}) or {}).items()}
+        at = e.path
+        score = self.expr_or(e.src, (*at, "score"), "0")
+        tiebreak = [self.expr_or(e.src, (*at, "tiebreak", i), "0") for i in range(len(d.get("tiebreak", []) or []))]
+        breakdown = {str(k): self.expr_or(e.src, (*at, "breakdown", k), "0") for k in (d.get("breakdown", {}) or {})}
         ranks = [RankTable([int(n) for n in r.get("players", []) or []],
                            sorted((int(b["min"]), str(b["label"])) for b in r.get("bands", []) or []),
-                           self.expr(e.src, (*e.path, "ranks", i, "when"), r["when"]) if "when" in r else None)
+                           self.expr_at(e.src, (*at, "ranks", i, "when")))
                  for i, r in enumerate(d.get("ranks", []) or [])]
-        team_loss, eliminated = (self.expr(e.src, (*e.path, key), d[key]) if d.get(key) is not None else None
-                                 for key in ("team_loss", "eliminated"))
+        team_loss, eliminated = (self.expr_at(e.src, (*at, key)) for key in ("team_loss", "eliminated"))
         return Scoring(score, tiebreak, breakdown, ranks, team_loss, eliminated)
 
 
@@ -437,3 +557,10 @@ def _no_cost(ctx: Ctx) -> dict[str, int]:
 
 def build_pack(raw: RawPack) -> Pack:
     return Builder(raw).build()
+
+
+def _pool(spec: Any) -> ItemPool | None:
+    """The `items:` of a counter, its expressions compiled later (pass 2)."""
+    if not hasattr(spec, "get"):
+        return None
+    return ItemPool(str(spec.get("zone", "")), str(spec.get("exhaust", "")))

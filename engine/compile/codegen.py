@@ -81,7 +81,9 @@ def _template(src: str) -> Callable[[dict[str, Any]], list[ast.stmt]]:
         return ast.Constant(node)
 
     maker = ast.parse("def template(parts):\n    return None")
-    maker.body[0].body[0].value = build(ast.parse(src).body)
+    define = maker.body[0]
+    assert isinstance(define, ast.FunctionDef) and isinstance(define.body[0], ast.Return)
+    define.body[0].value = build(ast.parse(src).body)
     code = compile(ast.fix_missing_locations(maker), "<template>", "exec")
     return FunctionType(next(c for c in code.co_consts if isinstance(c, CodeType)), refs)
 
@@ -99,7 +101,9 @@ def expr(src: str, **parts: Any) -> ast.expr:
     """An expression from a template: UPPERCASE names in `src` are placeholders for `parts`."""
     if not _GENERATING.get():
         return ast.Constant(None)
-    return _template(src)(parts)[0].value
+    statement = _template(src)(parts)[0]
+    assert isinstance(statement, ast.Expr)
+    return statement.value
 
 
 def stmts(src: str, **parts: Any) -> list[ast.stmt]:
@@ -187,6 +191,7 @@ class Unit:
         code = stmts("def dsl(ctx):\n    game = ctx.game\n    t_self = ctx.self_item\n    try:\n        BODY\n"
                      "    except content_faults as exc:\n        raise located(exc, exc.__traceback__) from None",
                      BODY=body or [ast.Pass()])
+        assert isinstance(code[0], ast.FunctionDef)
         code[0].name = name  # any text: only tracebacks and profiles show it
         return ast.Module(stamp(code, 1), [])
 
@@ -208,7 +213,11 @@ class _Pending:
         finally:
             _GENERATING.reset(token)
         check(module, self.unit.globals)
-        code = compile(ast.fix_missing_locations(module), "<dsl>", "exec")
+        try:
+            code = compile(ast.fix_missing_locations(module), "<dsl>", "exec")
+        except (SyntaxError, RecursionError, MemoryError) as exc:  # lint's limits should make this unreachable
+            raise RuleError(f"this text is too complex to compile ({type(exc).__name__}: {exc})",
+                            self.unit.wheres[1]()) from None
         self.fn.__code__ = next(c for c in code.co_consts if isinstance(c, CodeType))
 
 

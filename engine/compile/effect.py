@@ -9,6 +9,8 @@ answer, so an effect can stop anywhere and resume there.
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
@@ -16,14 +18,21 @@ from typing import Any
 from lark import Token, Tree
 
 from engine.compile.codegen import checking_only, const, expr, stamp, stmts
-from engine.compile.expr import ExprCompiler, as_int, element_kind, kind_of, plain_value
+from engine.compile.expr import ExprCompiler, as_int, charged, element_kind, kind_of, kinded, paid, plain_value
 from engine.compile.prompts import compile_prompt
 from engine.dsl.parse import DslText
+from engine.dsl.walk import STATEMENT
 from engine.runtime.defs import Effect, Pack
 from engine.runtime.dsl_values import offer
+from engine.runtime.limits import MAX_OPTIONS, MAX_VALUE
 from engine.usage import Usage
 
 DONE = "done"
+# Python refuses a function with more than 20 blocks (loops, try) nested statically. Generated code nests
+# this many per DSL statement; one more is kept for the `except` clause of the innermost `try`.
+PYTHON_BLOCKS = {"repeat_n": 2, "repeat_choose_item": 2, "repeat_choose_alt": 2, "for_stmt": 1, "choose_item": 1,
+                 "choose_alt": 1, "as_stmt": 1}
+MAX_BLOCK_DEPTH = 19
 
 
 @dataclass
@@ -41,6 +50,8 @@ class EffectCompiler(ExprCompiler):
     def __init__(self, pack: Pack, dsl: DslText, procedures: set[str], usage: Usage | None = None) -> None:
         super().__init__(pack, dsl, usage)
         self.known_procedures = procedures
+        self.blocks = 1  # Python blocks around the code being generated: the function's own `try`
+        self.too_deep = False  # reported once per generated function
 
     def effect_function(self, tree: Tree, text: str) -> Effect:
         """The whole text as an `Effect`: its run function and, when it has one, its legality test."""
@@ -57,18 +68,33 @@ class EffectCompiler(ExprCompiler):
         return Code(body, codes[0].legal if codes else None, self.dsl.snippet(tree))
 
     def stmt(self, t: Tree) -> Code:
-        method = getattr(self, f"_s_{t.data}", None)
-        if method is None:  # pragma: no cover - the grammar has no other statements
-            self.dsl.error(t, "DSL010", f"unsupported statement {t.data}")
-            return Code([], None, "")
-        body, legal = method(t)
+        method = getattr(self, STATEMENT + t.data, None)       # Walker.walk, inlined: called per statement
+        weight = PYTHON_BLOCKS.get(str(t.data), 0)
+        with self.nested(weight, lambda: self.dsl.error(t, "DSL006", self.too_deep_message())):
+            body, legal = method(t) if method is not None else self.no_method(STATEMENT, t)
         return Code(stamp(body, self.unit.line(partial(self.dsl.where, t))), legal, self.dsl.snippet(t))
+
+    @contextmanager
+    def nested(self, weight: int, report: Callable[[], None]) -> Iterator[None]:
+        """Code generated inside `weight` more Python blocks; `report` is called (once) past MAX_BLOCK_DEPTH."""
+        self.blocks += weight
+        if self.blocks > MAX_BLOCK_DEPTH and not self.too_deep:
+            self.too_deep = True
+            report()
+        try:
+            yield
+        finally:
+            self.blocks -= weight
+
+    def too_deep_message(self) -> str:
+        return (f"blocks nested too deeply: this needs {self.blocks} nested Python blocks and the engine allows"
+                f" {MAX_BLOCK_DEPTH} (a repeat counts 2, a for, choose or as 1, with the flow steps around it)")
 
     def block(self, t: Tree) -> Code:
         return self.effect(t.children[0])
 
-    def prompt(self, token: Token | None, default: str) -> ast.expr:
-        return compile_prompt(self, token, default)
+    def prompt(self, token: Token | Tree | None, default: str) -> ast.expr:
+        return compile_prompt(self, token if isinstance(token, Token) else None, default)
 
     def scoped(self, var: str, tree: Tree, over: ast.expr | None = None) -> tuple[str, Code]:
         """A block compiled with DSL local `var` bound (to each of `over`): (its Python name, the block)."""
@@ -85,6 +111,7 @@ class EffectCompiler(ExprCompiler):
             return stmts("game.gain(ctx, N, int(A))", N=target, A=self.expr(amount_t)), None
         self.check_cost_name(name)
         self.usage.produce(str(name), self.dsl.place(name))
+        self._not_item_backed(name, "gained")
         amount = self.expr(amount_t)
         quick = self._quick_counter(str(name), "gain", amount)
         return quick or stmts("game.gain(ctx, N, int(A))", N=const(str(name)), A=amount), None
@@ -96,9 +123,18 @@ class EffectCompiler(ExprCompiler):
             return stmts("game.lose(ctx, N, int(A))", N=target, A=self.expr(amount_t)), None
         if str(name) not in self.pack.counters:
             self.unknown(name, "counter", list(self.pack.counters))
+        self._not_item_backed(name, "lost")
         amount = self.expr(amount_t)
         quick = self._quick_counter(str(name), "lose", amount)
         return quick or stmts("game.lose(ctx, N, int(A))", N=const(str(name)), A=amount), None
+
+    def _not_item_backed(self, tok: Token | Tree, done: str) -> None:
+        """An item-backed counter is read from its items: only paying (exhausting them) changes it."""
+        cdef = self.pack.counters.get(str(tok))
+        if cdef is not None and cdef.items is not None:
+            self.dsl.error(tok, "ITEMS003", f"'{tok}' is the sum of the items in zone '{cdef.items.zone}': it cannot"
+                           f" be {done}, only paid (by exhausting items)",
+                           "change the items instead: move them, or set their attributes")
 
     def _s_pay(self, t: Tree):
         amounts = self.cost_amounts(t.children[0])
@@ -129,6 +165,9 @@ class EffectCompiler(ExprCompiler):
             tok = target.children[0]
             n = str(tok)
             cdef = self.pack.counters.get(n)
+            if cdef is not None and cdef.items is not None:
+                self._not_item_backed(tok, "set")
+                return [], None
             if cdef is None or cdef.zone is not None:
                 self.dsl.error(tok, "DSL013", f"'{n}' cannot be set: only counters and item attributes can",
                                None)
@@ -141,15 +180,24 @@ class EffectCompiler(ExprCompiler):
             base, attr = self.expr(base_t), str(name_tok)
             if attr not in self.attr_names:
                 self.unknown(name_tok, "attribute", sorted(self.attr_names))
+            check: list[ast.stmt] = []  # a stored value stays within the engine's limits (after the base)
+            if _may_grow(value):
+                plain, held = plain_value(value), self.unit.temp()
+                check = stmts("V = X\nif V.__class__ is not int or V > HIGH or V < LOW:\n    V = bounded(V, W)", V=held,
+                              X=value, HIGH=const(MAX_VALUE), LOW=const(-MAX_VALUE), W=const(f"attribute '{attr}'"))
+                value = kinded(ast.Name(held, ast.Load()), "value" if plain else None)
+            tmp = self.unit.temp()
             if attr not in self.pack.counters:
                 if not plain_value(value):  # an item or zone is stored by id: the helper converts it
-                    return stmts("set_item_attr(B, N, V)", B=base, N=const(attr), V=value), None
-                tmp = self.unit.temp()
-                return stmts("T = B\nif T.__class__ is Item:\n    T.attrs[N] = V\nelse:\n    set_item_attr(T, N, V)",
-                             T=tmp, B=base, N=const(attr), V=value), None
-            tmp = self.unit.temp()  # `set p.score = 3` for a player p
-            return stmts("T = B\nif isinstance(T, PlayerRef):\n    game.change(ctx.child(seat=T.seat), N, int(V))\n"
-                         "else:\n    set_item_attr(T, N, V)", T=tmp, B=base, N=const(attr), V=value), None
+                    return stmts("T = B\nCHECK\nset_item_attr(T, N, V)", T=tmp, B=base, CHECK=check or [ast.Pass()],
+                                 N=const(attr), V=value), None
+                return stmts("T = B\nCHECK\nif T.__class__ is Item:\n    T.attrs[N] = V\nelse:\n"
+                             "    set_item_attr(T, N, V)", T=tmp, B=base, CHECK=check or [ast.Pass()], N=const(attr),
+                             V=value), None
+            # `set p.score = 3` for a player p
+            return stmts("T = B\nCHECK\nif isinstance(T, PlayerRef):\n"
+                         "    game.change(ctx.child(seat=T.seat), N, int(V))\nelse:\n    set_item_attr(T, N, V)",
+                         T=tmp, B=base, CHECK=check or [ast.Pass()], N=const(attr), V=value), None
         self.dsl.error(target, "DSL013", "only a counter or an item attribute can be set")
         return [], None
 
@@ -167,13 +215,15 @@ class EffectCompiler(ExprCompiler):
         store = (expr("game.state.counters") if cdef.scope == "global"
                  else expr("game.seats[ctx.seat].counters"))
         new = {"set": "A", "gain": "S[N] + A", "lose": "S[N] - (A if A > 0 else 0)"}[op]
-        clamp = "S[N] = V if V >= LOW else LOW" if cdef.max is None else \
+        # no declared max: past the engine's hard limit is an error (engine/runtime/limits.py)
+        clamp = "S[N] = (V if V <= LIMIT else refuse(V, W)) if V >= LOW else LOW" if cdef.max is None else \
             "S[N] = HIGH if V > HIGH else V if V >= LOW else LOW"
         code = f"A = X\nS = STORE\nV = {new}\n{clamp}"
         if op == "gain":
             code = f"A = X\nif A > 0:\n    S = STORE\n    V = {new}\n    {clamp}"
         return stmts(code, A=self.unit.temp(), X=as_int(amount), S=self.unit.temp(), V=self.unit.temp(), N=const(name),
-                     STORE=store, LOW=const(int(cdef.min)), HIGH=const(None if cdef.max is None else int(cdef.max)))
+                     STORE=store, LOW=const(int(cdef.min)), HIGH=const(None if cdef.max is None else int(cdef.max)),
+                     LIMIT=const(MAX_VALUE), W=const(f"counter '{name}'"))
 
     # ---------------------------------------------------------------- zones
     def _s_draw(self, t: Tree):
@@ -192,6 +242,12 @@ class EffectCompiler(ExprCompiler):
         return stmts(f"game.{t.data}(Z)", Z=_zone(self.expr(t.children[0]))), None
 
     _s_shuffle = _s_reveal = _s_conceal = _zone_op
+
+    def _s_link(self, t: Tree):
+        a, b = (self.expr(c) for c in t.children)
+        return stmts("game.relink(A, B, J)", A=a, B=b, J=const(t.data == "link")), None
+
+    _s_unlink = _s_link
 
     # ---------------------------------------------------------------- control
     def _s_if_stmt(self, t: Tree):
@@ -221,7 +277,8 @@ class EffectCompiler(ExprCompiler):
     def _s_choose_alt(self, t: Tree):
         branches = self._alternatives(t.children[1])
         prompt = self.prompt(t.children[0], "choose one")
-        legal = None if any(b.legal is None for b in branches) else ast.BoolOp(ast.Or(), [b.legal for b in branches])
+        legals = [b.legal for b in branches if b.legal is not None]
+        legal = ast.BoolOp(ast.Or(), legals) if len(legals) == len(branches) else None
         return self._alt_runner(branches, prompt, repeat=False), legal
 
     def _s_repeat_choose_alt(self, t: Tree):
@@ -235,13 +292,13 @@ class EffectCompiler(ExprCompiler):
         for i, b in enumerate(branches):
             add = stmts("O.append(I)\nL.append(X)", O=opts, L=labels, I=const(i), X=const(b.text))
             offer += add if b.legal is None else [ast.If(b.legal, add, [])]
-        run: ast.stmt = ast.Pass()
-        for i, b in reversed(list(enumerate(branches))):
-            run = ast.If(expr("C == I", C=ast.Name(chosen, ast.Load()), I=const(i)), b.body or [ast.Pass()],
-                         [run] if not isinstance(run, ast.Pass) else [])
+        # one `if` per branch, side by side: an if/elif chain nests, and a few thousand branches would be
+        # too deep for Python's compiler
+        run = [ast.If(expr("C == I", C=ast.Name(chosen, ast.Load()), I=const(i)), b.body or [ast.Pass()], [])
+               for i, b in enumerate(branches)]
         done = stmts("L.append(DONE)\nO.append(None)", L=labels, O=opts, DONE=const(DONE)) if repeat else []
-        after = (stmts("try:\n    RUN\nexcept StopLoop:\n    break", RUN=[run]) if repeat
-                 else [run, ast.Break()])
+        after = (stmts("try:\n    RUN\nexcept StopLoop:\n    break", RUN=run) if repeat
+                 else [*run, ast.Break()])
         return stmts("while True:\n    O = []\n    L = []\n    OFFER\n    if not O:\n        break\n    DONE_\n"
                      "    C = game.ask(ctx, 'choose', P, L, O, optional=R)\n    if C is None:\n        break\n"
                      "    AFTER", O=opts, L=labels, C=chosen, OFFER=offer or [ast.Pass()], DONE_=done or [ast.Pass()],
@@ -258,8 +315,8 @@ class EffectCompiler(ExprCompiler):
             options = self.read(coll)
             legal = expr("len(C) > 0", C=self.read(coll))
         else:
-            options = expr("[V for V in C if L]", V=py, C=self.read(coll), L=body.legal)
-            legal = expr("any(L for V in C)", V=py, C=self.read(coll), L=body.legal)
+            options = charged(expr("[V for V in E if L]", V=py, E=paid(self.read(coll)), L=body.legal))
+            legal = expr("any(L for V in E)", V=py, E=paid(self.read(coll)), L=body.legal)
         things, labels = self.unit.temp(), self.unit.temp()
         fixed = _constants(coll) if body.legal is None else None
         if fixed is not None:  # `choose x in ["keep", "sell"]`: the options and their labels are known now
@@ -267,7 +324,7 @@ class EffectCompiler(ExprCompiler):
             options = ast.Tuple([ast.List([const(v) for v in values], ast.Load()),
                                  ast.List([const(n) for n in names], ast.Load())], ast.Load())
         else:
-            options = expr("offer(X)", X=options)
+            options = expr("offer(X)", X=paid(options))
         may_stop = repeat or optional
         done = stmts("L.append(DONE)\nT.append(None)", L=labels, T=things, DONE=const(DONE)) if may_stop else []
         stop = stmts("if V is None:\n    break", V=py) if may_stop else []
@@ -293,7 +350,8 @@ class EffectCompiler(ExprCompiler):
         low, high = self.expr(low_t), self.expr(high_t)
         py, body = self.scoped(var, body_t)
         numbers, n = self.unit.temp(), self.unit.temp()
-        span = expr("range(int(LO), int(HI) + 1)", LO=low, HI=high)
+        span = expr("game.each(number_span(LO, HI, T, MAX))", LO=low, HI=high, T=const(f"choose {var}"),
+                    MAX=const(MAX_OPTIONS))
         options = (expr("list(S)", S=span) if body.legal is None
                    else expr("[V for V in S if L]", V=py, S=span, L=body.legal))
         return stmts("NS = OPTIONS\nif NS:\n    V = game.ask(ctx, 'number', P, [str(N) for N in NS], NS)\n    BODY",
@@ -303,19 +361,20 @@ class EffectCompiler(ExprCompiler):
         var_tok, coll_t, body_t = t.children
         coll = self.expr(coll_t)
         py, body = self.scoped(str(var_tok), body_t, coll)
-        return stmts("for V in C:\n    BODY", V=py, C=self.snapshot(coll), BODY=body.body or [ast.Pass()]), None
+        return stmts("for V in C:\n    BODY", V=py, C=paid(self.snapshot(coll)),
+                     BODY=body.body or [ast.Pass()]), None
 
     def _s_repeat_n(self, t: Tree):
         count = self.expr(t.children[0])
         body = self.block(t.children[1])
-        return stmts("try:\n    for K in range(int(N)):\n        BODY\nexcept StopLoop:\n    pass",
+        return stmts("try:\n    for K in game.passes(N):\n        BODY\nexcept StopLoop:\n    pass",
                      K=self.unit.temp(), N=count, BODY=body.body or [ast.Pass()]), None
 
     def _s_end_game(self, t: Tree):
         return stmts("raise GameOver"), None
 
     def _s_stop(self, t: Tree):
-        return stmts("raise StopLoop"), None
+        return stmts("raise StopLoop(W)", W=self.unit.ref(partial(self.dsl.where, t), "W")), None
 
     # ---------------------------------------------------------------- actions
     def _s_do_stmt(self, t: Tree):
@@ -368,6 +427,13 @@ class EffectCompiler(ExprCompiler):
         return stmts("game.emit(N, ctx.seat, P)", N=const(name), P=ast.Dict(keys, vals)), None
 
 
+def _may_grow(value: ast.expr) -> bool:
+    """The value may be larger than any value stored so far: it adds, multiplies, joins or sums (reading a
+    stored value, a constant, a count or a comparison gives a value within the limits already)."""
+    return any(isinstance(n, (ast.BinOp, ast.List, ast.ListComp)) or (isinstance(n, ast.Call) and isinstance(
+        n.func, ast.Name) and n.func.id == "sum") for n in ast.walk(value))
+
+
 def _zone(node: ast.expr) -> ast.expr:
     """A zone operand: checked at run time unless it is known to be one."""
     return node if kind_of(node) == "zone" else expr("need_zone(Z)", Z=node)
@@ -375,6 +441,7 @@ def _zone(node: ast.expr) -> ast.expr:
 
 def _constants(node: ast.expr) -> list[Any] | None:
     """The values of a list written out of literals (`["keep", "sell"]`), else None."""
-    if isinstance(node, ast.List) and all(isinstance(e, ast.Constant) for e in node.elts):
-        return [e.value for e in node.elts]
-    return None
+    if not isinstance(node, ast.List):
+        return None
+    values = [e.value for e in node.elts if isinstance(e, ast.Constant)]
+    return values if len(values) == len(node.elts) else None

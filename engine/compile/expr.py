@@ -18,9 +18,13 @@ from lark import Token, Tree
 
 from engine.compile.codegen import Unit, checking_only, const, expr, stmts
 from engine.diagnostics import did_you_mean
+from engine.dsl.functions import FUNCTIONS
 from engine.dsl.parse import DslText, counter_chain
+from engine.dsl.types import T
+from engine.dsl.walk import EXPRESSION, Walker
 from engine.errors import GameOver, RuleError, StopLoop
 from engine.runtime import dsl_values as values
+from engine.runtime import limits
 from engine.runtime.defs import Cost, Expr, Pack
 from engine.runtime.state import Item, PlayerRef
 from engine.usage import Usage
@@ -32,12 +36,13 @@ ITEM_BUILTINS = {"name", "id", "owner", "zone", "threshold", "label"}
 HELPERS: dict[str, Any] = {
     "Item": Item, "PlayerRef": PlayerRef, "RuleError": RuleError, "StopLoop": StopLoop,
     "GameOver": GameOver, "as_items": values.as_items, "iterate": values.iterate, "count": values.count,
-    "contains": values.contains, "div": values.div, "mod": values.mod, "index": values.index,
+    "div": values.div, "mod": values.mod, "index": values.index,
     "pick": values.pick, "rank": values.rank, "cost_uses": values.cost_uses, "get_attr": values.get_attr,
     "plain_attr": values.plain_attr,
     "item_actions": values.item_actions, "need_zone": values.need_zone, "need_item": values.need_item,
     "set_item_attr": values.set_item_attr, "show": values.show, "offer": values.offer,
-    "describe": values.describe,
+    "describe": values.describe, "bounded": limits.bounded, "number_span": limits.number_span,
+    "refuse": limits.refuse,
 }
 _COMPARE = {"eq": ast.Eq, "ne": ast.NotEq, "lt": ast.Lt, "le": ast.LtE, "gt": ast.Gt, "ge": ast.GtE}
 _ARITH = {"add": ast.Add, "sub": ast.Sub, "mul": ast.Mult}
@@ -45,7 +50,7 @@ _BOOLEAN = {"eq", "ne", "lt", "le", "gt", "ge", "in_", "and_", "or_", "not_", "t
 _PLAIN = ("int", "str", "bool", "list", "counter")
 
 
-class ExprCompiler:
+class ExprCompiler(Walker):
     """Turns parse trees of one DSL text into the Python expressions of one generated function."""
 
     def __init__(self, pack: Pack, dsl: DslText, usage: Usage | None = None) -> None:
@@ -62,14 +67,11 @@ class ExprCompiler:
         self.attr_names = pack.attr_names
 
     # ---------------------------------------------------------------- entry points
-    def expr(self, tree: Tree | Token) -> ast.expr:
-        method = getattr(self, f"_x_{tree.data}", None) if isinstance(tree, Tree) else None
-        if method is None:
-            self.dsl.error(tree, "DSL010", f"this is not an expression: {self.dsl.snippet(tree)}")
-            return const(0)
-        return method(tree)
+    def expr(self, tree: Tree) -> ast.expr:
+        method = getattr(self, EXPRESSION + tree.data, None)     # Walker.walk, inlined: called per node
+        return method(tree) if method is not None else self.no_method(EXPRESSION, tree)
 
-    def function(self, make: Callable[[ExprCompiler], list[ast.stmt]], role: str = "") -> Any:
+    def function(self, make: Callable[[Self], list[ast.stmt]], role: str = "") -> Any:
         """The generated function whose body `make(compiler)` builds, named for where its text sits
         (`procedures.turn`) so tracebacks and profiles say which text they are in; `role` tells a text's
         second function apart. The body is built on the first call, by a twin of this compiler."""
@@ -89,11 +91,22 @@ class ExprCompiler:
             self.expr(tree)
         return self.function(lambda c: stmts("return X", X=c.expr(tree)))
 
+    def admission_function(self, tree: Tree) -> Expr:
+        """A condition with `self` = the receiving item and `it` = the item offered to it (`admits`)."""
+        with checking_only():
+            self.with_it(tree, expr("ctx.offered"))
+
+        def make(c: ExprCompiler) -> list[ast.stmt]:
+            py, body = c.with_it(tree, expr("ctx.offered"))
+            return stmts(f"{py} = ctx.offered\nreturn X", X=body)
+        return self.function(make, "admits")
+
     def cost_amounts(self, tree: Tree) -> ast.expr:
         """`{counter: amount, ...}` for a cost; the same name twice adds up."""
         if any(isinstance(term.children[1], Tree) for term in tree.children):  # a counter named through data
-            pairs = [ast.Tuple([self.counter_ref(name, self.usage.pay), as_int(self.expr(amount))], ast.Load())
-                     for amount, name in (term.children for term in tree.children)]
+            pairs: list[ast.expr] = [
+                ast.Tuple([self.counter_ref(name, self.usage.pay), as_int(self.expr(amount))], ast.Load())
+                for amount, name in (term.children for term in tree.children)]
             return expr("game.add_amounts(P)", P=ast.List(pairs, ast.Load()))
         terms: list[tuple[ast.expr, str]] = []
         for term in tree.children:
@@ -164,7 +177,7 @@ class ExprCompiler:
         return {str(c.values[attr]) for c in self.pack.components.values()
                 if c.values.get(attr) is not None and getattr(c.ctype.attrs.get(attr), "type", None) == "counter"}
 
-    def check_cost_name(self, name: Token) -> None:
+    def check_cost_name(self, name: Token | Tree) -> None:
         n = str(name)
         if n in self.pack.wildcards or n in self.pack.counters:
             self.usage.ref(n, self.dsl.place(name))
@@ -184,7 +197,7 @@ class ExprCompiler:
 
     # ---------------------------------------------------------------- atoms
     def _x_number(self, t: Tree) -> ast.expr:
-        return const(int(t.children[0]))
+        return const(int(str(t.children[0])))
 
     def _x_string(self, t: Tree) -> ast.expr:
         return const(str(t.children[0])[1:-1])
@@ -201,7 +214,7 @@ class ExprCompiler:
     def _x_name(self, t: Tree) -> ast.expr:
         return self.name(t.children[0])
 
-    def name(self, tok: Token) -> ast.expr:
+    def name(self, tok: Token | Tree) -> ast.expr:
         n = str(tok)
         pack = self.pack
         if n in self.scope:
@@ -225,6 +238,8 @@ class ExprCompiler:
 
     def _counter(self, n: str) -> ast.expr:
         cdef = self.pack.counters[n]
+        if cdef.items is not None:  # the sum of item values: computed on each read
+            return expr("game.counter(N, ctx.seat)", N=const(n))
         if cdef.zone is not None:
             return expr("len(game.state.zone(Z, ctx.seat).items)", Z=const(cdef.zone))
         if cdef.scope == "global":
@@ -251,7 +266,7 @@ class ExprCompiler:
     _x_eq = _x_ne = _x_lt = _x_le = _x_gt = _x_ge = _compare
 
     def _x_in_(self, t: Tree) -> ast.expr:
-        return expr("contains(A, B)", A=self.expr(t.children[0]), B=self.expr(t.children[1]))
+        return expr("game.contains(A, B)", A=self.expr(t.children[0]), B=self.expr(t.children[1]))
 
     def truth(self, t: Tree) -> ast.expr:
         """`t` as a bool (conditions read truthiness; `and`/`or` must still give true or false)."""
@@ -280,14 +295,25 @@ class ExprCompiler:
         if not _is_name(base_tree, "event") and name not in self.attr_names:
             self.unknown(name_tok, "attribute", sorted(self.attr_names))
         base = self.expr(base_tree)
-        if name in self.pack.zones or name in self.pack.counters:     # `q.hand` through a player value uses it
+        self._note_attr_use(base_tree, base, name_tok)
+        if kind_of(base) == "player":
+            return self._player_attr(base, name)
+        return self._item_attr(base, name)
+
+    def _note_attr_use(self, base_tree: Any, base: ast.expr, name_tok: Token | Tree) -> None:
+        """`q.hand` through a player value uses the zone or counter; reading the items of another seat's
+        hidden zone (not only how many there are) is noted for lint."""
+        name = str(name_tok)
+        if name in self.pack.zones or name in self.pack.counters:
             self.usage.ref(name, self.dsl.place(name_tok))
         if kind_of(base) == "player":
             zdef = self.pack.zones.get(name)
             if (zdef is not None and zdef.visibility != "public" and not _is_name(base_tree, "me")
                     and not self._counting):
                 self.usage.read_hidden(name, self.dsl.place(name_tok))
-            return self._player_attr(base, name)
+
+    def _item_attr(self, base: ast.expr, name: str) -> ast.expr:
+        """`x.NAME` for an item (or a value not known to be a player): the cheapest read that is right."""
         if name in ("id", "name") and isinstance(base, ast.Name) and not self._declared(name):
             if kind_of(base) == "item":  # a str for sure
                 return kinded(expr(f"B.comp.{name} if N not in B.attrs else get_attr(ctx, B, N)", B=base,
@@ -317,7 +343,7 @@ class ExprCompiler:
             return expr("game.position(P.seat)", P=player)
         cdef = self.pack.counters.get(name)
         if cdef is not None:
-            if cdef.zone is None and cdef.scope == "player":
+            if cdef.zone is None and cdef.items is None and cdef.scope == "player":
                 return expr("game.state.players[P.seat].counters[N]", P=player, N=const(name))
             return expr("game.counter(N, P.seat)", P=player, N=const(name))
         if name in self.pack.zones:
@@ -332,33 +358,29 @@ class ExprCompiler:
         source = self.expr(t.children[0])
         it, cond = self.with_it(t.children[1], source)
         kind = {"players": "players", "zone": "items", "items": "items"}.get(kind_of(source) or "", "list")
-        return kinded(expr("[IT for IT in S if C]", IT=it, S=self.read(source), C=cond), kind)
+        return charged(kinded(expr("[IT for IT in E if C]", IT=it, E=paid(self.read(source)), C=cond), kind))
 
     # ---------------------------------------------------------------- functions
     def _x_call_fn(self, t: Tree) -> ast.expr:
+        """A built-in function (engine/dsl/functions.py): its code template, or its `lower_NAME` method."""
         name_tok, *args = t.children
         args = [a for a in args if a is not None]
-        fname = str(name_tok)
-        special = getattr(self, f"_fn_{fname}", None)
-        if special is not None:
-            return special(name_tok, args)
-        self.unknown(name_tok, "function", [n[4:] for n in dir(self) if n.startswith("_fn_")])
-        return const(0)
-
-    def _arity(self, tok: Token, args: list, low: int, high: int | None = None) -> bool:
-        high = low if high is None else high
-        if low <= len(args) <= high:
-            return True
-        want = str(low) if low == high else f"{low} to {high}"
-        self.dsl.error(tok, "DSL011", f"{tok}() takes {want} arguments, got {len(args)}")
-        return False
-
-    def _args(self, tok: Token, args: list, low: int, high: int | None = None) -> list[ast.expr] | None:
-        return [self.expr(a) for a in args] if self._arity(tok, args, low, high) else None
-
-    def _fn_count(self, tok: Token, args: list) -> ast.expr:
-        if not self._arity(tok, args, 1):
+        fn = FUNCTIONS.get(str(name_tok))
+        if fn is None:
+            self.unknown(name_tok, "function", sorted(FUNCTIONS))
             return const(0)
+        if not fn.takes(len(args)):
+            self.dsl.error(name_tok, "DSL011", f"{name_tok}() takes {fn.arity_text()} arguments, got {len(args)}")
+            return _nothing(fn.returns)
+        if fn.code is None:
+            lower: Callable[[Any, list], ast.expr] = getattr(self, f"lower_{fn.name}")
+            return lower(name_tok, args)
+        parts = dict(zip("ABC", (self.expr(a) for a in args), strict=False))
+        node = kinded(expr(fn.code, **parts), fn.code_kind)
+        return charged(node) if fn.charged else node
+
+    # ---------------------------------------------------------------- functions whose code depends on kinds
+    def lower_count(self, tok: Token, args: list) -> ast.expr:
         counting, self._counting = self._counting, True      # a count of a hidden zone is public
         try:
             coll = self.expr(args[0])
@@ -366,101 +388,42 @@ class ExprCompiler:
             self._counting = counting
         return expr("count(X)", X=coll) if kind_of(coll) is None else expr("len(X)", X=self.read(coll))
 
-    def _fn_sum(self, tok: Token, args: list) -> ast.expr:
-        if not self._arity(tok, args, 2):
-            return const(0)
+    def lower_sum(self, tok: Token, args: list) -> ast.expr:
         coll = self.expr(args[0])
         it, value = self.with_it(args[1], coll)
-        return expr("sum([int(V) for IT in C])", V=value, IT=it, C=self.read(coll))
+        return expr("sum([int(V) for IT in E])", V=value, IT=it, E=paid(self.read(coll)))
 
-    def _fn_items(self, tok: Token, args: list) -> ast.expr:
+    def lower_items(self, tok: Token, args: list) -> ast.expr:
         colls = [self.expr(a) for a in args]
-        parts = [ast.Starred(self.read(c), ast.Load()) for c in colls]
+        parts: list[ast.expr] = [ast.Starred(self.read(c), ast.Load()) for c in colls]
         of_items = all(element_kind(c) == "item" for c in colls)
-        return kinded(ast.List(parts, ast.Load()), "items" if of_items else "list")
+        joined = expr("game.each(L)", L=ast.List(parts, ast.Load()))  # copying them is work: paid by length
+        return charged(kinded(joined, "items" if of_items else "list"))
 
-    def _fn_all(self, tok: Token, args: list) -> ast.expr:
-        if not self._arity(tok, args, 1):
-            return ast.List([], ast.Load())
+    def lower_all(self, tok: Token, args: list) -> ast.expr:
         arg = args[0]
         tname = str(arg.children[0]) if _is_name(arg) else ""
         if tname not in self.pack.types:
             self.unknown(arg, "component type", list(self.pack.types))
             return ast.List([], ast.Load())
         self.usage.ref(tname, self.dsl.place(arg))
-        return kinded(expr("game.all_of(T, ctx.seat)", T=const(tname)), "items")
+        return charged(kinded(expr("game.all_of(T, ctx.seat)", T=const(tname)), "items"))  # all_of pays its scan
 
-    def _fn_max(self, tok: Token, args: list) -> ast.expr:
-        parts = self._args(tok, args, 1, 8)
-        return const(0) if parts is None else _builtin("max", parts)
+    def lower_max(self, tok: Token, args: list) -> ast.expr:
+        return _builtin("max", [self.expr(a) for a in args])
 
-    def _fn_min(self, tok: Token, args: list) -> ast.expr:
-        parts = self._args(tok, args, 1, 8)
-        return const(0) if parts is None else _builtin("min", parts)
+    def lower_min(self, tok: Token, args: list) -> ast.expr:
+        return _builtin("min", [self.expr(a) for a in args])
 
-    def _fn_abs(self, tok: Token, args: list) -> ast.expr:
-        parts = self._args(tok, args, 1)
-        return const(0) if parts is None else expr("abs(A)", A=parts[0])
-
-    def _fn_rank(self, tok: Token, args: list) -> ast.expr:
-        """rank(value, minimums): how many of the ascending minimums value reaches."""
-        parts = self._args(tok, args, 2)
-        return const(0) if parts is None else expr("rank(A, B)", A=parts[0], B=parts[1])
-
-    def _fn_pick(self, tok: Token, args: list) -> ast.expr:
-        """pick(list, i): the i-th element (1-based); 0 for i <= 0."""
-        parts = self._args(tok, args, 2)
-        return const(0) if parts is None else expr("pick(A, B)", A=parts[0], B=parts[1])
-
-    def _fn_sorted(self, tok: Token, args: list) -> ast.expr:
+    def lower_sorted(self, tok: Token, args: list) -> ast.expr:
         """sorted(COLL, KEY): the items in ascending order of KEY (with `it` bound); ties keep their order."""
-        if not self._arity(tok, args, 2):
-            return ast.List([], ast.Load())
         coll = self.expr(args[0])
         it, key = self.with_it(args[1], coll)
         kind = "items" if element_kind(coll) == "item" else "list"
-        return kinded(expr("sorted(C, key=lambda IT: K)", C=self.read(coll), IT=it, K=key), kind)
+        return charged(kinded(expr("sorted(E, key=lambda IT: K)", E=paid(self.read(coll)), IT=it, K=key), kind))
 
-    def _fn_range(self, tok: Token, args: list) -> ast.expr:
-        """range(A, B): the numbers A..B inclusive (empty when B < A)."""
-        parts = self._args(tok, args, 2)
-        return ast.List([], ast.Load()) if parts is None else kinded(
-            expr("list(range(int(A), int(B) + 1))", A=parts[0], B=parts[1]), "list")
-
-    def _fn_neighbors(self, tok: Token, args: list) -> ast.expr:
-        """neighbors(SPACE): the spaces linked to it on its board, in definition order."""
-        parts = self._args(tok, args, 1)
-        return ast.List([], ast.Load()) if parts is None else expr("game.neighbors(A)", A=parts[0])
-
-    def _fn_adjacent(self, tok: Token, args: list) -> ast.expr:
-        parts = self._args(tok, args, 2)
-        return const(False) if parts is None else expr("game.graph_of(A).adjacent(A.comp.id, B.comp.id)",
-                                                       A=parts[0], B=parts[1])
-
-    def _fn_distance(self, tok: Token, args: list) -> ast.expr:
-        """distance(A, B): fewest links between two spaces of a board (-1: unreachable)."""
-        parts = self._args(tok, args, 2)
-        return const(0) if parts is None else expr("game.graph_of(A).distance(A.comp.id, B.comp.id)",
-                                                   A=parts[0], B=parts[1])
-
-    def _fn_roll(self, tok: Token, args: list) -> ast.expr:
-        """roll(SIDES): a die roll from the game's seeded random generator."""
-        parts = self._args(tok, args, 1)
-        return const(0) if parts is None else expr("game.state.rng.randint(1, int(A))", A=parts[0])
-
-    def _fn_actions(self, tok: Token, args: list) -> ast.expr:
-        """actions(item): the item's actions whose `when` holds now."""
-        parts = self._args(tok, args, 1)
-        return ast.List([], ast.Load()) if parts is None else expr("item_actions(ctx, A)", A=parts[0])
-
-    def _fn_can_play(self, tok: Token, args: list) -> ast.expr:
-        parts = self._args(tok, args, 2)
-        return const(False) if parts is None else expr("game.can_play(ctx, A, B, False)", A=parts[0], B=parts[1])
-
-    def _fn_cost_uses(self, tok: Token, args: list) -> ast.expr:
+    def lower_cost_uses(self, tok: Token, args: list) -> ast.expr:
         """cost_uses(item, NAME [, amount]): some alternative cost of item names NAME (that many)."""
-        if not self._arity(tok, args, 2, 3):
-            return const(False)
         item = self.expr(args[0])
         if not _is_name(args[1]):
             self.dsl.error(args[1], "DSL012", "cost_uses() needs a counter name as its second argument")
@@ -495,6 +458,18 @@ def kinded(node: ast.expr, kind: str | None) -> ast.expr:
     return node
 
 
+def charged(node: ast.expr) -> ast.expr:
+    """Note that making this collection already spent at least its length from the game's work budget
+    (a `where`, `sorted`, `all()`): going through it again need not pay (engine/runtime/limits.py)."""
+    node.cog_charged = True  # type: ignore[attr-defined]
+    return node
+
+
+def paid(collection: ast.expr) -> ast.expr:
+    """A collection about to be gone through, paid for by its length unless making it paid already."""
+    return collection if getattr(collection, "cog_charged", False) else expr("game.each(X)", X=collection)
+
+
 def kind_of(node: ast.expr) -> str | None:
     return getattr(node, "cog_kind", None)
 
@@ -514,9 +489,14 @@ def element_kind(collection: ast.expr) -> str | None:
     return {"zone": "item", "items": "item", "players": "player"}.get(kind_of(collection) or "")
 
 
+def _nothing(t: T) -> ast.expr:
+    """What a call with the wrong number of arguments compiles to (it is reported; the pack does not load)."""
+    return ast.List([], ast.Load()) if t.kind == "list" else const(False) if t.kind == "bool" else const(0)
+
+
 def _builtin(fn: str, parts: list[ast.expr]) -> ast.expr:
     """max/min of the parts; of one part, max/min over it (as `max([x])` would)."""
-    args = parts if len(parts) > 1 else [ast.List(parts, ast.Load())]
+    args: list[ast.expr] = parts if len(parts) > 1 else [ast.List(parts, ast.Load())]
     return ast.Call(ast.Name(fn, ast.Load()), args, [])
 
 

@@ -11,29 +11,37 @@ variable is a Python local the steps inside it read directly.
 from __future__ import annotations
 
 import ast
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.compile.codegen import const, expr, stamp, stmts
 from engine.compile.effect import EffectCompiler
+from engine.compile.expr import paid
+from engine.compile.sink import Diagnostics
 from engine.dsl.parse import DslText
+from engine.dsl.sites import SiteIndex
 from engine.errors import RuleError
 from engine.packs.source import SourceFile
 from engine.runtime.context import Ctx
-from engine.runtime.defs import Runner
-
-if TYPE_CHECKING:
-    from engine.compile.build import Builder
+from engine.runtime.defs import Pack, Runner
+from engine.runtime.limits import LimitError
 
 MAX_ROUNDS = 10_000
 STEP_KINDS = ("do", "each_player", "simultaneous", "if", "repeat", "for")
+FLOW_BLOCKS = {"each_player": 1, "simultaneous": 1, "repeat": 2, "for": 1}  # Python blocks (see effect.py)
 
 
 class FlowCompiler:
-    def __init__(self, builder: Builder, src: SourceFile, path: tuple) -> None:
-        self.b = builder
-        self.c = EffectCompiler(builder.pack, DslText("", src, path), builder.procedures,
-                                usage=builder.pack.usage)
-        self.c.unit.globals.update(seats=_seats, reveal_all=_reveal_all, rounds_exhausted=_rounds_exhausted)
+    """Compiles the flow into one function: its texts come from `sites`, names are resolved against `pack`,
+    problems go to `sink`."""
+
+    def __init__(self, pack: Pack, procedures: set[str], sink: Diagnostics, sites: SiteIndex, src: SourceFile,
+                 path: tuple) -> None:
+        self.pack = pack
+        self.sink = sink
+        self.sites = sites
+        self.c = EffectCompiler(pack, DslText("", src, path), procedures, usage=pack.usage)
+        self.c.unit.globals.update(seats=_seats, reveal_all=_reveal_all, rounds=_rounds,
+                                   rounds_exhausted=_rounds_exhausted)
 
     def compile(self, data: Any) -> Runner:
         flow = self.c.dsl
@@ -46,17 +54,16 @@ class FlowCompiler:
         return [node for i, d in enumerate(data or []) for node in self.step(src, (*path, i), d, prefix)]
 
     # ---------------------------------------------------------------- DSL inside the flow
-    def _dsl(self, src: SourceFile, path: tuple, text: Any, start: str) -> Any:
-        """Parse one DSL text of the flow with the shared compiler pointed at it; None if it does not parse."""
-        dsl = DslText(str(text), src, path)
+    def _dsl(self, src: SourceFile, path: tuple, start: str) -> Any:
+        """Parse the flow's DSL text at `path` (a site, engine/dsl/sites.py) with the shared compiler pointed
+        at it; None if it does not parse."""
+        dsl = self.sink.text(src, path, self.sites.text(src, path, ""))
         tree = dsl.parse(start)
-        self.b.diagnostics.extend(dsl.diagnostics)
-        dsl.diagnostics = self.b.diagnostics  # what compiling it finds goes straight to the builder
         self.c.dsl = dsl
         return tree
 
-    def _expr(self, src: SourceFile, path: tuple, text: Any) -> ast.expr:
-        tree = self._dsl(src, path, text, "expr")
+    def _expr(self, src: SourceFile, path: tuple) -> ast.expr:
+        tree = self._dsl(src, path, "expr")
         return const(0) if tree is None else self.c.expr(tree)
 
     def _where(self, src: SourceFile, path: tuple) -> int:
@@ -70,11 +77,13 @@ class FlowCompiler:
         sid = f"{prefix}{d.get('id', path[-1])}"
         kinds = [k for k in STEP_KINDS if k in d]
         if len(kinds) != 1:
-            self.b.error(src, path, "FLOW001", f"step '{sid}' needs exactly one of {', '.join(STEP_KINDS)}"
+            self.sink.error(src, path, "FLOW001", f"step '{sid}' needs exactly one of {', '.join(STEP_KINDS)}"
                          f" (has {', '.join(kinds) or 'none'})")
             return []
-        body = getattr(self, f"_{kinds[0]}")(src, path, d, sid + "/")
-        listened = self.b.pack.listened  # most steps have no listener: no event is built
+        weight = FLOW_BLOCKS.get(kinds[0], 0)
+        with self.c.nested(weight, lambda: self.sink.error(src, path, "DSL006", self.c.too_deep_message())):
+            body = getattr(self, f"_{kinds[0]}")(src, path, d, sid + "/")
+        listened = self.pack.listened  # most steps have no listener: no event is built
         start = stmts("game.emit('step_start', ctx.seat, {'step': N})", N=const(sid)) \
             if "step_start" in listened else []
         end = stmts("game.emit('step_end', ctx.seat, {'step': N})", N=const(sid)) if "step_end" in listened else []
@@ -84,12 +93,12 @@ class FlowCompiler:
                      self._where(src, path))
 
     def _do(self, src: SourceFile, path: tuple, d: Any, prefix: str) -> list[ast.stmt]:
-        tree = self._dsl(src, (*path, "do"), d["do"], "effect")
+        tree = self._dsl(src, (*path, "do"), "effect")
         return [] if tree is None else self.c.effect(tree).body
 
     def _per_player(self, src: SourceFile, path: tuple, d: Any, key: str, prefix: str) -> list[ast.stmt]:
         # `order` is read for each seat in turn: a lambda over a context acting for that seat
-        seats = expr("seats(ctx, lambda ctx: X)", X=self._expr(src, (*path, "order"), d["order"])) if "order" in d \
+        seats = expr("seats(ctx, lambda ctx: X)", X=self._expr(src, (*path, "order"))) if "order" in d \
             else expr("game.turn_order()")
         body = self.steps(src, (*path, key), d[key], prefix)
         outer, seat = self.c.unit.temp(), self.c.unit.temp()
@@ -103,24 +112,24 @@ class FlowCompiler:
         commit = self._per_player(src, path, d, "simultaneous", prefix)
         reveal = [str(z) for z in d.get("reveal", []) or []]
         for i, zid in enumerate(reveal):
-            if zid not in self.b.pack.zones:
-                self.b.error(src, (*path, "reveal", i), "REF001", f"unknown zone '{zid}'")
+            if zid not in self.pack.zones:
+                self.sink.error(src, (*path, "reveal", i), "REF001", f"unknown zone '{zid}'")
         return commit + stmts("reveal_all(game, Z)", Z=self.c.unit.ref(reveal)) if reveal else commit
 
     def _if(self, src: SourceFile, path: tuple, d: Any, prefix: str) -> list[ast.stmt]:
-        cond = self._expr(src, (*path, "if"), d["if"])
+        cond = self._expr(src, (*path, "if"))
         then = self.steps(src, (*path, "then"), d.get("then"), prefix)
         other = self.steps(src, (*path, "else"), d.get("else"), prefix)
         return [ast.If(cond, then or [ast.Pass()], other)]
 
     def _repeat(self, src: SourceFile, path: tuple, d: Any, prefix: str) -> list[ast.stmt]:
         spec = d["repeat"] or {}
-        count = expr("int(C)", C=self._expr(src, (*path, "repeat", "count"), spec["count"])) if "count" in spec \
+        count = expr("rounds(C)", C=self._expr(src, (*path, "repeat", "count"))) if "count" in spec \
             else const(MAX_ROUNDS)
-        until = self._expr(src, (*path, "repeat", "until"), spec["until"]) if "until" in spec else None
+        until = self._expr(src, (*path, "repeat", "until")) if "until" in spec else None
         counter = spec.get("counter")
-        if counter is not None and counter not in self.b.pack.counters:
-            self.b.error(src, (*path, "repeat", "counter"), "REF001", f"unknown counter '{counter}'")
+        if counter is not None and counter not in self.pack.counters:
+            self.sink.error(src, (*path, "repeat", "counter"), "REF001", f"unknown counter '{counter}'")
             counter = None
         body = self.steps(src, (*path, "steps"), d.get("steps"), prefix)
         n, limit = self.c.unit.temp(), self.c.unit.temp()
@@ -131,19 +140,28 @@ class FlowCompiler:
         line, col = src.key_pos((*path, "repeat"))
         endless = [] if "count" in spec else stmts("rounds_exhausted(W)", W=const(f"{src.display}:{line}:{col}"))
         return stmts("N = 0\nLIMIT = COUNT\ntry:\n    while N < LIMIT:\n        N += 1\n"
-                     "        game.epochs['round'] += 1\n        if game.round_listener is not None:\n"
-                     "            game.round_listener(N)\n        MARK\n        BODY\n        STOP\n"
+                     "        game.epochs['round'] += 1\n        game.spend(1, 'a flow repeat')\n"
+                     "        if game.round_listener is not None:\n            game.round_listener(N)\n"
+                     "        MARK\n        BODY\n        STOP\n"
                      "    else:\n        ENDLESS\nexcept StopLoop:\n    pass", N=n, LIMIT=limit, COUNT=count,
                      MARK=mark or [ast.Pass()], BODY=body or [ast.Pass()], STOP=stop or [ast.Pass()],
                      ENDLESS=endless or [ast.Pass()])
 
     def _for(self, src: SourceFile, path: tuple, d: Any, prefix: str) -> list[ast.stmt]:
         spec = d["for"] or {}
-        coll = self._expr(src, (*path, "for", "in"), spec.get("in", "[]"))
+        coll = self._expr(src, (*path, "for", "in"))
         py, saved = self.c.bind(str(spec.get("var", "x")))
         body = self.steps(src, (*path, "steps"), d.get("steps"), prefix)
         self.c.scope = saved
-        return stmts("for V in C:\n    BODY", V=py, C=self.c.snapshot(coll), BODY=body or [ast.Pass()])
+        return stmts("for V in C:\n    BODY", V=py, C=paid(self.c.snapshot(coll)), BODY=body or [ast.Pass()])
+
+
+def _rounds(count: Any) -> int:
+    """A flow `repeat`'s count, refused past MAX_ROUNDS passes (the schema refuses a larger number written out)."""
+    count = int(count)
+    if count > MAX_ROUNDS:
+        raise LimitError(f"a flow repeat of {count:,} passes; the limit is {MAX_ROUNDS:,}")
+    return count
 
 
 def _seats(ctx: Ctx, order: Any) -> list[int]:

@@ -19,6 +19,8 @@ from engine.packs.source import SourceFile
 from engine.resources import data_dir
 
 MAX_DSL_CHARS = 20_000
+MAX_DSL_DEPTH = 100     # levels of nesting in one text's parse tree (the compilers recurse once per level)
+MAX_DSL_DIGITS = 18     # digits of a number written in a text: at most the engine's value limit, 10**18
 _TOKEN_NAMES = {
     "LBRACE": "'{'", "RBRACE": "'}'", "LPAR": "'('", "RPAR": "')'", "NAME": "a name",
     "INT": "a number", "_SEP": "';' or a new line", "$END": "the end of the text",
@@ -83,6 +85,9 @@ class DslText:
         if isinstance(tree, UnexpectedInput):
             self._syntax_error(tree)
             return None
+        if isinstance(tree, TooComplex):
+            self.error(tree.offset, tree.code, tree.message)
+            return None
         return tree
 
     def _syntax_error(self, exc: UnexpectedInput) -> None:
@@ -92,22 +97,59 @@ class DslText:
             offset = len(self.text) if token.type == "$END" else (token.start_pos or 0)
             self.error(offset, "DSL001", f"unexpected {what}", _expected(exc))
         elif isinstance(exc, UnexpectedCharacters):
-            self.error(exc.pos_in_stream, "DSL002", f"unexpected character {self.text[exc.pos_in_stream]!r}",
-                       _expected(exc))
+            at = exc.pos_in_stream or 0
+            self.error(at, "DSL002", f"unexpected character {self.text[at]!r}", _expected(exc))
         elif isinstance(exc, UnexpectedEOF):
             self.error(len(self.text), "DSL001", "unexpected end of the text", _expected(exc))
         else:  # pragma: no cover - Lark raises only the three above
             self.error(0, "DSL001", str(exc))
 
 
+def parse(text: str, start: str) -> Tree | None:
+    """The parse tree of a DSL text, or None if it does not parse (compiling it reports why).
+
+    Trees are shared (kept by text): never change one.
+    """
+    return DslText(text, None, ()).parse(start)
+
+
+@dataclass(frozen=True)
+class TooComplex:
+    """A text that parses but goes past a compile-time limit: nested too deeply, or a number too long."""
+
+    code: str
+    message: str
+    offset: int
+
+
 @lru_cache(maxsize=65536)
-def _parse(text: str, start: str) -> Tree | UnexpectedInput:
-    """The tree of a text, or why it does not parse; kept because the type pass and the compiler
-    both read every text, and cards repeat texts. Trees are shared: never change one."""
+def _parse(text: str, start: str) -> Tree | UnexpectedInput | TooComplex:
+    """The tree of a text, or why it does not parse or cannot be compiled; kept because the type pass
+    and the compiler both read every text, and cards repeat texts. Trees are shared: never change one."""
     try:
-        return parser().parse(text, start=start)
+        tree = parser().parse(text, start=start)
     except UnexpectedInput as exc:
         return exc
+    except RecursionError:  # pragma: no cover - Lark's LALR parser builds trees without recursing
+        return TooComplex("DSL004", f"this text nests more than {MAX_DSL_DEPTH} levels deep", 0)
+    return _too_complex(tree) or tree
+
+
+def _too_complex(tree: Tree) -> TooComplex | None:
+    """The first compile-time limit the tree goes past, walked without recursion (it may be very deep)."""
+    stack: list[tuple[Tree | Token, int]] = [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if isinstance(node, Token):
+            if node.type == "INT" and len(node.value.lstrip("0")) > MAX_DSL_DIGITS:
+                return TooComplex("DSL005", f"a number of {len(node.value):,} digits; numbers have at most"
+                                  f" {MAX_DSL_DIGITS} (the engine's limit is 10**{MAX_DSL_DIGITS})", _offset(node))
+            continue
+        if depth > MAX_DSL_DEPTH:
+            return TooComplex("DSL004", f"this text nests more than {MAX_DSL_DEPTH} levels deep (operators,"
+                              f" brackets and blocks inside one another)", _offset(node))
+        stack.extend((child, depth + 1) for child in node.children if child is not None)
+    return None
 
 
 def counter_chain(tree: Tree) -> Tree:

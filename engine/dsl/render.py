@@ -13,9 +13,11 @@ from typing import Any
 
 from lark import Token, Tree
 
-from engine.dsl.parse import counter_chain
-from engine.dsl.types import parse
-from engine.packs.files import Entry
+from engine.dsl.english import and_list, plural, sentences, words
+from engine.dsl.functions import FUNCTIONS
+from engine.dsl.parse import counter_chain, parse
+from engine.dsl.walk import EXPRESSION, STATEMENT, Walker
+from engine.packs.raw import Entry
 from engine.runtime.defs import Pack
 
 _COMPARE = {"eq": "is", "ne": "is not", "lt": "is less than", "le": "is at most", "gt": "is more than",
@@ -26,36 +28,7 @@ _PLAYERS = {"me": "you", "next_player": "the next player", "others": "the other 
 _EVENTS = {"gained": "a counter is gained", "paid": "a counter is paid", "changed": "a counter changes",
            "moved": "an item moves", "placed": "an item is played", "step_start": "a step starts",
            "step_end": "a step ends"}
-_UNCOUNTED = ("gy", "ness", "ity", "ware", "ice")
 _TIMING = {"before": "Before", "instead": "Instead of", "after": "On"}
-
-
-def words(identifier: str) -> str:
-    """An identifier as words: `draw_class` -> "draw class"."""
-    return identifier.replace("_", " ")
-
-
-def plural(name: str, amount: str) -> str:
-    """`name` for `amount` of it: the singular for exactly 1, else a plain English plural.
-
-    Names of things that are not counted one by one ("...gy", "...ness") stay as they are.
-    """
-    if amount == "1":
-        return name[:-1] if name.endswith("s") and not name.endswith(("ss", "us", "is")) else name
-    if name.endswith(("s", *_UNCOUNTED)):
-        return name
-    if name.endswith("y") and name[-2:-1].lower() not in ("a", "e", "i", "o", "u", ""):
-        return name[:-1] + "ies"
-    return name + ("es" if name.endswith(("ch", "sh", "x", "z")) else "s")
-
-
-def and_list(parts: list[str]) -> str:
-    """"A", "A and B", "A, B and C"."""
-    return parts[0] if len(parts) == 1 else f"{', '.join(parts[:-1])} and {parts[-1]}"
-
-
-def sentences(clauses: list[str]) -> str:
-    return " ".join(c[:1].upper() + c[1:] + "." for c in clauses if c)
 
 
 def threshold_unit(trees: Iterable[Tree], pack: Pack) -> str | None:
@@ -72,7 +45,7 @@ def threshold_unit(trees: Iterable[Tree], pack: Pack) -> str | None:
     return units.pop() if len(units) == 1 else None
 
 
-class Renderer:
+class Renderer(Walker):
     """English for the parse trees of one pack's DSL texts."""
 
     def __init__(self, pack: Pack, unit: str | None = None) -> None:
@@ -82,6 +55,15 @@ class Renderer:
         self.conds = self._attrs_of_type("cond")
         self.effects = self._attrs_of_type("effect")
         self.declared = {name for t in pack.types.values() for name in t.attrs}
+        self.holder: str | None = None  # while rendering an admission rule: how `self` reads ("the Socket")
+
+    def admission(self, text: str, holder: str) -> str:
+        """An `admits` rule as English: `self` is the holder ("the Slot"), `it` the item offered."""
+        self.holder = holder
+        try:
+            return self.text(text, "expr")
+        finally:
+            self.holder = None
 
     def _attrs_of_type(self, kind: str) -> set[str]:
         return {name for t in self.pack.types.values() for name, a in t.attrs.items() if a.type == kind}
@@ -138,8 +120,10 @@ class Renderer:
 
     # ---------------------------------------------------------------- statements
     def stmt(self, t: Tree) -> str:
-        method = getattr(self, f"_s_{t.data}", None)
-        return method(t) if method is not None else words(str(t.data))
+        return str(self.walk(STATEMENT, t))
+
+    def _s_gain(self, t: Tree) -> str:
+        return f"gain {self.amount(*t.children)}"
 
     def _s_lose(self, t: Tree) -> str:
         return f"lose {self.amount(*t.children)}"
@@ -163,6 +147,12 @@ class Renderer:
 
     def _zone_stmt(self, t: Tree) -> str:
         return f"{t.data} {self.expr(t.children[0])}"
+
+    def _s_link(self, t: Tree) -> str:
+        return f"join {self.expr(t.children[0])} to {self.expr(t.children[1])} (now adjacent)"
+
+    def _s_unlink(self, t: Tree) -> str:
+        return f"cut the link between {self.expr(t.children[0])} and {self.expr(t.children[1])}"
 
     _s_shuffle = _s_reveal = _s_conceal = _zone_stmt
 
@@ -235,14 +225,13 @@ class Renderer:
     def expr(self, t: Tree | Token | None) -> str:
         if not isinstance(t, Tree):
             return "" if t is None else str(t)
-        method = getattr(self, f"_x_{t.data}", None)
-        return method(t) if method is not None else " ".join(self.expr(c) for c in t.children)
+        return str(self.walk(EXPRESSION, t))
 
     def _x_number(self, t: Tree) -> str:
         return str(t.children[0])
 
     def _x_string(self, t: Tree) -> str:
-        return str(t.children[0])[1:-1]
+        return str(t.children[0])[1:-1] or "empty"   # `x == ""` reads "x is empty"
 
     def _x_true(self, t: Tree) -> str:
         return "true"
@@ -306,7 +295,11 @@ class Renderer:
         if str(name) in self.bools:
             return self._is(t, "is")
         if base_name == "self":
+            if self.holder is not None:
+                return f"the {words(str(name))} of {self.holder}"
             return f"its {words(str(name))}" + (" is met" if str(name) in self.conds else "")
+        if base_name == "it" and self.holder is not None:
+            return f"its {words(str(name))}"
         if base_name == "event":
             return f"the event's {words(str(name))}"
         if str(name) == "position" and "position" not in self.declared:
@@ -318,6 +311,8 @@ class Renderer:
         base, name = attr.children
         subject = "it" if isinstance(base, Tree) and base.data == "name" and str(base.children[0]) == "self" \
             else self.expr(base)
+        if self.holder is not None and subject == "it":
+            subject = self.holder
         return f"{subject} {verb} {words(str(name))}"
 
     def _x_index(self, t: Tree) -> str:
@@ -332,67 +327,9 @@ class Renderer:
     def _x_call_fn(self, t: Tree) -> str:
         name, *args = t.children
         args = [a for a in args if a is not None]
-        method = getattr(self, f"_fn_{name}", None)
         shown = [self.expr(a) for a in args]
-        return method(args, shown) if method is not None else f"{name}({', '.join(shown)})"
-
-    def _fn_count(self, args: list, shown: list[str]) -> str:
-        return f"the number of items in {shown[0]}"
-
-    def _fn_sum(self, args: list, shown: list[str]) -> str:
-        value = args[-1]
-        if isinstance(value, Tree) and value.data == "attr" and self.expr(value.children[0]) == "it":
-            return f"the total {words(str(value.children[1]))} of {shown[0]}"
-        return f"the total of {shown[-1]} over {shown[0]}"
-
-    def _fn_items(self, args: list, shown: list[str]) -> str:
-        return and_list(shown) if shown else "nothing"
-
-    def _fn_all(self, args: list, shown: list[str]) -> str:
-        return f"every {shown[0]}"
-
-    def _fn_max(self, args: list, shown: list[str]) -> str:
-        return f"the highest of {and_list(shown)}"
-
-    def _fn_min(self, args: list, shown: list[str]) -> str:
-        return f"the lowest of {and_list(shown)}"
-
-    def _fn_abs(self, args: list, shown: list[str]) -> str:
-        return f"the absolute value of {shown[0]}"
-
-    def _fn_rank(self, args: list, shown: list[str]) -> str:
-        return f"how many of {shown[-1]} {shown[0]} reaches"
-
-    def _fn_pick(self, args: list, shown: list[str]) -> str:
-        return f"entry {shown[-1]} of {shown[0]}"
-
-    def _fn_sorted(self, args: list, shown: list[str]) -> str:
-        return f"{shown[0]} sorted by {shown[-1]}"
-
-    def _fn_range(self, args: list, shown: list[str]) -> str:
-        return f"{shown[0]} to {shown[-1]}"
-
-    def _fn_roll(self, args: list, shown: list[str]) -> str:
-        return f"a roll of a {shown[0]}-sided die"
-
-    def _fn_neighbors(self, args: list, shown: list[str]) -> str:
-        return f"the neighbours of {shown[0]}"
-
-    def _fn_adjacent(self, args: list, shown: list[str]) -> str:
-        return f"{shown[0]} is next to {shown[-1]}"
-
-    def _fn_distance(self, args: list, shown: list[str]) -> str:
-        return f"the distance from {shown[0]} to {shown[-1]}"
-
-    def _fn_actions(self, args: list, shown: list[str]) -> str:
-        return f"the actions of {shown[0]}"
-
-    def _fn_can_play(self, args: list, shown: list[str]) -> str:
-        return f"{shown[0]} can be played to {shown[-1]}"
-
-    def _fn_cost_uses(self, args: list, shown: list[str]) -> str:
-        what = plural(shown[1], "2") if len(shown) == 2 else f"{shown[2]} {plural(shown[1], shown[2])}"
-        return f"a cost of {shown[0]} uses {what}"
+        fn = FUNCTIONS.get(str(name))
+        return fn.english(shown, args) if fn is not None and fn.takes(len(args)) else f"{name}({', '.join(shown)})"
 
     # ---------------------------------------------------------------- components
     def component(self, entry: Entry) -> Iterator[str]:

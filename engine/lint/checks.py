@@ -9,7 +9,7 @@ definition is written), and reports stable codes:
 - UNUSED001 a definition nothing uses;
 - HIDDEN001 a rule reads another seat's hidden zone that nothing reveals;
 - TEXT001  a component's printed `text` disagrees with its rules;
-- DECK001 / RUN001 from a few seeded random games at every player count:
+- DECK001 / RUN001 / RUN002 from a few seeded random games at every player count:
   a draw that finds its zone empty, a rule that fails while playing.
 """
 
@@ -18,19 +18,23 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from itertools import product
 from typing import Any
 
 from lark import Token, Tree
 
 from engine.diagnostics import Diagnostic, did_you_mean
-from engine.dsl.render import Renderer, and_list, plural, threshold_unit
-from engine.dsl.types import parse
+from engine.dsl.english import and_list, plural
+from engine.dsl.parse import parse
+from engine.dsl.render import Renderer, threshold_unit
+from engine.dsl.sites import component_sites
 from engine.errors import RuleError
-from engine.packs.files import Entry, RawPack
+from engine.packs.raw import Entry, RawPack
 from engine.play.agents import RandomAgent
 from engine.play.session import Session
-from engine.runtime.defs import Pack
+from engine.runtime.defs import CounterDef, Pack, WildcardDef
 from engine.runtime.interpreter import BUILTIN_EVENTS, Game
+from engine.runtime.limits import LimitError
 from engine.runtime.state import Zone
 from engine.usage import Where
 
@@ -103,6 +107,8 @@ def _produced(pack: Pack, trees: list[Tree]) -> set[str]:
     for c in pack.counters.values():
         zone = pack.zones.get(c.zone or "")
         if zone is not None and (zone.id in holding or (c.id in gained and zone.draw_from in holding)):
+            out.add(c.id)
+        if c.items is not None and c.items.zone in holding:  # items in play pay for it
             out.add(c.id)
     return out
 
@@ -249,15 +255,12 @@ def _rules_amounts(pack: Pack, entry: Entry, unit: str | None,
 
     `noted` keeps what each DSL text says, as many components share texts."""
     data = entry.data
-    texts = [(c, "cost") for c in _seq(data.get("costs"))]
-    for rule in [*_seq(data.get("actions")), *_seq(data.get("triggers"))]:
-        if isinstance(rule, Mapping):
-            texts += [(rule[k], start) for k, start in (("cost", "cost"), ("effect", "effect")) if k in rule]
+    texts = [(site.text, site.start) for site in component_sites(entry.src, entry.path, data, entry.ctype, {})
+             if site.start != "expr"]
     if not texts:
         return None
     amounts = _Amounts({}, set(), set())
-    for text, start in texts:
-        key = (str(text), start)
+    for key in texts:
         if key not in noted:
             tree = parse(*key)
             nodes = tree.iter_subtrees_topdown() if tree is not None else ()
@@ -267,6 +270,13 @@ def _rules_amounts(pack: Pack, entry: Entry, unit: str | None,
                 amounts.variable.add(name)
             else:
                 amounts.fixed.setdefault(name, set()).add(amount)
+    _declared_amounts(pack, entry, unit, amounts)
+    return amounts
+
+
+def _declared_amounts(pack: Pack, entry: Entry, unit: str | None, amounts: _Amounts) -> None:
+    """Amounts written outside DSL: action thresholds (in `unit`) and numeric attributes."""
+    data = entry.data
     for rule in _seq(data.get("actions")):
         if unit is not None and isinstance(rule, Mapping) and isinstance(rule.get("threshold"), int):
             amounts.fixed.setdefault(unit, set()).add(rule["threshold"])
@@ -277,7 +287,6 @@ def _rules_amounts(pack: Pack, entry: Entry, unit: str | None,
             amounts.fixed.setdefault(name, set()).add(value)     # an attribute named like a counter
         elif attr.type in _PLAIN_ATTRS:
             amounts.loose |= set(_numbers(value))
-    return amounts
 
 
 def _note(pack: Pack, node: Tree) -> _Noted | None:
@@ -288,7 +297,7 @@ def _note(pack: Pack, node: Tree) -> _Noted | None:
     name = str(target.children[0]) if isinstance(target, Tree) and target.data == "name" else str(target)
     if name not in pack.counters and name not in pack.wildcards:
         return None
-    return name, int(amount.children[0]) if isinstance(amount, Tree) and amount.data == "number" else None
+    return name, int(str(amount.children[0])) if isinstance(amount, Tree) and amount.data == "number" else None
 
 
 def _numbers(value: Any) -> Iterator[int]:
@@ -296,7 +305,7 @@ def _numbers(value: Any) -> Iterator[int]:
     if isinstance(value, int) and not isinstance(value, bool):
         yield value
     elif isinstance(value, str):
-        yield from (int(n) for n in re.findall(r"\d+", value))
+        yield from (int(n) for n in _PRINTED_NUMBER.findall(value))
     elif isinstance(value, list):
         for item in value:
             yield from _numbers(item)
@@ -310,6 +319,9 @@ class _Named:
     words: frozenset[str] | None    # each form's first word, when comparing words is exact (ASCII, no digits)
 
 
+# a printed number the rules could hold: longer ones (past the engine's value limit) are not amounts
+_DIGITS = r"\d{1,18}(?!\d)"
+_PRINTED_NUMBER = re.compile(rf"(?<!\d){_DIGITS}")
 _WORD_AFTER_AMOUNT = re.compile(r"\d(?=\s+(\w+))")
 
 
@@ -320,12 +332,13 @@ def _counter_names(pack: Pack) -> dict[str, _Named]:
     (a match of the bare name could then cover a later amount).
     """
     out = {}
-    for ident, d in [*pack.counters.items(), *pack.wildcards.items()]:
+    named: list[tuple[str, CounterDef | WildcardDef]] = [*pack.counters.items(), *pack.wildcards.items()]
+    for ident, d in named:
         forms = {f.lower() for base in (str(d.name), ident.replace("_", " "))
                  for f in (base, plural(base, "2"), plural(base, "1"))}
         alternatives = "|".join(re.escape(f) for f in sorted(forms, key=len, reverse=True))
         digits = any(c.isdigit() for f in forms for c in f)
-        amount = r"(?:(\d+)\s+)?" if digits else r"(\d+)\s+"
+        amount = rf"(?:({_DIGITS})\s+)?" if digits else rf"({_DIGITS})\s+"
         firsts = [re.match(r"\w+", f) if f.isascii() else None for f in forms]
         words = None if digits or None in firsts else frozenset(m[0] for m in firsts if m)
         out[ident] = _Named(re.compile(rf"(?<![\w.]){amount}(?:{alternatives})\b", re.IGNORECASE), words)
@@ -413,14 +426,15 @@ def playtest(raw: RawPack, pack: Pack, games: int) -> Iterator[Diagnostic]:
     """`games` random games at every player count: zones that run dry, rules that fail."""
     short: dict[str, dict[int, tuple[_Short, int]]] = {}
     errors: dict[str, Diagnostic] = {}
-    for players in range(pack.min_players, pack.max_players + 1):
-        for seed in range(1, games + 1):
-            shorts, error = _random_game(pack, players, seed)
-            for s in shorts:
-                short.setdefault(s.zone, {}).setdefault(players, (s, seed))
-            if error is not None:
-                diag = _run_error(raw, error, players, seed)
-                errors.setdefault(f"{diag.file}:{diag.line}:{diag.col}", diag)
+    for players, seed in product(range(pack.min_players, pack.max_players + 1), range(1, games + 1)):
+        shorts, error = _random_game(pack, players, seed)
+        for s in shorts:
+            short.setdefault(s.zone, {}).setdefault(players, (s, seed))
+        if error is not None:
+            diag = _run_error(raw, error, players, seed)
+            errors.setdefault(f"{diag.file}:{diag.line}:{diag.col}", diag)
+            if isinstance(error, LimitError):  # a runaway rule: more games would only run away again
+                break
     for zone, by_players in short.items():
         yield _dry_zone(raw, zone, by_players)
     yield from errors.values()
@@ -438,11 +452,11 @@ def _dry_zone(raw: RawPack, zone: str, by_players: dict[int, tuple[_Short, int]]
 
 
 def _run_error(raw: RawPack, error: RuleError, players: int, seed: int) -> Diagnostic:
-    """RUN001 where the failing DSL text is (the manifest when unknown)."""
+    """RUN001 (RUN002 past an engine limit) where the failing DSL text is (the manifest when unknown)."""
     where: Where = (raw.manifest_src.display, 1, 1)
     located = re.fullmatch(r"(.+):(\d+):(\d+)", error.where or "")
     if located:
         where = (located[1], int(located[2]), int(located[3]))
     who = f"{players} player{'s' if players != 1 else ''}"
-    return _at("RUN001", f"{error.message} (a random game with {who}, seed {seed})", where,
+    return _at(error.code, f"{error.message} (a random game with {who}, seed {seed})", where,
                f"watch it happen: cogwork play {raw.root} --players {players} --seed {seed}", severity="error")

@@ -1,7 +1,7 @@
 """`cogwork lint`: every finding of one or more packs, for people, editors and CI.
 
 Findings come from loading (YAML, schemas, duplicate ids), compiling (names,
-DSL), the type pass (engine/dsl/types.py) and the semantic checks
+DSL), the type pass (engine/dsl/typecheck.py) and the semantic checks
 (engine/lint/checks.py), each with a stable code documented in
 docs/diagnostics.md. Formats: `text` (GCC style, with the offending line and a
 caret), `json` (ruff's fields), `sarif` (2.1.0, for code scanning) and
@@ -23,10 +23,12 @@ from urllib.parse import quote
 from engine import __version__
 from engine.compile.build import Builder
 from engine.diagnostics import Diagnostic, PackError, did_you_mean
-from engine.dsl.types import parsed_sites, typecheck
+from engine.dsl.sites import pack_sites, parse_each
+from engine.dsl.typecheck import typecheck
 from engine.lint.checks import semantic_checks
-from engine.packs import cache
-from engine.packs.files import MANIFEST, RawPack, find_pack, load_pack_files, pack_inputs
+from engine.packs import cache, overlay
+from engine.packs.files import MANIFEST, find_pack, load_pack_files, pack_inputs
+from engine.packs.raw import RawPack
 from engine.packs.source import MAX_FILE_BYTES
 
 DOCS_URL = "docs/diagnostics.md#{code}"
@@ -68,6 +70,7 @@ RULES: tuple[Rule, ...] = (
     Rule("PACK009", "a file or folder of the pack is a symbolic link to outside it"),
     Rule("PACK010", "a sub-folder holds another pack", "warning"),
     Rule("PACK011", "a YAML file in a sub-folder is not content", "warning"),
+    Rule("PACK012", "a game of the pack would hold more than 1,000,000 items"),
     Rule("DUP001", "id defined twice"),
     Rule("DUP002", "flow or scoring written in two files"),
     Rule("DUP003", "trigger id used twice"),
@@ -79,6 +82,10 @@ RULES: tuple[Rule, ...] = (
     Rule("REF001", "unknown name"),
     Rule("REF002", "reference to a component of the wrong type"),
     Rule("REF003", "a supply that is not a global counter"),
+    Rule("ITEMS001", "an item-backed counter's exhaust attribute is not a declared bool"),
+    Rule("ITEMS002", "an item-backed counter discards to a zone without discard_to"),
+    Rule("ITEMS003", "an item-backed counter gained, lost or set"),
+    Rule("ITEMS004", "a global item-backed counter reading a zone each player has"),
     Rule("ATTR001", "attribute the component type does not declare"),
     Rule("ATTR002", "attribute value of the wrong type"),
     Rule("ATTR003", "attribute value not one of its allowed values"),
@@ -99,7 +106,9 @@ RULES: tuple[Rule, ...] = (
     Rule("DSL001", "DSL syntax error"),
     Rule("DSL002", "character the DSL does not use"),
     Rule("DSL003", "DSL text longer than 20,000 characters"),
-    Rule("DSL010", "not an expression"),
+    Rule("DSL004", "DSL text nested more than 100 levels deep"),
+    Rule("DSL005", "number longer than 18 digits"),
+    Rule("DSL006", "blocks nested too deeply to compile"),
     Rule("DSL011", "wrong number of arguments"),
     Rule("DSL012", "cost_uses() without a counter name"),
     Rule("DSL013", "value that cannot be set"),
@@ -112,6 +121,7 @@ RULES: tuple[Rule, ...] = (
     Rule("TEXT001", "printed text disagrees with the rules", "warning"),
     Rule("DECK001", "a zone runs out at some player count", "warning"),
     Rule("RUN001", "a rule failed while playing"),
+    Rule("RUN002", "a game went past an engine limit (work, value size, options)"),
     Rule("LOG001", "game log unreadable: missing, too large, not UTF-8 or not JSON"),
     Rule("LOG002", "game log does not match the log format"),
     Rule("SCEN001", "scenario input the pack cannot take (a value of the wrong kind, an unknown option)"),
@@ -226,9 +236,10 @@ def _result_key(root: Path, games: int) -> str | None:
     if inputs is None:
         return None
     try:
-        return cache.key("lint", str(games), *(part for path in inputs for part in (str(path), path.read_bytes())))
+        parts = [part for path in inputs for part in (str(path), overlay.read_bytes(path))]
     except OSError:
         return None
+    return cache.key("lint", str(games), *parts)
 
 
 @contextmanager
@@ -259,13 +270,14 @@ def _collector_on_new_objects() -> Iterator[None]:
 
 def _findings(raw: RawPack, games: int) -> list[Diagnostic]:
     """Compiler, type pass and semantic findings of a loaded pack (the type pass also when compiling fails)."""
-    sites = list(parsed_sites(raw))
-    builder = Builder(raw)
+    listed = list(pack_sites(raw))
+    sites = list(parse_each(listed))
+    builder = Builder(raw, listed)
     try:
         pack = builder.build()
     except PackError as exc:
         return [*raw.warnings, *exc.diagnostics, *typecheck(sites, builder.pack)]
-    found = [*raw.warnings, *builder.diagnostics, *typecheck(sites, pack)]
+    found = [*raw.warnings, *builder.sink.found, *typecheck(sites, pack)]
     playable = not any(d.severity == "error" for d in found)    # play only packs with no known errors
     trees = list({id(tree): tree for _, _, tree in sites}.values())    # texts repeat; their trees are shared
     with _collector_on_new_objects():
@@ -397,7 +409,7 @@ def _sarif_result(result: LintResult, d: Diagnostic) -> dict:
     region = {"startLine": d.line, "startColumn": d.col}
     if d.end_line or d.end_col:
         region |= {"endLine": d.end_line or d.line, "endColumn": d.end_col or d.col}
-    record = {
+    record: dict[str, Any] = {
         "ruleId": d.code,
         "level": "error" if d.severity == "error" else "warning",
         "message": {"text": d.message + (f"\nhint: {d.hint}" if d.hint else "")},

@@ -91,7 +91,7 @@ for _versions, _tag, _regexp, _firsts in implicit_resolvers:
             _RESOLVERS.setdefault(_first, []).append((_CONSTRUCT.get(_tag, _not_plain), _regexp))
 
 if yaml.__with_libyaml__:
-    from yaml.cyaml import CParser as _Parser
+    from yaml._yaml import CParser as _Parser
 else:   # pragma: no cover - PyYAML built without libyaml
     from yaml.parser import Parser
     from yaml.reader import Reader
@@ -138,9 +138,11 @@ def _document(get: Callable[[], Any]) -> tuple[dict[str, Any], Layout]:
             or top.tag is not None or top.anchor is not None):
         raise _NotPlainError
     root: dict[str, Any] = {}
-    layout: Layout = ((top.start_mark.line, top.start_mark.column), {})
+    top_mark: Any = top.start_mark
+    layout: Layout = ((top_mark.line, top_mark.column), {})
     # one frame per open container: [container, its Kids, pending key, pending key's loc]
     stack: list[list[Any]] = [[root, layout[1], None, None]]
+    sub: Any
     while stack:
         event = get()
         kind = type(event)

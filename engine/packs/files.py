@@ -15,17 +15,17 @@ import json
 import os
 import stat
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, NoReturn
 
 from engine.diagnostics import Diagnostic, PackError, did_you_mean
-from engine.packs import cache
+from engine.packs import cache, overlay
 from engine.packs.dependencies import PackInfo, ancestors, resolve
 from engine.packs.patches import SINGLE_SECTIONS, Patcher, read_patches
+from engine.packs.raw import Entry, RawPack
 from engine.packs.schema_check import validate
-from engine.packs.source import MAX_FILE_BYTES, DataPath, SourceFile, load_yaml
+from engine.packs.source import MAX_FILE_BYTES, SourceFile, load_yaml
 from engine.resources import data_dir
 
 MANIFEST = "pack.yaml"
@@ -34,56 +34,6 @@ MAX_TOTAL_BYTES = 20 * 1024 * 1024
 SKIPPED_DIRS = frozenset({"tests", "scenarios"})
 ID_SECTIONS = ("counters", "wildcards", "zones", "component_types", "procedures")
 NAMESPACE = "counters, wildcards, zones, component types, components, procedures and options"
-
-
-@dataclass
-class Entry:
-    """One definition and where it came from."""
-
-    id: str
-    section: str
-    data: Any
-    src: SourceFile
-    path: DataPath
-    ctype: str | None = None    # components only: the component type key they are listed under
-    pack: str = ""              # id of the pack that defined it
-
-    def position(self) -> tuple[int, int]:
-        """A definition's key; for list items (components, triggers) their `id` value if any."""
-        if isinstance(self.path[-1], int):
-            return self.src.pos((*self.path, "id"))
-        return self.src.key_pos(self.path)
-
-    def where(self) -> str:
-        line, col = self.position()
-        return f"{self.src.display}:{line}:{col}"
-
-
-@dataclass
-class RawPack:
-    """All files of a pack and of the packs it depends on, merged by section; names are not yet resolved.
-
-    `manifest` is the loaded pack's own, with its dependencies' options added.
-    """
-
-    root: Path
-    manifest: Any
-    manifest_src: SourceFile
-    counters: dict[str, Entry] = field(default_factory=dict)
-    wildcards: dict[str, Entry] = field(default_factory=dict)
-    zones: dict[str, Entry] = field(default_factory=dict)
-    component_types: dict[str, Entry] = field(default_factory=dict)
-    procedures: dict[str, Entry] = field(default_factory=dict)
-    components: dict[str, Entry] = field(default_factory=dict)
-    triggers: list[Entry] = field(default_factory=list)
-    flow: Entry | None = None
-    scoring: Entry | None = None
-    files: list[SourceFile] = field(default_factory=list)
-    packs: list[str] = field(default_factory=list)      # pack ids in load order; the loaded pack last
-    # changed definitions (by id, `triggers/ID`, `flow`, `scoring`): "defined in A (file:line:col)", then
-    # one line per patch, e.g. "replaced points by B (file:line:col)"
-    history: dict[str, list[str]] = field(default_factory=dict)
-    warnings: list[Diagnostic] = field(default_factory=list)   # problems that do not stop loading
 
 
 def find_pack(spec: str) -> Path:
@@ -268,7 +218,7 @@ def _load(path: Path, base: Path, schema_id: str, diagnostics: list[Diagnostic],
     try:
         info = path.stat()
         small = stat.S_ISREG(info.st_mode) and info.st_size <= MAX_FILE_BYTES    # else load_yaml refuses it
-        key = cache.file_key(path.read_bytes(), display, schema_id) if small else None
+        key = cache.file_key(overlay.read_bytes(path), display, schema_id) if small else None
     except OSError:
         key = None
     hit = cache.get(key) if key else None

@@ -20,14 +20,12 @@ from __future__ import annotations
 import copy
 from collections.abc import Iterator, Mapping, MutableMapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.diagnostics import Diagnostic, did_you_mean
+from engine.packs.raw import Entry, RawPack
 from engine.packs.schema_check import validate
 from engine.packs.source import DataPath, SourceFile
-
-if TYPE_CHECKING:
-    from engine.packs.files import Entry, RawPack
 
 OPS = ("add", "replace", "remove", "merge")
 SINGLE_SECTIONS = ("flow", "scoring")

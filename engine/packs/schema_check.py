@@ -70,7 +70,7 @@ def _ecma_ends(schema: Any) -> Any:
         return [_ecma_ends(v) for v in schema]
     if not isinstance(schema, dict):
         return schema
-    out = {}
+    out: dict[str, Any] = {}
     for key, value in schema.items():
         if key == "pattern" and isinstance(value, str):
             out[key] = _strict_end(value)
@@ -129,7 +129,7 @@ def _diagnose(src: SourceFile, error: ValidationError) -> list[Diagnostic]:
     if kind == "additionalProperties":
         return _unknown_keys(src, path, error)
     if kind == "required":
-        missing = [k for k in error.validator_value if k not in error.instance]
+        missing = [k for k in _wanted(error) if k not in _instance(error)]
         return [_at(src, path, "SCH002", f"missing required key '{k}'") for k in missing]
     if kind == "dependencies":
         return _dependencies(src, path, error)
@@ -147,9 +147,9 @@ def _at(src: SourceFile, path: DataPath, code: str, message: str, hint: str | No
 
 def _unknown_keys(src: SourceFile, path: DataPath, error: ValidationError) -> list[Diagnostic]:
     """SCH001 at each extra key, with a did-you-mean over the keys the schema allows."""
-    allowed = list(error.schema.get("properties", {}))
-    patterns = [re.compile(p) for p in error.schema.get("patternProperties", {})]
-    extras = [k for k in error.instance if k not in allowed and not any(p.search(str(k)) for p in patterns)]
+    allowed = list(_schema_of(error).get("properties", {}))
+    patterns = [re.compile(p) for p in _schema_of(error).get("patternProperties", {})]
+    extras = [k for k in _instance(error) if k not in allowed and not any(p.search(str(k)) for p in patterns)]
     listing = f"allowed keys: {', '.join(allowed)}" if allowed else None
     return [_at(src, (*path, k), "SCH001", f"unknown key '{k}'", did_you_mean(str(k), allowed) or listing,
                 key=True) for k in extras]
@@ -158,13 +158,13 @@ def _unknown_keys(src: SourceFile, path: DataPath, error: ValidationError) -> li
 def _dependencies(src: SourceFile, path: DataPath, error: ValidationError) -> list[Diagnostic]:
     """A key that needs other keys (list-form dependencies), reported at that key."""
     return [_at(src, (*path, key), "SCH002", f"'{key}' needs key '{n}'", key=True)
-            for key, needs in error.validator_value.items() if key in error.instance and isinstance(needs, list)
-            for n in needs if n not in error.instance]
+            for key, needs in _wanted(error).items() if key in _instance(error) and isinstance(needs, list)
+            for n in needs if n not in _instance(error)]
 
 
 def _alternatives(src: SourceFile, path: DataPath, error: ValidationError) -> list[Diagnostic]:
     """anyOf/oneOf: name the key choices, merge pure type mismatches, else the best sub-error."""
-    alternatives = _required_sets(error.validator_value)
+    alternatives = _required_sets(_wanted(error))
     schema_path = list(error.absolute_schema_path)
     if alternatives and len(schema_path) > 2 and schema_path[-3] == "dependencies":
         key = schema_path[-2]               # {"dependencies": {key: {"anyOf": [required...]}}}
@@ -172,7 +172,7 @@ def _alternatives(src: SourceFile, path: DataPath, error: ValidationError) -> li
     if alternatives and not isinstance(error.instance, Mapping):
         return []                       # key choices say nothing about a non-mapping: its type error does
     if alternatives:
-        present = [keys[0] for keys in alternatives if all(k in error.instance for k in keys)]
+        present = [keys[0] for keys in alternatives if all(k in _instance(error) for k in keys)]
         if len(present) > 1:
             message = f"only one of the keys {_keys(alternatives)} may be used; found {_quoted(present)}"
         else:
@@ -186,6 +186,20 @@ def _alternatives(src: SourceFile, path: DataPath, error: ValidationError) -> li
         return [_at(src, path, "SCH003", f"expected {_type_names(types)}, got {_describe(error.instance)}",
                     _quote_hint(types, error.instance))]
     return _diagnose(src, best_match(error.context))
+
+
+def _schema_of(error: ValidationError) -> Mapping[str, Any]:
+    """The failing subschema's keywords (a `true`/`false` schema has none)."""
+    return error.schema if isinstance(error.schema, Mapping) else {}
+
+
+def _wanted(error: ValidationError) -> Any:
+    """The failing keyword's value (`required`'s list, `enum`'s values, ...): JSON, so typed Any."""
+    return error.validator_value
+
+
+def _instance(error: ValidationError) -> Any:
+    return error.instance
 
 
 def _required_sets(schemas: Iterable[Any]) -> list[list[str]]:
@@ -204,7 +218,7 @@ def _quoted(names: Iterable[str]) -> str:
 
 def _message(error: ValidationError) -> str:
     """Plain-words text for a single-value error (type, enum, pattern, bounds)."""
-    kind, value, got = error.validator, error.validator_value, _describe(error.instance)
+    kind, value, got = error.validator, _wanted(error), _describe(error.instance)
     if kind == "type":
         return f"expected {_type_names(_as_list(value))}, got {got}"
     if kind == "enum":
@@ -212,7 +226,7 @@ def _message(error: ValidationError) -> str:
     if kind == "const":
         return f"expected '{value}', got {got}"
     if kind == "pattern":
-        title = error.schema.get("title")
+        title = _schema_of(error).get("title")
         return f"'{error.instance}' is not a valid {title}" if title else f"'{error.instance}' does not match {value}"
     if kind == "minLength" and value == 1:
         return "must not be empty"
@@ -225,11 +239,11 @@ def _message(error: ValidationError) -> str:
 
 def _hint(error: ValidationError) -> str | None:
     if error.validator == "enum" and isinstance(error.instance, str):
-        return did_you_mean(error.instance, map(str, error.validator_value))
+        return did_you_mean(error.instance, map(str, _wanted(error)))
     if error.validator == "pattern":
-        return error.schema.get("description")
+        return _schema_of(error).get("description")
     if error.validator == "type":
-        return _quote_hint(_as_list(error.validator_value), error.instance)
+        return _quote_hint(_as_list(_wanted(error)), error.instance)
     return None
 
 

@@ -85,12 +85,13 @@ class _Compiler:
             return _yes if schema else _no
         if not isinstance(schema, Mapping):
             return _unsure
-        cell = self.cells.get(id(schema))
-        if cell is not None:
-            return cell[0] or (lambda value: cell[0](value))     # type: ignore[misc]  # still compiling
-        cell = self.cells[id(schema)] = [None]
-        cell[0] = self._schema(schema, resolver)
-        return cell[0]
+        pending = self.cells.get(id(schema))
+        if pending is not None:
+            return pending[0] or _when_compiled(pending)
+        cell: list[Check | None] = [None]
+        self.cells[id(schema)] = cell
+        check = cell[0] = self._schema(schema, resolver)
+        return check
 
     def _schema(self, schema: Mapping[str, Any], resolver: Resolver) -> Check:
         if "$ref" in schema:            # Draft 7: a $ref's sibling keywords are ignored
@@ -212,7 +213,7 @@ class _Compiler:
         return lambda instance: then(instance) if test(instance) else otherwise(instance)
 
     def _dependencies(self, value: Any, schema: Any, resolver: Resolver) -> Check:
-        needs = {key: (lambda instance, keys=tuple(dep): all(k in instance for k in keys)) if isinstance(dep, list)
+        needs = {key: _has_all(tuple(dep)) if isinstance(dep, list)
                  else self.compile(dep, resolver) for key, dep in value.items()}
 
         def check(instance: Any) -> bool:
@@ -232,3 +233,16 @@ _KEYWORDS: dict[str, Callable[[_Compiler, Any, Mapping[str, Any], Resolver], Che
     "anyOf": _Compiler._any_of, "oneOf": _Compiler._one_of, "if": _Compiler._if,
     "dependencies": _Compiler._dependencies,
 }
+
+
+def _when_compiled(cell: list[Check | None]) -> Check:
+    """A check for a schema that is still being compiled (it refers to itself): runs it once it is."""
+    def check(value: Any) -> bool:
+        compiled = cell[0]
+        assert compiled is not None       # compiling finishes before any instance is checked
+        return compiled(value)
+    return check
+
+
+def _has_all(keys: tuple[str, ...]) -> Check:
+    return lambda instance: all(k in instance for k in keys)

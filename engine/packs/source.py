@@ -25,7 +25,7 @@ from ruamel.yaml.error import MarkedYAMLError, YAMLError
 from ruamel.yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from engine.diagnostics import Diagnostic, PackError
-from engine.packs import fast_yaml
+from engine.packs import fast_yaml, overlay
 from engine.packs.fast_yaml import Kids, Layout, Loc
 
 MAX_FILE_BYTES = 2 * 1024 * 1024
@@ -124,7 +124,8 @@ class SourceFile:
         if self.layout is None:
             return self.data, (0, 0), None, not path
         node = self.data
-        loc, kids = self.layout
+        loc, top = self.layout
+        kids: Kids | None = top
         for step in path:
             entry = _entry(kids, step)
             if entry is None:
@@ -286,9 +287,10 @@ def _flow_positions(lines: list[str], line: int, col: int, value: str) -> list[L
             if col + 1 >= len(text):
                 line, col = _fold(lines, line, chars, positions, escaped=True)
                 continue
-            ch, width = _unescape(text, col)
-            if ch is None:
+            escaped, width = _unescape(text, col)
+            if escaped is None:
                 return None
+            ch = escaped
         chars.append(ch)
         positions.append((line, col))
         col += width
@@ -340,10 +342,10 @@ def load_yaml(path: Path, display: str | None = None) -> SourceFile:
     yaml = YAML(typ="rt")
     yaml.max_depth = MAX_DEPTH
     yaml.composer.warn_double_anchors = False       # re-defining an anchor is valid YAML
-    node = _compose(yaml, text, shown)
-    _check_document(node, shown)
+    node = _check_document(_compose(yaml, text, shown), shown)
     data = _construct(yaml, node, shown)
-    return SourceFile(path, shown, text, data, (_own_loc(data) or (0, 0), _ruamel_layout(data)))
+    # a mapping (checked above) always has a layout; `{}` finds no child, as None did
+    return SourceFile(path, shown, text, data, (_own_loc(data) or (0, 0), _ruamel_layout(data) or {}))
 
 
 def _fail(code: str, message: str, file: str, loc: Loc = (0, 0), hint: str | None = None) -> NoReturn:
@@ -353,13 +355,15 @@ def _fail(code: str, message: str, file: str, loc: Loc = (0, 0), hint: str | Non
 def _read_text(path: Path, shown: str) -> str:
     """The file's text, refusing oversized files before reading them."""
     try:
-        info = path.stat()
-        if not stat.S_ISREG(info.st_mode):
+        buffered = overlay.size(path)
+        info = path.stat() if buffered is None else None
+        if info is not None and not stat.S_ISREG(info.st_mode):
             _fail("YAML008", "not a regular file", shown)
-        if info.st_size > MAX_FILE_BYTES:
-            _fail("YAML003", f"file is {info.st_size:,} bytes; the limit is {MAX_FILE_BYTES:,} (2 MiB)", shown,
+        length = info.st_size if info is not None else buffered or 0
+        if length > MAX_FILE_BYTES:
+            _fail("YAML003", f"file is {length:,} bytes; the limit is {MAX_FILE_BYTES:,} (2 MiB)", shown,
                   hint="split the content over several files")
-        raw = path.read_bytes()
+        raw = overlay.read_bytes(path)
     except OSError as exc:
         _fail("YAML008", f"cannot read file: {exc.strerror or exc}", shown)
     try:
@@ -400,7 +404,7 @@ def _construct(yaml: YAML, root: Node, shown: str) -> Any:
         raise PackError([_marked(exc, "YAML001", shown)]) from None
     except (ValueError, KeyError, TypeError, OverflowError):
         bad = _unconstructable(yaml, root) or root
-        kind = _KINDS.get(bad.tag.removeprefix(_YAML_TAG), "value")
+        kind = _KINDS.get((bad.tag or "").removeprefix(_YAML_TAG), "value")
         _fail("YAML001", f"'{bad.value}' is not a valid {kind.removeprefix('a ').removeprefix('an ')}",
               shown, (bad.start_mark.line, bad.start_mark.column), hint="quote it to keep it as text")
 
@@ -437,17 +441,18 @@ def _marked(exc: MarkedYAMLError, code: str, shown: str) -> Diagnostic:
     return Diagnostic(code, problem, shown, line, col, hint=hint)
 
 
-def _check_document(root: Node | None, shown: str) -> None:
+def _check_document(root: Node | None, shown: str) -> MappingNode:
     """Refuse empty or non-mapping documents and anything found by `_node_problems`."""
     if root is None:
         _fail("YAML004", "file is empty; expected a mapping of keys to values", shown)
     if not isinstance(root, MappingNode):
-        kind = _KINDS.get(root.tag.removeprefix(_YAML_TAG), "a tagged value")
+        kind = _KINDS.get((root.tag or "").removeprefix(_YAML_TAG), "a tagged value")
         _fail("YAML004", f"expected a mapping at the top level, got {kind}", shown,
               (root.start_mark.line, root.start_mark.column))
     problems = _node_problems(root, shown)
     if problems:
         raise PackError(sorted(problems, key=lambda d: (d.line, d.col)))
+    return root
 
 
 def _children(node: Node) -> list[Node]:

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 
 Version = tuple[int, int, int]
 
-_VERSION = re.compile(r"\s*(\d+)(?:\.(\d+))?(?:\.(\d+))?(?:[-+][0-9A-Za-z.+-]*)?\s*$")
-_TEST = re.compile(r"\s*(==|!=|>=|<=|>|<|~=)\s*(\d+(?:\.\d+){0,2})\s*,?")
+_VERSION = re.compile(r"\s*(\d{1,9})(?:\.(\d{1,9}))?(?:\.(\d{1,9}))?(?:[-+][0-9A-Za-z.+-]*)?\s*$")
+_TEST = re.compile(r"\s*(==|!=|>=|<=|>|<|~=)\s*(\d{1,9}(?:\.\d{1,9}){0,2})\s*,?")
 _COMPARE: dict[str, Callable[[Version, Version], bool]] = {
     "==": operator.eq, "!=": operator.ne, ">=": operator.ge, "<=": operator.le, ">": operator.gt, "<": operator.lt,
 }
@@ -55,7 +55,8 @@ def parse_constraint(text: str) -> Constraint | None:
         if found is None:
             return None
         numbers = [int(part) for part in found.group(2).split(".")]
-        tests.append((found.group(1), (*numbers, 0, 0)[:3], len(numbers)))
+        major, minor, patch = (*numbers, 0, 0)[:3]
+        tests.append((found.group(1), (major, minor, patch), len(numbers)))
         position = found.end()
     return Constraint(text.strip(), tuple(tests))
 

@@ -15,7 +15,7 @@ from typing import Any
 
 from greenlet import getcurrent, greenlet
 
-from engine.errors import GameOver, RuleError
+from engine.errors import GameOver, RuleError, StopLoop
 from engine.play.agents import Agent
 from engine.play.log import GameLog
 from engine.runtime.context import Ctx
@@ -48,9 +48,15 @@ class Session:
             raise RuleError("the pack has no flow")
         self._flow = greenlet(lambda: flow(Ctx(self.game, None)))
         # inside the flow, `Game.ask` hands its decision to whoever advanced it and waits for the answer
-        self.game.pause = self._flow.parent.switch
+        self.game.pause = self._parent().switch
         self.pending: Decision | None = None
         self._advance(None)
+
+    def _parent(self) -> greenlet:
+        """Whoever advanced the flow last: where a decision is handed (a flow greenlet always has one)."""
+        parent = self._flow.parent
+        assert parent is not None
+        return parent
 
     def _advance(self, answer: int | None) -> None:
         caller = getcurrent()
@@ -61,6 +67,9 @@ class Session:
             pending = self._flow.switch() if answer is None else self._flow.switch(answer)
         except GameOver:
             pending = None
+        except StopLoop as exc:  # `stop` outside any `repeat` (a procedure's `stop` ends its caller's repeat)
+            where = exc.args[0]() if exc.args else None
+            raise RuleError("'stop' ran outside any repeat: there is no loop for it to end", where) from None
         if self._flow.dead:
             self.pending = None
             self.game.state.finished = True
@@ -108,7 +117,7 @@ class Session:
 
         def answer_here(decision: Decision) -> int:
             if stop_after is not None and len(self.log) >= stop_after:
-                return self._flow.parent.switch(decision)
+                return self._parent().switch(decision)
             try:
                 index = agents[decision.seat].choose(SeatView(game, decision.seat), decision)
                 self._record(decision, index)
@@ -126,7 +135,7 @@ class Session:
         except _AgentFailed as failed:
             raise failed.error from None
         finally:
-            game.pause = self._flow.parent.switch
+            game.pause = self._parent().switch
 
     def replay(self, labels: list[str], agents: list[Agent] | None = None) -> None:
         """Answer with logged labels; agents are told so they can continue identically."""

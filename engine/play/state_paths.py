@@ -88,21 +88,31 @@ def read(session: Session, path: str) -> Any:
         return game.counter(name, seat)
     zone = _zone(game, name, seat)
     if zone is not None:
-        if rest == ["count"]:
-            return len(zone.items)
-        if not rest:
-            return [i.comp.id for i in zone.items]
-        raise PathError(f"'{path}': a zone has only `.count`")
+        return _zone_value(zone, rest, path)
     if name in game.pack.components and len(rest) == 1:
-        item = game.instance(name, seat)
-        if rest[0] == "zone":
-            return item.zone.id if item.zone else None
-        if rest[0] in item.attrs:
-            return item.attrs[rest[0]]
-        if rest[0] in item.comp.derived:
-            return item.comp.derived[rest[0]](Ctx(game, item.owner if item.owner is not None else seat, item))
-        raise PathError(f"'{name}' has no attribute '{rest[0]}'")
+        return _item_attr(game, name, rest[0], seat)
     raise PathError(f"'{path}' names no counter, zone or component attribute")
+
+
+def _zone_value(zone: Any, rest: list[str], path: str) -> Any:
+    """A zone's item ids, or with `.count` how many it holds."""
+    if rest == ["count"]:
+        return len(zone.items)
+    if not rest:
+        return [i.comp.id for i in zone.items]
+    raise PathError(f"'{path}': a zone has only `.count`")
+
+
+def _item_attr(game: Any, name: str, attr: str, seat: int | None) -> Any:
+    """`COMPONENT.ATTR`: the zone it is in, a stored attribute or a derived one."""
+    item = game.instance(name, seat)
+    if attr == "zone":
+        return item.zone.id if item.zone else None
+    if attr in item.attrs:
+        return item.attrs[attr]
+    if attr in item.comp.derived:
+        return item.comp.derived[attr](Ctx(game, item.owner if item.owner is not None else seat, item))
+    raise PathError(f"'{name}' has no attribute '{attr}'")
 
 
 def write(session: Session, path: str, value: Any) -> None:

@@ -8,7 +8,7 @@ one). Two ways that spend the same multiset of counters are the same way.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from engine.runtime.defs import Pack
 
@@ -46,37 +46,46 @@ def payment_ways(pack: Pack, need: dict[str, int], available: Callable[[str], in
                   key=lambda r: (r[0] in pack.wildcards, r[0]))
     groups = [(payers(pack, name), amount) for name, amount in reqs]
     left = {p: available(p) for group, _ in groups for p in group}
+    if all(len(group) == 1 for group, _ in groups) and len(left) == len(groups):  # nothing competes: one way
+        enough = all(left[group[0]] >= amount for group, amount in groups)
+        return [dict(sorted((group[0], amount) for group, amount in groups))] if enough and limit > 0 else []
     seen: set[tuple[tuple[str, int], ...]] = set()
     ways: list[Way] = []
+    spent: dict[str, int] = {}
+    # A depth-first search over (group, payer, amount still to pay), with its own stack: a cost may name
+    # thousands of counters, too many levels for Python's recursion. A frame is (group, payer, remaining,
+    # the amounts the payer may still try, the amount it took last).
+    stack: list[tuple[int, int, int, Iterator[int], int]] = []
 
-    def spend(gi: int, pi: int, remaining: int, spent: dict[str, int]) -> bool:
-        if len(ways) >= limit:
-            return True
+    def enter(gi: int, pi: int, remaining: int) -> None:
+        """Go to a state: record a finished way, move on to the next group, or try this payer's amounts."""
+        while remaining == 0 and gi < len(groups):
+            gi, pi = gi + 1, 0
+            remaining = groups[gi][1] if gi < len(groups) else 0
         if gi == len(groups):
             key = tuple(sorted((k, v) for k, v in spent.items() if v))
             if key not in seen:
                 seen.add(key)
                 ways.append(dict(key))
-            return False
+            return
         options, _ = groups[gi]
-        if remaining == 0:
-            nxt = groups[gi + 1][1] if gi + 1 < len(groups) else 0
-            return spend(gi + 1, 0, nxt, spent)
-        if pi == len(options):
-            return False
-        payer = options[pi]
-        most = min(remaining, left[payer])
-        for take in range(most, -1, -1):
-            left[payer] -= take
-            spent[payer] = spent.get(payer, 0) + take
-            stop = spend(gi, pi + 1, remaining - take, spent)
-            spent[payer] -= take
-            left[payer] += take
-            if stop:
-                return True
-        return False
+        if pi < len(options):
+            most = min(remaining, left[options[pi]])
+            stack.append((gi, pi, remaining, iter(range(most, -1, -1)), 0))
 
-    spend(0, 0, groups[0][1] if groups else 0, {})
+    enter(0, 0, groups[0][1] if groups else 0)
+    while stack and len(ways) < limit:
+        gi, pi, remaining, takes, last = stack.pop()
+        payer = groups[gi][0][pi]
+        left[payer] += last
+        spent[payer] = spent.get(payer, 0) - last
+        take = next(takes, None)
+        if take is None:
+            continue
+        left[payer] -= take
+        spent[payer] += take
+        stack.append((gi, pi, remaining, takes, take))
+        enter(gi, pi + 1, remaining - take)
     return ways
 
 

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from engine.runtime.boards import Graph
+from engine.runtime.limits import MAX_VALUE, too_large
 from engine.usage import Usage
 
 if TYPE_CHECKING:
@@ -41,6 +42,21 @@ class Cost:
 
 
 @dataclass
+class ItemPool:
+    """A counter read from items (`items:`): the sum of their values, paid by exhausting them.
+
+    Why: some games pay with what is on the table (flip cards, tap lands) rather than from a stock; the
+    items stay where they are, marked exhausted, and stop counting.
+    """
+
+    zone: str
+    exhaust: str                          # bool attribute: exhausted items stop counting; paying sets it
+    value: Expr | None = None             # the item's value (self = the item); None: 1 each
+    where: Expr | None = None             # which items of the zone count; None: all
+    discard: Expr | None = None           # items it holds for go to the zone's discard_to instead
+
+
+@dataclass
 class CounterDef:
     id: str
     name: str
@@ -52,10 +68,16 @@ class CounterDef:
     substitutes: list[str] = field(default_factory=list)
     zone: str | None = None
     supply: str | None = None  # a global counter gains come from (and payments go back to): a limited supply
+    items: ItemPool | None = None  # the counter is the sum of item values, paid by exhausting items
 
     def clamp(self, value: int) -> int:
+        """The value within the counter's bounds; past the engine's hard limit (no declared `max`) an error."""
         value = max(self.min, value)
-        return value if self.max is None else min(self.max, value)
+        if self.max is not None:
+            return min(self.max, value)
+        if value > MAX_VALUE:
+            raise too_large(value, f"counter '{self.id}'")
+        return value
 
 
 @dataclass
@@ -113,6 +135,7 @@ class ComponentType:
     links: str | None = None                 # list attribute naming neighbours: the type is a board graph
     derive: tuple[str, str] | None = None    # ("edges" | "corners", space type): generated locations
     grid: tuple[str, str] | None = None      # ("hex" | "square", coordinate attribute): links from geometry
+    admits: Expr | None = None               # slot admission: may item `it` be put here (self = this item)?
 
 
 @dataclass

@@ -20,7 +20,8 @@ from engine.runtime.context import Ctx
 from engine.runtime.costs import can_pay, explain, payment_ways, way_label
 from engine.runtime.decision import Decision
 from engine.runtime.defs import ActionDef, CounterDef, Pack, TriggerDef
-from engine.runtime.dsl_values import as_items, describe, item_key, item_label
+from engine.runtime.dsl_values import as_items, contains, describe, offer
+from engine.runtime.limits import CALL_WORK, DRAW_WORK, MAX_GAME_WORK, MAX_WORK, LimitError, out_of_work
 from engine.runtime.state import Item, Player, PlayerRef, State, Zone
 
 MAX_TRIGGER_DEPTH = 16
@@ -49,6 +50,9 @@ class Game:
         self.step = ""
         self.epochs = {"turn": 0, "round": 0}
         self.decisions = 0
+        self.work = 0  # units of work spent in all (engine/runtime/limits.py)
+        self.stretch_start = 0  # the work spent when the last decision was asked
+        self._work_limit = min(MAX_WORK, MAX_GAME_WORK)  # the total at which this stretch runs out
         self._trigger_depth = 0
         self._trigger_firings = 0
         self._call_depth = 0
@@ -56,8 +60,9 @@ class Game:
         self.round_listener: Callable[[int], None] | None = None  # told when a flow `repeat` starts a pass
         self.draw_listener: Callable[[Zone, int], None] | None = None  # told of every draw (zone, amount asked)
         self.pause: Callable[[Decision], int] = _no_driver  # the session sets this: it returns the answer
-        # (component id, "drawn" | "played" | "activated") -> times: the designer's coverage report
-        self.coverage: Counter[tuple[str, str]] = Counter()
+        # (component id, "drawn" | "played" | "activated", seat or None) -> times: the designer's coverage
+        # report; the seat (who drew, played or used it) lets the balance report relate components to wins
+        self.coverage: Counter[tuple[str, str, int | None]] = Counter()
         # the acting seat's player, for generated code: no seat (a top-level step) reads as a clear error
         self.seats: dict[int | None, Any] = {p.seat: p for p in self.state.players}
         self.seats[None] = _NoActingPlayer()
@@ -82,14 +87,38 @@ class Game:
     def all_of(self, type_id: str, seat: int | None) -> list[Item]:
         ctype = self.pack.types[type_id]
         owner = seat if ctype.per_player else None
+        self.each(self.state.items)  # it looks at every item of the game
         return [i for i in self.state.items if i.comp.ctype is ctype and i.owner == owner]
 
     def graph_of(self, space: Any) -> Graph:
+        """The board `space` is on, as this match has it (its own copy once a link changed)."""
         item = _need_item(space, "a board function")
+        changed = self.state.boards.get((item.comp.ctype.id, item.owner)) if self.state.boards else None
+        if changed is not None:
+            return changed
         graph = self.pack.graphs.get(item.comp.ctype.id)
         if graph is None:
             raise RuleError(f"'{item.comp.name}' is not a space of a board (its type declares no `links`)")
         return graph
+
+    def admits(self, ctx: Ctx, receiver: Any, offered: Any) -> bool:
+        """`admits(R, X)`: R's type's admission rule, with self = R and it = X (no rule: anything)."""
+        item = _need_item(receiver, "admits")
+        rule = item.comp.ctype.admits
+        if rule is None:
+            return True
+        return bool(rule(Ctx(self, ctx.seat if item.owner is None else item.owner, item, offered=offered)))
+
+    def relink(self, a: Any, b: Any, joined: bool) -> None:
+        """`link A to B` / `unlink A from B`: change this match's copy of their board."""
+        first, second = _need_item(a, "link"), _need_item(b, "link")
+        graph = self.graph_of(first)
+        if first.comp.ctype is not second.comp.ctype or first.owner != second.owner:
+            raise RuleError(f"'{first.comp.name}' and '{second.comp.name}' are not spaces of the same board")
+        key = (first.comp.ctype.id, first.owner)
+        if key not in self.state.boards:
+            graph = self.state.boards[key] = graph.copy()
+        (graph.link if joined else graph.unlink)(first.comp.id, second.comp.id)
 
     def neighbors(self, space: Any) -> list[Item]:
         graph = self.graph_of(space)
@@ -97,6 +126,8 @@ class Game:
 
     def counter(self, name: str, seat: int | None) -> int:
         cdef = self.pack.counters[name]
+        if cdef.items is not None:
+            return sum(value for _, value in self._pool(cdef, seat))
         if cdef.zone is not None:
             items = self.state.zone(cdef.zone, seat).items
             if self._reserved:
@@ -105,6 +136,26 @@ class Game:
         if cdef.scope == "global":
             return self.state.counters[name]
         return self.state.players[self._seat(seat)].counters[name]
+
+    def _pool(self, cdef: CounterDef, seat: int | None) -> list[tuple[Item, int]]:
+        """The unexhausted items an item-backed counter counts, each with its value."""
+        pool = cdef.items
+        assert pool is not None
+        found = []
+        for item in self.state.zone(pool.zone, seat).items:
+            if item.attrs.get(pool.exhaust) or item in self._reserved:
+                continue
+            ctx = Ctx(self, seat if item.owner is None else item.owner, item)
+            if pool.where is None or pool.where(ctx):
+                found.append((item, 1 if pool.value is None else int(pool.value(ctx))))
+        return found
+
+    def spendable(self, name: str, seat: int | None) -> int:
+        """How much of a counter a payment may use: an item-backed counter's items of positive value."""
+        cdef = self.pack.counters.get(name)
+        if cdef is not None and cdef.items is not None:
+            return sum(value for _, value in self._pool(cdef, seat) if value > 0)
+        return self.counter(name, seat)
 
     def acting(self, seat: int | None) -> int:
         """The acting seat, or a clear error where no player acts (e.g. a top-level flow step)."""
@@ -123,6 +174,48 @@ class Game:
             raise RuleError("this needs an acting player, but it runs outside any player's turn")
         return seat
 
+    def _linked_zone(self, zid: str | None, seat: int | None) -> Zone:
+        """The zone a `draw_from`/`discard_to` link names; a link the pack left out fails as an unknown zone."""
+        if zid is None:
+            raise KeyError(zid)
+        return self.state.zone(zid, seat)
+
+    # ---------------------------------------------------------------- the work budget
+    def spend(self, units: int, what: str) -> None:
+        """Spend units of this game's work budget; a LimitError when it runs out (a runaway rule)."""
+        self.work += units
+        if self.work > self._work_limit:
+            raise self.out_of_work(what)
+
+    def out_of_work(self, what: str) -> LimitError:
+        return out_of_work(what, self.work - self.stretch_start, self._work_limit - self.stretch_start)
+
+    def new_stretch(self) -> None:
+        """A decision is asked: the work since it is bounded afresh by MAX_WORK, the game's by MAX_GAME_WORK."""
+        self.stretch_start = self.work
+        self._work_limit = min(self.work + MAX_WORK, MAX_GAME_WORK)
+
+    def passes(self, count: Any) -> range:
+        """`repeat N`: the passes of the loop, all paid for when it starts (so `repeat 1000000000` fails at once)."""
+        count = int(count)
+        if count > 0:
+            self.spend(count, f"a repeat of {count:,} passes")
+        return range(count)
+
+    def each(self, collection: Any) -> Any:
+        """A collection a rule is about to go through (a loop, a filter, a sum, a choice's options), paid for
+        by its length."""
+        work = self.work = self.work + len(collection)
+        if work > self._work_limit:
+            raise self.out_of_work(f"going through {len(collection):,} elements")
+        return collection
+
+    def contains(self, value: Any, collection: Any) -> bool:
+        """`value in collection`, paid by the length of what it searches (a list, a text or a zone)."""
+        self.each(collection.items if isinstance(collection, Zone) else
+                  collection if isinstance(collection, (list, tuple, str)) else ())
+        return contains(value, collection)
+
     # ---------------------------------------------------------------- decisions
     def ask(self, ctx: Ctx, kind: str, prompt: str, labels: list[str], values: list[Any],
             optional: bool = False) -> Any:
@@ -131,15 +224,17 @@ class Game:
             return values[0]
         self.decisions += 1
         if self.decisions > MAX_DECISIONS:
-            raise RuleError(f"more than {MAX_DECISIONS} decisions in one game: does a loop never end?")
-        seat = ctx.seat
-        if seat is None:
-            self._seat(seat)  # raises: nobody to ask
+            raise LimitError(f"more than {MAX_DECISIONS} decisions in one game: does a loop never end?")
+        seat = self._seat(ctx.seat)  # raises when nobody is there to ask
+        self.new_stretch()
         return values[self.pause(Decision(seat, kind, prompt, labels, values, self.step))]
 
     # ---------------------------------------------------------------- counters
     def set_counter(self, ctx: Ctx, name: str, value: int) -> None:
         cdef = self.pack.counters[name]
+        if cdef.items is not None:
+            raise RuleError(f"'{cdef.name}' is the sum of the items in zone '{cdef.items.zone}': it cannot be"
+                            " gained, lost or set, only paid (by exhausting items)")
         self._store(cdef, ctx.seat)[name] = cdef.clamp(value)
 
     def _store(self, cdef: CounterDef, seat: int | None) -> dict[str, int]:
@@ -153,17 +248,20 @@ class Game:
             return
         wildcard = self.pack.wildcards.get(name)
         if wildcard is not None:
+            self.spend(amount, f"gaining {amount:,} {wildcard.name} one at a time")
             for _ in range(amount):  # one unit at a time: a drawn card may inform the next choice
                 member = self.ask(ctx, "gain", f"gain 1 {wildcard.name} as", list(wildcard.gain),
                                   list(wildcard.gain))
                 self.gain(ctx, member, 1)
             return
         cdef = self.pack.counters[name]
+        if cdef.items is not None:
+            self.set_counter(ctx, name, 0)  # raises: an item-backed counter is never gained
 
         def apply() -> None:
             if cdef.zone is not None:
                 own = self.state.zone(cdef.zone, ctx.seat)
-                src = self.state.zone(self.pack.zones[cdef.zone].draw_from, ctx.seat)
+                src = self._linked_zone(self.pack.zones[cdef.zone].draw_from, ctx.seat)
                 self.draw(ctx, src, own, amount)
             else:
                 self.change(ctx, name, self.counter(name, ctx.seat) + self._from_supply(cdef, amount))
@@ -197,17 +295,19 @@ class Game:
 
     def lose(self, ctx: Ctx, name: str, amount: int) -> None:
         cdef = self.pack.counters[name]
+        if cdef.items is not None:
+            self.set_counter(ctx, name, 0)  # raises: an item-backed counter is only paid
         have = self.counter(name, ctx.seat)
         self.change(ctx, name, have - max(0, amount))
         self._to_supply(cdef, have - self.counter(name, ctx.seat))
 
     def can_pay(self, ctx: Ctx, need: dict[str, int]) -> bool:
-        return can_pay(self.pack, need, lambda c: self.counter(c, ctx.seat))
+        return can_pay(self.pack, need, lambda c: self.spendable(c, ctx.seat))
 
     def pay(self, ctx: Ctx, need: dict[str, int], text: str) -> None:
-        ways = payment_ways(self.pack, need, lambda c: self.counter(c, ctx.seat))
+        ways = payment_ways(self.pack, need, lambda c: self.spendable(c, ctx.seat))
         if not ways:
-            why = explain(self.pack, need, lambda c: self.counter(c, ctx.seat))
+            why = explain(self.pack, need, lambda c: self.spendable(c, ctx.seat))
             raise RuleError(f"cannot pay '{text}': {why}")
         way = self.ask(ctx, "pay", f"pay {text}", [way_label(w) for w in ways], ways)
         for name, amount in sorted(way.items()):
@@ -217,24 +317,46 @@ class Game:
         cdef = self.pack.counters[name]
 
         def apply() -> None:
+            if cdef.items is not None:
+                self._exhaust(ctx, cdef, amount)
+                return
             if cdef.zone is None:
                 self.change(ctx, name, self.counter(name, ctx.seat) - amount)
                 self._to_supply(cdef, amount)
                 return
             own = self.state.zone(cdef.zone, ctx.seat)
-            to = self.state.zone(self.pack.zones[cdef.zone].discard_to, ctx.seat)
+            to = self._linked_zone(self.pack.zones[cdef.zone].discard_to, ctx.seat)
             for _ in range(amount):
                 spendable = [i for i in own.items if i not in self._reserved]
                 item = self.choose_item(ctx, f"spend 1 {cdef.name}", spendable)
                 self.move(ctx, item, to)
         self.emit("paid", ctx.seat, {"counter": name, "amount": amount}, apply)
 
+    def _exhaust(self, ctx: Ctx, cdef: CounterDef, amount: int) -> None:
+        """Pay `amount` with items: the player picks items until their values cover it (any excess is lost).
+
+        A picked item is marked exhausted (it stays, and stops counting), or, when the pool's `discard`
+        holds for it, moved to the zone's `discard_to`.
+        """
+        pool = cdef.items
+        assert pool is not None
+        left = amount
+        while left > 0:
+            offered = [item for item, value in self._pool(cdef, ctx.seat) if value > 0]
+            item = self.choose_item(ctx, f"exhaust for {left} {cdef.name}", offered)
+            inner = Ctx(self, ctx.seat if item.owner is None else item.owner, item)
+            left -= int(1 if pool.value is None else pool.value(inner))
+            if pool.discard is not None and pool.discard(inner):
+                zone = item.zone
+                assert zone is not None and zone.zdef.discard_to is not None
+                self.move(ctx, item, self.state.zone(zone.zdef.discard_to, zone.owner))
+            else:
+                self.set_attr(item, pool.exhaust, True)
+
     def choose_item(self, ctx: Ctx, prompt: str, items: list[Item]) -> Item:
-        distinct: dict[tuple, Item] = {}
-        for item in items:
-            distinct.setdefault(item_key(item), item)
-        options = list(distinct.values())
-        return self.ask(ctx, "choose", prompt, [item_label(i) for i in options], options)
+        """One of `items`, offered like a DSL `choose`: equal items once, labels unique (a log names one)."""
+        options, labels = offer(items)
+        return self.ask(ctx, "choose", prompt, labels, options)
 
     # ---------------------------------------------------------------- zones
     def set_attr(self, item: Item, attr: str, value: Any) -> None:
@@ -259,17 +381,17 @@ class Game:
         if origin is not None:
             origin.items.remove(item)
             if origin.zdef.visibility == "hidden":
-                self.coverage[(item.comp.id, "drawn")] += 1
+                self.coverage[(item.comp.id, "drawn", zone.owner)] += 1
         zone.items.insert(0, item) if top else zone.items.append(item)
         item.zone = zone
         if zone.zdef.active and (origin is None or not origin.zdef.active):
-            self.coverage[(item.comp.id, "played")] += 1
+            self.coverage[(item.comp.id, "played", zone.owner if zone.owner is not None else ctx.seat)] += 1
         if origin is not None and origin.zdef.keep_filled:
             self.refill(ctx, origin)
 
     def refill(self, ctx: Ctx, zone: Zone) -> None:
         """A market row tops itself up from its `draw_from` zone whenever an item leaves it."""
-        source = self.state.zone(zone.zdef.draw_from, zone.owner)
+        source = self._linked_zone(zone.zdef.draw_from, zone.owner)
         missing = zone.zdef.keep_filled - len(zone.items)
         if missing > 0:
             self.draw(ctx, source, zone, missing)
@@ -278,6 +400,9 @@ class Game:
         if self.draw_listener is not None:
             self.draw_listener(src, amount)
         for _ in range(amount):
+            self.work += DRAW_WORK
+            if self.work > self._work_limit:
+                raise self.out_of_work(f"drawing {amount:,} items")
             if not src.items and src.zdef.refill_from:
                 refill = self.state.zone(src.zdef.refill_from, src.owner)
                 src.items.extend(refill.items)
@@ -291,7 +416,7 @@ class Game:
             self.move(ctx, src.items[pick], dst)
 
     def shuffle(self, zone: Zone) -> None:
-        self.state.rng.shuffle(zone.items)
+        self.state.rng.shuffle(self.each(zone.items))
 
     def reveal(self, zone: Zone) -> None:
         zone.visibility = "public"
@@ -356,7 +481,7 @@ class Game:
 
     def perform(self, ctx: Ctx, action: ActionDef) -> None:
         if ctx.self_item is not None:
-            self.coverage[(ctx.self_item.comp.id, "activated")] += 1
+            self.coverage[(ctx.self_item.comp.id, "activated", ctx.seat)] += 1
         if action.cost is not None:
             self.pay(ctx, action.cost.amounts(ctx), action.cost.text)
         action.effect.run(ctx)
@@ -477,10 +602,13 @@ class Game:
 
     # ---------------------------------------------------------------- procedures and events
     def call(self, ctx: Ctx, name: str) -> None:
+        self.work += CALL_WORK
+        if self.work > self._work_limit:
+            raise self.out_of_work(f"calling '{name}'")
         self._call_depth += 1
         try:
             if self._call_depth > MAX_CALL_DEPTH:
-                raise RuleError(f"procedure calls nested deeper than {MAX_CALL_DEPTH} (at '{name}'): recursion?")
+                raise LimitError(f"procedure calls nested deeper than {MAX_CALL_DEPTH} (at '{name}'): recursion?")
             self.pack.procedures[name].run(ctx)
         finally:
             self._call_depth -= 1
@@ -524,18 +652,12 @@ class Game:
                 action()
             return
         if self._trigger_depth >= MAX_TRIGGER_DEPTH:
-            raise RuleError(f"triggers nested deeper than {MAX_TRIGGER_DEPTH} on event '{name}': a trigger loop?")
+            raise LimitError(f"triggers nested deeper than {MAX_TRIGGER_DEPTH} on event '{name}': a trigger loop?")
         self._trigger_depth += 1
         try:
             event = dict(payload, name=name)
-            replaced = False
-            if name in self.pack.early_events:  # some trigger answers it `before` or `instead`
-                for trigger, item in listeners:
-                    if trigger.timing == "before":
-                        self._fire(trigger, item, seat, event)
-                for trigger, item in listeners:
-                    if trigger.timing == "instead" and not replaced:
-                        replaced = self._fire(trigger, item, seat, event)
+            # some trigger answers it `before` or `instead`
+            replaced = name in self.pack.early_events and self._fire_early(listeners, seat, event)
             if action is not None and not replaced:
                 action()
             for trigger, item in listeners:
@@ -543,6 +665,18 @@ class Game:
                     self._fire(trigger, item, seat, event)
         finally:
             self._trigger_depth -= 1
+
+    def _fire_early(self, listeners: list[tuple[TriggerDef, Item | None]], seat: int | None,
+                    event: dict[str, Any]) -> bool:
+        """The `before` triggers, then the first `instead` trigger that runs; True if one replaced the action."""
+        for trigger, item in listeners:
+            if trigger.timing == "before":
+                self._fire(trigger, item, seat, event)
+        replaced = False
+        for trigger, item in listeners:
+            if trigger.timing == "instead" and not replaced:
+                replaced = self._fire(trigger, item, seat, event)
+        return replaced
 
     def _fire(self, trigger: TriggerDef, item: Item | None, seat: int | None,
               payload: dict[str, Any]) -> bool:
@@ -562,7 +696,7 @@ class Game:
                 return False
         self._trigger_firings += 1
         if self._trigger_firings > MAX_TRIGGER_FIRINGS:
-            raise RuleError(f"more than {MAX_TRIGGER_FIRINGS} trigger firings in one game")
+            raise LimitError(f"more than {MAX_TRIGGER_FIRINGS} trigger firings in one game")
         if key is not None:
             self.state.trigger_uses[key] = self.state.trigger_uses.get(key, 0) + 1
         trigger.effect.run(ctx)
@@ -605,10 +739,11 @@ def _new_state(pack: Pack, players: int, seed: int) -> tuple[State, dict[tuple[s
     rng = random.Random(seed)
     seats = [Player(seat) for seat in range(players)]
     global_zones = {z.id: Zone(z, None) for z in pack.zones.values() if z.scope == "global"}
-    counters = {c.id: c.initial for c in pack.counters.values() if c.scope == "global" and c.zone is None}
+    counters = {c.id: c.initial for c in pack.counters.values()
+                if c.scope == "global" and c.zone is None and c.items is None}
     for player in seats:
         player.counters = {c.id: c.initial for c in pack.counters.values()
-                           if c.scope == "player" and c.zone is None}
+                           if c.scope == "player" and c.zone is None and c.items is None}
         player.zones = {z.id: Zone(z, player.seat) for z in pack.zones.values() if z.scope == "player"}
     state = State(seats, counters, global_zones, rng)
     everyone: tuple[int | None, ...] = tuple(range(players))

@@ -10,6 +10,8 @@ import random
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from engine.runtime.boards import Graph
+
 if TYPE_CHECKING:
     from engine.runtime.defs import ComponentDef, ZoneDef
 
@@ -88,6 +90,9 @@ class State:
     rng: random.Random
     items: list[Item] = field(default_factory=list)
     trigger_uses: dict[tuple[str, int | None, str], int] = field(default_factory=dict)
+    # boards whose links changed in this match (`link`/`unlink`), by (component type, owner seat):
+    # a copy of the pack's graph, so the pack stays the same for every match
+    boards: dict[tuple[str, int | None], Graph] = field(default_factory=dict)
     turn: int = 0
     finished: bool = False
 

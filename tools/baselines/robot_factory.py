@@ -49,6 +49,7 @@ SOFTWARE = [
 ]
 SOFTWARE_STATS = {sid: (power, armor, discount) for sid, _, power, armor, discount in SOFTWARE}
 SOFTWARE_STATS["basic_software"] = (0, 0, 0)
+SOFTWARE_INCOME = {"basic_software": 50, "prospecting": 100}  # minerals each Gather step, robots or not
 ACTIONS = [("store", "Store", 5), ("produce", "Produce", 1), ("build", "Build", 2), ("gather", "Gather", 5),
            ("attack", "Attack", 5)]
 ROBOT_COSTS = (300, 500, 700, 900)
@@ -410,6 +411,18 @@ class Game:
         for m in p.modules:
             m.used, m.paid = 0, False
 
+    @staticmethod
+    def threats(p: Player) -> int:
+        """How the factory could still change the shields with no robot: a Missile Silo or Laser Chamber it can
+        pay for now or with its income, Regeneration with damage to remove (procedure `outlook`)."""
+        income = SOFTWARE_INCOME.get(p.software, 0) + 100 * sum(1 for m in p.live() if m.id == "auto_miner")
+        crystal_income = 1 if p.software == "alchemy" else 0
+        fires = sum(1 for m in p.live()
+                    if (m.id == "missile_silo" and (p.minerals >= 200 or income > 0))
+                    or (m.id == "laser_chamber"
+                        and (p.minerals >= 300 or p.crystals > 0 or income + crystal_income > 0)))
+        return fires + (p.software == "regeneration" and p.shields < p.shield_max)
+
     # ---------------------------------------------------------------- the game
     def each(self, step: Callable[[Player], None]) -> None:
         for p in self.players:
@@ -427,8 +440,8 @@ class Game:
                     for step in steps:
                         self.each(step)
                     self.check_end()
-                if not any(p.robots for p in self.players):
-                    return
+                if not any(p.robots or self.threats(p) for p in self.players):
+                    return  # nothing can change any more (content/robot-factory README, assumption 17)
         except FactoryDestroyedError:
             return
 

@@ -1,0 +1,194 @@
+"""Where DSL text sits in a pack: one iterator over every DSL text, used by every stage that reads them.
+
+The builder takes each text it compiles from a `SiteIndex` of these sites (so it cannot compile a text
+that is not one), and the type pass, `cogwork explain` and lint's semantic checks walk the same sites. A
+test checks the builder asks for exactly these places, so a new place for DSL is type-checked and
+rendered as soon as it is compiled.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from lark import Tree
+
+from engine.dsl.parse import DslText, parse
+from engine.packs.raw import RawPack
+from engine.packs.source import DataPath, SourceFile
+
+
+@dataclass(frozen=True)
+class Site:
+    """One DSL text of a pack: where it is, the grammar rule that parses it, and what it may name."""
+
+    src: SourceFile
+    path: DataPath
+    text: str
+    start: str                                   # "effect", "expr" or "cost"
+    self_type: str | None = None                 # component type of `self`, when the text belongs to one
+    bound: tuple[tuple[str, Site], ...] = ()     # flow `for` variables and the expression each ranges over
+    number: str | None = None                    # what the value is, when it must be a number ("the score")
+
+
+def pack_sites(raw: RawPack) -> Iterator[Site]:
+    """Every DSL text of a pack, section by section."""
+    yield from _definition_sites(raw)
+    derived = {tid: _derived_attrs(e.data) for tid, e in raw.component_types.items()}
+    for tid, e in raw.component_types.items():
+        for name, (start, default) in derived[tid].items():
+            if default is not None:
+                yield Site(e.src, (*e.path, "attrs", name, "default"), str(default), start, tid)
+        if isinstance(e.data, Mapping) and e.data.get("admits") is not None:
+            yield Site(e.src, (*e.path, "admits"), str(e.data["admits"]), "expr", tid)
+    for e in raw.components.values():
+        yield from component_sites(e.src, e.path, e.data, e.ctype, derived.get(e.ctype or "", {}))
+    for e in raw.procedures.values():
+        yield Site(e.src, e.path, str(e.data), "effect")
+    for e in raw.triggers:
+        yield from _trigger_sites(e.src, e.path, e.data, None)
+    if raw.flow is not None:
+        yield from _flow_sites(raw.flow.src, raw.flow.path, raw.flow.data, ())
+    if raw.scoring is not None:
+        yield from _scoring_sites(raw.scoring.src, raw.scoring.path, raw.scoring.data)
+
+
+def _definition_sites(raw: RawPack) -> Iterator[Site]:
+    """Slot costs of zones, and the expressions of item-backed counters (`self` = the item)."""
+    for e in raw.zones.values():
+        for i, slot in enumerate(_seq(e.data.get("slots"))):
+            if isinstance(slot, Mapping) and slot.get("cost") is not None:
+                yield Site(e.src, (*e.path, "slots", i, "cost"), str(slot["cost"]), "cost")
+    for e in raw.counters.values():
+        pool = e.data.get("items") if isinstance(e.data, Mapping) else None
+        if isinstance(pool, Mapping):
+            yield from _keyed(e.src, (*e.path, "items"), pool, (("where", "expr"), ("discard", "expr")), None)
+            if pool.get("value") is not None:
+                yield Site(e.src, (*e.path, "items", "value"), str(pool["value"]), "expr",
+                           number="an item's value of an item-backed counter")
+
+
+def component_sites(src: SourceFile, path: DataPath, data: Any, ctype: str | None,
+                    derived: Mapping[str, Any]) -> Iterator[Site]:
+    """A component's expression attributes, costs, actions and triggers."""
+    if not isinstance(data, Mapping):
+        return
+    for name, (start, _default) in derived.items():
+        if data.get(name) is not None:
+            yield Site(src, (*path, name), str(data[name]), start, ctype)
+    for i, text in enumerate(_seq(data.get("costs"))):
+        yield Site(src, (*path, "costs", i), str(text), "cost", ctype)
+    for i, action in enumerate(_seq(data.get("actions"))):
+        if isinstance(action, Mapping):
+            at = (*path, "actions", i)
+            yield from _keyed(src, at, action, (("cost", "cost"), ("when", "expr"), ("effect", "effect")), ctype)
+    for i, trigger in enumerate(_seq(data.get("triggers"))):
+        yield from _trigger_sites(src, (*path, "triggers", i), trigger, ctype)
+
+
+_DSL_STARTS = {"expr": "expr", "cond": "expr", "effect": "effect", "cost": "cost"}
+
+
+def _derived_attrs(data: Any) -> dict[str, tuple[str, Any]]:
+    """A component type's DSL attributes (`expr`, `cond`, `effect`, `cost`): the grammar rule and the default."""
+    attrs = data.get("attrs") if isinstance(data, Mapping) else None
+    return {str(name): (_DSL_STARTS[spec["type"]], spec.get("default")) for name, spec in (attrs or {}).items()
+            if isinstance(spec, Mapping) and spec.get("type") in _DSL_STARTS}
+
+
+def _trigger_sites(src: SourceFile, path: DataPath, data: Any, ctype: str | None) -> Iterator[Site]:
+    if isinstance(data, Mapping):
+        yield from _keyed(src, path, data, (("when", "expr"), ("effect", "effect")), ctype)
+
+
+def _keyed(src: SourceFile, path: DataPath, data: Mapping, keys: tuple[tuple[str, str], ...],
+           ctype: str | None) -> Iterator[Site]:
+    for key, start in keys:
+        if data.get(key) is not None:
+            yield Site(src, (*path, key), str(data[key]), start, ctype)
+
+
+def _flow_sites(src: SourceFile, path: DataPath, steps: Any, bound: tuple[tuple[str, Site], ...]) -> Iterator[Site]:
+    for i, step in enumerate(_seq(steps)):
+        if not isinstance(step, Mapping):
+            continue
+        at = (*path, i)
+        for key, start in (("do", "effect"), ("order", "expr"), ("if", "expr")):
+            if step.get(key) is not None:
+                yield Site(src, (*at, key), str(step[key]), start, bound=bound)
+        repeat = step.get("repeat")
+        if isinstance(repeat, Mapping):
+            for key in ("count", "until"):
+                if repeat.get(key) is not None:
+                    yield Site(src, (*at, "repeat", key), str(repeat[key]), "expr", bound=bound,
+                               number="the repeat count" if key == "count" else None)
+        inner = bound
+        loop = step.get("for")
+        if isinstance(loop, Mapping):
+            over = Site(src, (*at, "for", "in"), str(loop.get("in", "[]")), "expr", bound=bound)
+            yield over
+            inner = (*bound, (str(loop.get("var", "x")), over))
+        for key in ("each_player", "simultaneous", "then", "else"):
+            yield from _flow_sites(src, (*at, key), step.get(key), bound)
+        yield from _flow_sites(src, (*at, "steps"), step.get("steps"), inner)
+
+
+def _scoring_sites(src: SourceFile, path: DataPath, data: Any) -> Iterator[Site]:
+    if not isinstance(data, Mapping):
+        return
+    if data.get("score") is not None:
+        yield Site(src, (*path, "score"), str(data["score"]), "expr", number="the score")
+    for i, text in enumerate(_seq(data.get("tiebreak"))):
+        yield Site(src, (*path, "tiebreak", i), str(text), "expr", number="a tiebreak")
+    breakdown = data.get("breakdown")
+    for key, text in (breakdown.items() if isinstance(breakdown, Mapping) else ()):
+        yield Site(src, (*path, "breakdown", key), str(text), "expr", number=f"the breakdown line '{key}'")
+    for i, table in enumerate(_seq(data.get("ranks"))):
+        if isinstance(table, Mapping) and table.get("when") is not None:
+            yield Site(src, (*path, "ranks", i, "when"), str(table["when"]), "expr")
+    for key in ("team_loss", "eliminated"):
+        if data.get(key) is not None:
+            yield Site(src, (*path, key), str(data[key]), "expr")
+
+
+def _seq(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
+
+
+def parsed_sites(raw: RawPack) -> Iterator[tuple[Site, DslText, Tree]]:
+    """Each site with its parse tree (and a `DslText` to report at); texts that do not parse are left out."""
+    return parse_each(pack_sites(raw))
+
+
+def parse_each(sites: Iterable[Site]) -> Iterator[tuple[Site, DslText, Tree]]:
+    """`parsed_sites` for sites already listed."""
+    for site in sites:
+        tree = parse(site.text, site.start)
+        if tree is not None:
+            yield site, DslText(site.text, site.src, site.path), tree
+
+
+class SiteIndex:
+    """The sites of a pack by place: a compiler building definitions asks it for each place's text.
+
+    The builder takes every DSL text from here, so it compiles exactly the texts `pack_sites` lists (the
+    ones the type pass checks and `explain` renders); a place that is not a site has no text to compile.
+    """
+
+    def __init__(self, sites: Iterable[Site]) -> None:
+        self._files: dict[str, dict[DataPath, str]] = {}     # file -> path -> text
+        for site in sites:
+            self._files.setdefault(site.src.display, {})[site.path] = site.text
+
+    def get(self, src: SourceFile, path: DataPath) -> str | None:
+        """The DSL text at `path` of `src`, or None when there is none."""
+        texts = self._files.get(src.display)
+        return None if texts is None else texts.get(path)
+
+    def text(self, src: SourceFile, path: DataPath, default: str) -> str:
+        """The DSL text at `path` of `src`; `default` (the text an absent key means) when there is none."""
+        found = self.get(src, path)
+        return default if found is None else found

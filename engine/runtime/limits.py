@@ -1,0 +1,86 @@
+"""The engine's hard bounds on one game: total work, the size of values, the options of one choice.
+
+Why: a pack is written by a stranger. Nesting limits alone do not stop a
+`repeat 1000000000`, a procedure that calls itself twice per level, or a
+counter squared forty times. Every game therefore has a *work budget*: loop
+passes, procedure calls, items drawn and collection elements visited all
+spend from it, and running out is a `RuleError` at the DSL statement that
+ran away. The budget bounds the work between two decisions (a runaway rule
+is one that works too long without asking anyone), and a much larger total
+bounds a whole game of many decisions. Numbers, texts and lists that a game stores are bounded too, so no
+value grows without limit. docs/limits.md lists every limit with its value
+and the diagnostic it gives.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.errors import RuleError
+
+# Units of work a game may spend between two decisions (a loop pass, a procedure call, an item drawn,
+# an element of a collection a rule goes through); asking a player starts a new stretch.
+MAX_WORK = 5_000_000
+# Units of work one whole game may spend, over all its stretches: a game of many decisions is bounded too.
+MAX_GAME_WORK = 200_000_000
+CALL_WORK = 4  # a procedure call costs more than a loop pass: the units stand for roughly equal time
+DRAW_WORK = 2  # an item drawn (moved from one zone to another)
+# The largest magnitude a stored number may have (a counter, an item attribute): far beyond any game,
+# small enough that arithmetic on it stays fast and any value prints (Python refuses past 4,300 digits).
+MAX_VALUE = 10**18
+# The most elements a list made by a rule may have (`range`), and the longest stored text or list.
+MAX_LIST = 100_000
+# The most items one game may hold (components' copies; per-player ones once per seat).
+MAX_ITEMS = 1_000_000
+# The most options one `choose n from A to B` may offer.
+MAX_OPTIONS = 10_000
+
+
+class LimitError(RuleError):
+    """A game went past one of the engine's hard bounds: a runaway rule, not a move a player made."""
+
+    code = "RUN002"
+
+
+def out_of_work(what: str, stretch: int, limit: int) -> LimitError:
+    """The error for a game out of work: `stretch` is the work since the last decision, `limit` the stretch's."""
+    if stretch > limit:
+        return LimitError(f"this game has done more than {limit:,} units of work (loop passes, procedure"
+                          f" calls, draws, elements visited) without asking anyone, here {what}:"
+                          " a rule that never ends?")
+    return LimitError(f"this game has done more than {MAX_GAME_WORK:,} units of work in all (loop passes,"
+                      f" procedure calls, draws, elements visited), here {what}: a game that never ends?")
+
+
+def too_large(value: int, what: str) -> LimitError:
+    return LimitError(f"{what} would be {_magnitude(value)}; the engine's limit is ±{MAX_VALUE:,}")
+
+
+def refuse(value: int, what: str) -> int:
+    """Raise for a number past the hard limit (generated code calls it where an expression must stand)."""
+    raise too_large(value, what)
+
+
+def _magnitude(value: int) -> str:
+    digits = len(str(abs(value))) if abs(value) < 10**4000 else "more than 4,000"  # str() of a huge int fails
+    return f"a number of {digits} digits"
+
+
+def bounded(value: Any, what: str) -> Any:
+    """`value` if the engine may store it: a number within ±MAX_VALUE, a text or list of at most MAX_LIST."""
+    if value.__class__ is int:
+        if -MAX_VALUE <= value <= MAX_VALUE:
+            return value
+        raise too_large(value, what)
+    if isinstance(value, (str, list)) and len(value) > MAX_LIST:
+        raise LimitError(f"{what} would hold {len(value):,} elements; the engine's limit is {MAX_LIST:,}")
+    return value
+
+
+def number_span(low: Any, high: Any, what: str, limit: int) -> range:
+    """The numbers low..high inclusive as a range, refused when it would have more than `limit` of them."""
+    low, high = int(low), int(high)
+    span = range(low, high + 1)
+    if len(span) > limit:
+        raise LimitError(f"{what} from {low} to {high} has {len(span):,} numbers; the limit is {limit:,}")
+    return span
