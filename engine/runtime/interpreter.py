@@ -188,7 +188,9 @@ class Game:
             raise self.out_of_work(what)
 
     def out_of_work(self, what: str) -> LimitError:
-        return out_of_work(what, self.work - self.stretch_start, self._work_limit - self.stretch_start)
+        if self.work > MAX_GAME_WORK:
+            return out_of_work(what, MAX_GAME_WORK, whole_game=True)
+        return out_of_work(what, MAX_WORK, whole_game=False)
 
     def new_stretch(self) -> None:
         """A decision is asked: the work since it is bounded afresh by MAX_WORK, the game's by MAX_GAME_WORK."""

@@ -42,14 +42,14 @@ class LimitError(RuleError):
     code = "RUN002"
 
 
-def out_of_work(what: str, stretch: int, limit: int) -> LimitError:
-    """The error for a game out of work: `stretch` is the work since the last decision, `limit` the stretch's."""
-    if stretch > limit:
-        return LimitError(f"this game has done more than {limit:,} units of work (loop passes, procedure"
-                          f" calls, draws, elements visited) without asking anyone, here {what}:"
-                          " a rule that never ends?")
-    return LimitError(f"this game has done more than {MAX_GAME_WORK:,} units of work in all (loop passes,"
-                      f" procedure calls, draws, elements visited), here {what}: a game that never ends?")
+def out_of_work(what: str, limit: int, whole_game: bool) -> LimitError:
+    """The error for a game out of work: past `limit` units since the last decision, or in the whole game."""
+    if whole_game:
+        return LimitError(f"this game has done more than {limit:,} units of work in all (loop passes,"
+                          f" procedure calls, draws, elements visited), here {what}: a game that never ends?")
+    return LimitError(f"this game has done more than {limit:,} units of work (loop passes, procedure"
+                      f" calls, draws, elements visited) without asking anyone, here {what}:"
+                      " a rule that never ends?")
 
 
 def too_large(value: int, what: str) -> LimitError:
