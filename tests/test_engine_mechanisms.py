@@ -427,3 +427,217 @@ def test_rank_tables_chosen_by_players_and_condition(tmp_path: Path) -> None:
     long = make_pack(tmp_path / "b", body.replace("LONG", "1"))
     assert final_scores(Match(short, 1, 1).game)[0].rank == "High"
     assert final_scores(Match(long, 1, 1).game)[0].rank == "Low"
+
+
+ATTRIBUTE_RULES = """\
+counters:
+  coin: {resource: true, initial: 5}
+  ore: {resource: true}
+  marks: {}
+zones:
+  shop: {scope: global}
+component_types:
+  offer:
+    zone: shop
+    attrs:
+      price: {type: cost, default: "1 coin"}
+      reward: {type: effect}
+      extra: {type: int, default: 0}
+components:
+  offer:
+    - {id: cheap, name: Cheap, reward: "gain 1 ore"}
+    - {id: dear, name: Dear, extra: 2, price: "(self.extra + 2) coin", reward: "gain 3 ore; set marks = self.extra"}
+flow:
+  - id: turn
+    each_player:
+      - id: buy
+        do: 'repeat choose o in shop "buy" { pay o.price; do o.reward }'
+"""
+
+
+def test_effect_and_cost_attributes_are_run_and_paid_with_self_the_item(tmp_path: Path) -> None:
+    session = Match(make_pack(tmp_path, ATTRIBUTE_RULES), 1, 1)
+    assert session.decision is not None and session.decision.labels == ["Cheap", "Dear", "done"]
+    session.apply_label("Dear")                        # pays (2 + 2) coin, gains 3 ore, marks = 2
+    game = session.game
+    assert (game.counter("coin", 0), game.counter("ore", 0), game.counter("marks", 0)) == (1, 3, 2)
+    assert session.decision.labels == ["Cheap", "done"]  # Dear's price is no longer payable: not offered
+    session.apply_label("Cheap")
+    assert (game.counter("coin", 0), game.counter("ore", 0)) == (0, 4)
+    assert session.done
+
+
+def test_running_an_attribute_the_item_does_not_have_is_a_rule_error(tmp_path: Path) -> None:
+    body = ATTRIBUTE_RULES.replace('reward: "gain 1 ore"}', "}")
+    session = Match(make_pack(tmp_path, body), 1, 1)
+    with pytest.raises(RuleError, match="'Cheap' has no effect attribute 'reward'"):
+        session.apply_label("Cheap")
+
+
+COUNTERS_THROUGH_DATA = """\
+counters:
+  red: {resource: true}
+  blue: {resource: true, initial: 4}
+  coin: {resource: true, initial: 1}
+wildcards:
+  any: {gain: [red, blue], pay: [red, blue]}
+zones:
+  bag: {scope: global}
+component_types:
+  token:
+    zone: bag
+    attrs:
+      cube: {type: counter}
+components:
+  token:
+    - {id: red_token, name: Red token, cube: red}
+    - {id: blue_token, name: Blue token, cube: blue}
+    - {id: blank, name: Blank}
+flow:
+  - id: turn
+    each_player:
+      - id: go
+        do: |
+          for t in bag where it.cube == "red" or it.cube == "blue" { gain 2 t.cube }
+          pay 3 blue_token.cube + 1 coin
+          lose 1 red_token.cube
+"""
+
+
+def test_a_counter_attribute_names_the_counter_gained_paid_and_lost(tmp_path: Path) -> None:
+    game = Match(make_pack(tmp_path, COUNTERS_THROUGH_DATA), 1, 1).game
+    assert (game.counter("red", 0), game.counter("blue", 0), game.counter("coin", 0)) == (2 - 1, 4 + 2 - 3, 0)
+
+
+def test_a_counter_attribute_without_a_value_names_no_counter(tmp_path: Path) -> None:
+    body = COUNTERS_THROUGH_DATA.replace("lose 1 red_token.cube", "lose 1 blank.cube")
+    with pytest.raises(RuleError, match="does not name a counter"):
+        Match(make_pack(tmp_path, body), 1, 1)
+
+
+def test_turn_order_starts_at_the_first_player_and_position_counts_from_there(tmp_path: Path) -> None:
+    pack = make_pack(tmp_path, textwrap.dedent("""\
+        counters:
+          first_player: {scope: global}
+          turn: {scope: global}
+          went: {}
+          pos: {}
+        flow:
+          - {id: marker, do: "set first_player = 2"}
+          - id: turns
+            each_player:
+              - {id: go, do: "set turn = turn + 1; set went = turn; set pos = me.position"}
+        scoring:
+          score: "0"
+          tiebreak: ["me.position"]
+        """), players=3)
+    game = Match(pack, 3, 1).game
+    assert [game.counter("went", s) for s in range(3)] == [2, 3, 1]   # seat 3 (0-based 2) goes first
+    assert [game.counter("pos", s) for s in range(3)] == [2, 3, 1]
+
+
+def test_a_row_of_items_pays_the_sum_of_their_cost_attributes(tmp_path: Path) -> None:
+    pack = make_pack(tmp_path, textwrap.dedent("""\
+        counters:
+          coin: {resource: true, initial: 8}
+          ore: {resource: true, initial: 2}
+        zones:
+          row: {scope: global}
+        component_types:
+          tile: {zone: row, attrs: {price: {type: cost}}}
+        components:
+          tile:
+            - {id: one, name: One, price: "1 coin"}
+            - {id: two, name: Two, price: "2 coin + 1 ore"}
+            - {id: three, name: Three, price: "3 coin"}
+        flow:
+          - id: turn
+            each_player:
+              - {id: first_two, do: "pay [row[1], row[2]].price"}
+              - {id: whole_row, do: "may { pay row.price }"}
+        """))
+    session = Match(pack, 1, 1)
+    game = session.game
+    assert (game.counter("coin", 0), game.counter("ore", 0)) == (8 - 3, 2 - 1)
+    assert session.done  # the whole row (6 coin + 1 ore) is no longer payable: the `may` is not offered
+
+
+GRID = """\
+zones:
+  map: {scope: global}
+  ways: {scope: global}
+component_types:
+  space:
+    zone: map
+    grid: {shape: SHAPE, at: at}
+    attrs: {at: {type: list}}
+  road: {zone: ways, derive: {edges: space}}
+  crossing: {zone: ways, derive: {corners: space}}
+components:
+  space:
+    - {id: a, name: A, at: [0, 0]}
+    - {id: b, name: B, at: [1, 0]}
+    - {id: c, name: C, at: [0, 1]}
+    - {id: d, name: D, at: [1, 1]}
+    - {id: far, name: Far, at: [5, 5]}
+flow:
+  - {id: nothing, do: "shuffle map"}
+"""
+
+
+def test_a_hex_grid_links_cells_one_step_apart_and_derives_edges_and_corners(tmp_path: Path) -> None:
+    pack = make_pack(tmp_path, GRID.replace("SHAPE", "hex"))
+    links = pack.graphs["space"].links
+    assert links == {"a": ["b", "c"], "b": ["a", "c", "d"], "c": ["a", "b", "d"], "d": ["b", "c"], "far": []}
+    assert sorted(c for c in pack.components if "__" in c) == ["a__b", "a__b__c", "a__c", "b__c", "b__c__d",
+                                                                 "b__d", "c__d"]
+
+
+def test_a_square_grid_has_four_neighbours_and_no_three_way_corners(tmp_path: Path) -> None:
+    pack = make_pack(tmp_path, GRID.replace("SHAPE", "square"))
+    assert pack.graphs["space"].links["a"] == ["b", "c"] and pack.graphs["space"].links["d"] == ["b", "c"]
+    assert sorted(c for c in pack.components if "__" in c) == ["a__b", "a__c", "b__d", "c__d"]
+
+
+def test_cards_in_a_shared_active_zone_answer_every_players_events(tmp_path: Path) -> None:
+    pack = make_pack(tmp_path, textwrap.dedent("""\
+        counters:
+          coin: {resource: true}
+          bonus: {}
+          badge: {}
+        zones:
+          table: {scope: global, active: true}
+          box: {scope: global}
+        component_types:
+          card: {zone: table}
+          spare: {zone: box}
+        components:
+          card:
+            - id: patron
+              name: Patron
+              triggers:
+                - {on: gained, when: 'event.counter == "coin" and badge == 1', effect: "gain 1 bonus"}
+          spare:
+            - id: boxed
+              name: Boxed
+              triggers:
+                - {on: gained, when: 'event.counter == "coin"', effect: "gain 5 bonus"}
+        flow:
+          - {id: badge, each_player: [{id: first, if: "me.seat == 2", then: [{id: pin, do: "set badge = 1"}]}]}
+          - {id: turns, each_player: [{id: earn, do: "gain 1 coin"}]}
+        """))
+    game = Match(pack, 2, 1).game
+    # the card on the shared table answers both players' gains; its `when` picks the badge holder;
+    # the card in the inactive box never answers
+    assert [game.counter("bonus", s) for s in range(2)] == [0, 1]
+
+
+def test_an_effect_attribute_or_action_that_does_itself_is_a_rule_error_not_a_crash(tmp_path: Path) -> None:
+    body = ATTRIBUTE_RULES.replace('reward: "gain 1 ore"}', 'reward: "gain 1 ore; do self.reward"}').replace(
+        "do: 'repeat choose o in shop \"buy\" { pay o.price; do o.reward }'", 'do: "do cheap.reward"')
+    with pytest.raises(RuleError, match="'do' nested deeper than 64"):
+        Match(make_pack(tmp_path / "a", body), 1, 1)
+    body = ATTRIBUTE_RULES.replace('reward: "gain 1 ore"}', 'reward: "gain 1 ore", actions: [{effect: "do self"}]}')
+    body = body.replace("do: 'repeat choose o in shop \"buy\" { pay o.price; do o.reward }'", 'do: "do cheap"')
+    with pytest.raises(RuleError, match="'Cheap' has no action that can be done now"):
+        Match(make_pack(tmp_path / "b", body), 1, 1)

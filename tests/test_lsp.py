@@ -278,7 +278,7 @@ async def test_completion_in_dsl_offers_names_functions_and_statements(client: L
     assert items["robot_box"].detail == "zone"
     assert items["duct_tape"].detail == "counter"
     assert items["count"].detail.startswith("count(a) -> a number")
-    assert items["gain"].detail == "gain expr NAME"
+    assert items["gain"].detail == "gain expr (NAME | counter_of)"
     procedures = await complete(client, path, lsp.Position(start.line, start.character + len("call ")))
     assert "reuse_robots" in procedures and "robot_box" not in procedures
 

@@ -146,6 +146,32 @@ def test_explain_shows_what_patches_changed(tmp_path: Path, capsys: pytest.Captu
     assert "by mod (mod/patches.yaml:2:5)" in out
 
 
+def test_effect_and_cost_attributes_read_like_printed_rules(tmp_path: Path) -> None:
+    root = tmp_path / "toy"
+    root.mkdir()
+    (root / "pack.yaml").write_text('id: toy\nname: Toy\nversion: 0.1.0\nengine: ">=0.1"\nplayers: {min: 1, max: 2}\n')
+    (root / "main.yaml").write_text(
+        "counters:\n  coin: {name: Coin, resource: true}\n  ore: {name: Ore, resource: true}\n"
+        "zones:\n  shop: {scope: global}\n"
+        "component_types:\n  offer:\n    zone: shop\n    attrs:\n"
+        '      price: {type: cost, default: "1 coin"}\n      reward: {type: effect}\n'
+        'components:\n  offer:\n    - {id: dear, name: Dear, price: "2 coin", reward: "gain 3 ore"}\n'
+        'flow:\n  - {id: buy, do: "for o in shop { pay o.price; do o.reward }"}\n')
+    shown = renderer(root)
+    assert list(shown.component(load_pack_files(root).components["dear"])) == [
+        "Price: 2 Coins.", "Reward: Gain 3 Ores."]
+    assert shown.text("for o in shop { pay o.price; do o.reward }", "effect") == (
+        "For each o in shop: pay the price of o, then carry out the reward of o.")
+
+
+def test_a_counter_named_through_data_reads_as_the_attribute(minimal: Renderer) -> None:
+    assert minimal.text("gain 2 t.cube; lose 1 t.cube", "effect") == "Gain 2 of the cube of t. Lose 1 of the cube of t."
+
+
+def test_turn_position_reads_as_the_place_in_turn_order(minimal: Renderer) -> None:
+    assert minimal.text("me.position", "expr") == "the place in turn order of you (1 = the first player)"
+
+
 def test_explain_prints_the_new_mechanisms_as_rules(capsys: pytest.CaptureFixture[str]) -> None:
     """Item-backed counters, admission rules and board links read as rules text."""
     fixtures = REPO / "tests" / "fixtures" / "packs"

@@ -18,7 +18,7 @@ from engine.dsl.parse import DslText
 from engine.dsl.sites import Site, SiteIndex, pack_sites
 from engine.packs.raw import Entry, RawPack
 from engine.packs.source import SourceFile
-from engine.runtime.boards import DERIVED_KINDS, Graph, derived_id
+from engine.runtime.boards import DERIVED_KINDS, Graph, derived_id, grid_neighbours
 from engine.runtime.context import Ctx
 from engine.runtime.costs import all_payers
 from engine.runtime.defs import (
@@ -214,19 +214,14 @@ class Builder:
                                               raw.manifest_src.display, 1, 1))
 
     def _boards(self, order: int) -> None:
-        """Board graphs from `links`, then the locations `derive` asks for (edges, corners)."""
+        """Board graphs from `links` and `grid`, then the locations `derive` asks for (edges, corners)."""
         pack = self.pack
         for tid, ctype in pack.types.items():
-            if ctype.links is None:
+            if ctype.links is None and ctype.grid is None:
                 continue
-            e = self.raw.component_types[tid]
-            if ctype.attrs.get(ctype.links, AttrDef("", "")).type != "list":
-                self.sink.error(e.src, (*e.path, "links"), "TYPE003",
-                                f"links names '{ctype.links}', which must be a declared list attribute of '{tid}'")
-                continue
-            members = {c.id: [str(x) for x in c.values.get(ctype.links) or []]
-                       for c in pack.components.values() if c.ctype is ctype}
-            pack.graphs[tid] = Graph.build(tid, members)
+            members = self._board_members(tid, ctype)
+            if members is not None:
+                pack.graphs[tid] = Graph.build(tid, members)
         for tid, ctype in pack.types.items():
             if ctype.derive is None:
                 continue
@@ -235,7 +230,8 @@ class Builder:
             if graph is None:
                 e = self.raw.component_types[tid]
                 self.sink.error(e.src, (*e.path, "derive", kind), "TYPE003",
-                                f"'{space_type}' is not a board: it needs `links: ATTR` naming its neighbour list")
+                                f"'{space_type}' is not a board: it needs `links: ATTR` naming its neighbour list "
+                                "or `grid: {shape, at}`")
                 continue
             for ends in graph.edges() if kind == "edges" else graph.corners():
                 names = " / ".join(pack.components[c].name for c in ends)
@@ -243,6 +239,52 @@ class Builder:
                 pack.components[cid] = ComponentDef(cid, names, ctype, 1, self._defaults(ctype) | {"ends": list(ends)},
                                                     {}, [], [], "one", [], "", order)
                 order += 1
+
+    def _board_members(self, tid: str, ctype: ComponentType) -> dict[str, list[str]] | None:
+        """Each space's neighbours: its `links` list plus its neighbours on the `grid`; None when either is broken."""
+        pack, e = self.pack, self.raw.component_types[tid]
+        members: dict[str, list[str]] = {c.id: [] for c in pack.components.values() if c.ctype is ctype}
+        if ctype.links is not None:
+            if ctype.attrs.get(ctype.links, AttrDef("", "")).type != "list":
+                self.sink.error(e.src, (*e.path, "links"), "TYPE003",
+                                f"links names '{ctype.links}', which must be a declared list attribute of '{tid}'")
+                return None
+            for cid in members:
+                members[cid] += [str(x) for x in pack.components[cid].values.get(ctype.links) or []]
+        if ctype.grid is not None:
+            cells = self._grid_cells(tid, ctype, e)
+            if cells is None:
+                return None
+            for cid, near in grid_neighbours(ctype.grid[0], cells).items():
+                members[cid] += near
+        return members
+
+    def _grid_cells(self, tid: str, ctype: ComponentType, e: Entry) -> dict[str, tuple[int, int]] | None:
+        """Each component's cell on the type's grid (its `at` attribute: two whole numbers), all different."""
+        shape, at = ctype.grid or ("", "")
+        if ctype.attrs.get(at, AttrDef("", "")).type != "list":
+            self.sink.error(e.src, (*e.path, "grid", "at"), "TYPE003",
+                            f"grid.at names '{at}', which must be a declared list attribute of '{tid}'")
+            return None
+        cells: dict[str, tuple[int, int]] = {}
+        taken: dict[tuple[int, int], str] = {}
+        for comp in (c for c in self.pack.components.values() if c.ctype is ctype):
+            value = comp.values.get(at)
+            ce = self.raw.components[comp.id]
+            if not (isinstance(value, list) and len(value) == 2
+                    and all(isinstance(v, int) and not isinstance(v, bool) for v in value)):
+                self.sink.error(ce.src, (*ce.path, at), "BOARD001",
+                                f"'{comp.id}' needs its cell on the {shape} grid in '{at}': two whole numbers, "
+                                f"like [0, 1]; got {value!r}")
+                continue
+            cell = (value[0], value[1])
+            if cell in taken:
+                self.sink.error(ce.src, (*ce.path, at), "BOARD002",
+                                f"'{comp.id}' and '{taken[cell]}' are both on cell {list(cell)} of the {shape} grid")
+                continue
+            taken[cell] = comp.id
+            cells[comp.id] = cell
+        return cells
 
     @staticmethod
     def _defaults(ctype: ComponentType) -> dict[str, Any]:
@@ -293,8 +335,10 @@ class Builder:
         derived = next((k for k in DERIVED_KINDS if k in derive), None)
         if derived is not None:
             attrs.setdefault("ends", AttrDef("ends", "list", [], None, "ids of the spaces this location touches"))
+        grid = d.get("grid") if isinstance(d.get("grid"), dict) else None
         return ComponentType(tid, str(d.get("name", tid)), d.get("zone"), bool(d.get("per_player", False)), attrs,
-                             d.get("links"), (derived, str(derive[derived])) if derived else None)
+                             d.get("links"), (derived, str(derive[derived])) if derived else None,
+                             grid=(str(grid.get("shape", "hex")), str(grid.get("at", "at"))) if grid else None)
 
     def _check_references(self) -> None:
         """Names used by definitions (not DSL): zones, counters, attribute types."""
@@ -416,18 +460,36 @@ class Builder:
     def _derived_defaults(self, tid: str, e: Entry) -> None:
         ctype = self.pack.types[tid]
         for name, a in ctype.attrs.items():
-            fn = self.expr_at(e.src, (*e.path, "attrs", name, "default")) if a.type in ("expr", "cond") else None
-            if fn is not None:
+            compiled = self._dsl_attr_at(e.src, (*e.path, "attrs", name, "default"), a.type)
+            if compiled is not None:
                 for comp in self.pack.components.values():
                     if comp.ctype is ctype:
-                        comp.derived[name] = fn
+                        self._store_dsl_attr(comp, name, a.type, compiled)
+
+    def _dsl_attr_at(self, src: SourceFile, path: tuple, kind: str) -> Expr | Effect | Cost | None:
+        """Compile the `expr`/`cond`, `effect` or `cost` attribute text at a place, if the pack has one there."""
+        if kind not in DSL_TYPES:
+            return None
+        text = self.sites.get(src, path)
+        if text is None:
+            return None
+        if kind == "effect":
+            return self.effect(src, path, text)
+        if kind == "cost":
+            return self.cost(src, path, text)
+        return self.expr(src, path, text)
+
+    @staticmethod
+    def _store_dsl_attr(comp: ComponentDef, name: str, kind: str, compiled: Any) -> None:
+        tables: dict[str, dict[str, Any]] = {"effect": comp.effects, "cost": comp.prices}
+        tables.get(kind, comp.derived)[name] = compiled
 
     def _component_dsl(self, comp: ComponentDef, e: Entry) -> None:
         d = e.data
         for name, a in comp.ctype.attrs.items():
-            fn = self.expr_at(e.src, (*e.path, name)) if a.type in ("expr", "cond") else None
-            if fn is not None:
-                comp.derived[name] = fn
+            compiled = self._dsl_attr_at(e.src, (*e.path, name), a.type)
+            if compiled is not None:
+                self._store_dsl_attr(comp, name, a.type, compiled)
         for i in range(len(d.get("costs", []) or [])):
             cost = self.cost_at(e.src, (*e.path, "costs", i))
             if cost is not None:

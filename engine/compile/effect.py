@@ -106,6 +106,9 @@ class EffectCompiler(ExprCompiler):
     # ---------------------------------------------------------------- counters
     def _s_gain(self, t: Tree):
         amount_t, name = t.children
+        if isinstance(name, Tree):  # `gain N ITEM.ATTR`: the counter a `counter` attribute names
+            target = self.counter_ref(name, self.usage.produce)
+            return stmts("game.gain(ctx, N, int(A))", N=target, A=self.expr(amount_t)), None
         self.check_cost_name(name)
         self.usage.produce(str(name), self.dsl.place(name))
         self._not_item_backed(name, "gained")
@@ -115,6 +118,9 @@ class EffectCompiler(ExprCompiler):
 
     def _s_lose(self, t: Tree):
         amount_t, name = t.children
+        if isinstance(name, Tree):
+            target = self.counter_ref(name, self.usage.ref, wildcards=False)
+            return stmts("game.lose(ctx, N, int(A))", N=target, A=self.expr(amount_t)), None
         if str(name) not in self.pack.counters:
             self.unknown(name, "counter", list(self.pack.counters))
         self._not_item_backed(name, "lost")
@@ -134,6 +140,23 @@ class EffectCompiler(ExprCompiler):
         amounts = self.cost_amounts(t.children[0])
         return (stmts("game.pay(ctx, A, T)", A=amounts, T=const(self.dsl.snippet(t.children[0]))),
                 expr("game.can_pay(ctx, A)", A=amounts))
+
+    def _s_pay_attr(self, t: Tree):
+        """`pay ITEM.ATTR`: the item's `cost` attribute; anything else after `pay` is not a cost."""
+        target = t.children[0]
+        if not self._names_dsl_attr(target, "cost"):
+            self.dsl.error(target, "DSL014", f"pay needs a cost ('2 coin + 1 ore') or ITEM.ATTR naming a `cost` "
+                           f"attribute, got '{self.dsl.snippet(target)}'", None)
+            return [], None
+        base, name = self.expr(target.children[0]), const(str(target.children[1]))
+        return (stmts("game.pay_attr(ctx, B, N)", B=base, N=name), expr("game.can_pay_attr(ctx, B, N)", B=base, N=name))
+
+    def _names_dsl_attr(self, tree: Tree | Token, kind: str) -> bool:
+        """`ITEM.ATTR` where some component type declares ATTR of this kind (`effect` or `cost`)."""
+        if not (isinstance(tree, Tree) and tree.data == "attr"):
+            return False
+        name = str(tree.children[1])
+        return any(a.type == kind for ctype in self.pack.types.values() if (a := ctype.attrs.get(name)))
 
     def _s_set(self, t: Tree):
         target, value_t = t.children
@@ -355,6 +378,10 @@ class EffectCompiler(ExprCompiler):
 
     # ---------------------------------------------------------------- actions
     def _s_do_stmt(self, t: Tree):
+        if self._names_dsl_attr(t.children[0], "effect"):  # `do ITEM.ATTR`: run the item's `effect` attribute
+            base, name = self.expr(t.children[0].children[0]), const(str(t.children[0].children[1]))
+            return (stmts("game.run_attr(ctx, B, N)", B=base, N=name),
+                    expr("game.can_run_attr(ctx, B, N)", B=base, N=name))
         target = self.expr(t.children[0])
         return stmts("game.do(ctx, T)", T=target), expr("game.can_do(ctx, T)", T=target)
 

@@ -19,7 +19,7 @@ from lark import Token, Tree
 from engine.compile.codegen import Unit, checking_only, const, expr, stmts
 from engine.diagnostics import did_you_mean
 from engine.dsl.functions import FUNCTIONS
-from engine.dsl.parse import DslText
+from engine.dsl.parse import DslText, counter_chain
 from engine.dsl.types import T
 from engine.dsl.walk import EXPRESSION, Walker
 from engine.errors import GameOver, RuleError, StopLoop
@@ -30,7 +30,7 @@ from engine.runtime.state import Item, PlayerRef
 from engine.usage import Usage
 
 BUILTIN_NAMES = ("self", "event", "players", "option", "it", "me", "others", "everyone", "next_player")
-PLAYER_ATTRS = {"seat"}
+PLAYER_ATTRS = {"seat", "position"}
 ITEM_BUILTINS = {"name", "id", "owner", "zone", "threshold", "label"}
 # what generated code may call, by the names its templates use
 HELPERS: dict[str, Any] = {
@@ -47,7 +47,7 @@ HELPERS: dict[str, Any] = {
 _COMPARE = {"eq": ast.Eq, "ne": ast.NotEq, "lt": ast.Lt, "le": ast.LtE, "gt": ast.Gt, "ge": ast.GtE}
 _ARITH = {"add": ast.Add, "sub": ast.Sub, "mul": ast.Mult}
 _BOOLEAN = {"eq", "ne", "lt", "le", "gt", "ge", "in_", "and_", "or_", "not_", "true", "false"}
-_PLAIN = ("int", "str", "bool")  # read straight from `item.attrs` (a list may hold item references: get_attr)
+_PLAIN = ("int", "str", "bool", "counter")  # read straight from item.attrs (a list may hold item refs: get_attr)
 
 
 class ExprCompiler(Walker):
@@ -103,6 +103,11 @@ class ExprCompiler(Walker):
 
     def cost_amounts(self, tree: Tree) -> ast.expr:
         """`{counter: amount, ...}` for a cost; the same name twice adds up."""
+        if any(isinstance(term.children[1], Tree) for term in tree.children):  # a counter named through data
+            pairs: list[ast.expr] = [
+                ast.Tuple([self.counter_ref(name, self.usage.pay), as_int(self.expr(amount))], ast.Load())
+                for amount, name in (term.children for term in tree.children)]
+            return expr("game.add_amounts(P)", P=ast.List(pairs, ast.Load()))
         terms: list[tuple[ast.expr, str]] = []
         for term in tree.children:
             amount, name = term.children
@@ -149,6 +154,28 @@ class ExprCompiler(Walker):
         if kind == "zone":
             return expr("X.items[:]", X=node)
         return node if kind in ("list", "items", "players") else expr("as_items(X)", X=node)
+
+    def counter_ref(self, name: Token | Tree, use: Callable[[str, tuple[str, int, int]], None],
+                    wildcards: bool = True) -> ast.expr:
+        """The id of the counter a gain, lose or cost term names: NAME itself, or the value of a
+        `counter` attribute (`c.colour.cube`), checked when the rule runs."""
+        if isinstance(name, Token):
+            self.check_cost_name(name)
+            use(str(name), self.dsl.place(name))
+            return const(str(name))
+        attr = str(name.children[-1])
+        if not any(a.type == "counter" for t in self.pack.types.values() if (a := t.attrs.get(attr))):
+            self.dsl.error(name, "DSL015", f"'{self.dsl.snippet(name)}' cannot name a counter: no component type "
+                           f"declares '{attr}' a `counter` attribute", None)
+            return const("")
+        for value in self.counter_values(attr):
+            use(value, self.dsl.place(name))
+        return expr("game.counter_id(X, W)", X=self.expr(counter_chain(name)), W=const(wildcards))
+
+    def counter_values(self, attr: str) -> set[str]:
+        """The counters a `counter` attribute names in any component (for lint's uses of each counter)."""
+        return {str(c.values[attr]) for c in self.pack.components.values()
+                if c.values.get(attr) is not None and getattr(c.ctype.attrs.get(attr), "type", None) == "counter"}
 
     def check_cost_name(self, name: Token | Tree) -> None:
         n = str(name)
@@ -309,9 +336,11 @@ class ExprCompiler(Walker):
         return any(name in t.attrs for t in self.pack.types.values())
 
     def _player_attr(self, player: ast.expr, name: str) -> ast.expr:
-        """`p.NAME` for a known player: the seat (1-based), one of their counters or zones."""
+        """`p.NAME` for a known player: the seat (1-based), the place in turn order, a counter or a zone."""
         if name == "seat":
             return expr("P.seat + 1", P=player)
+        if name == "position":
+            return expr("game.position(P.seat)", P=player)
         cdef = self.pack.counters.get(name)
         if cdef is not None:
             if cdef.zone is None and cdef.items is None and cdef.scope == "player":

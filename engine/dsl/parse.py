@@ -152,6 +152,15 @@ def _too_complex(tree: Tree) -> TooComplex | None:
     return None
 
 
+def counter_chain(tree: Tree) -> Tree:
+    """`c.colour.cube` in a counter's place (a `counter_of` tree) as the attribute expression it reads."""
+    first, *names = tree.children
+    node = Tree("name", [first])
+    for name in names:
+        node = Tree("attr", [node, name])
+    return node
+
+
 def _offset(at: Tree | Token | int | None) -> int:
     if at is None:
         return 0

@@ -15,7 +15,7 @@ from lark import Token, Tree
 
 from engine.dsl.english import and_list, plural, sentences, words
 from engine.dsl.functions import FUNCTIONS
-from engine.dsl.parse import parse
+from engine.dsl.parse import counter_chain, parse
 from engine.dsl.walk import EXPRESSION, STATEMENT, Walker
 from engine.packs.raw import Entry
 from engine.runtime.defs import Pack
@@ -53,6 +53,8 @@ class Renderer(Walker):
         self.unit = unit
         self.bools = self._attrs_of_type("bool")
         self.conds = self._attrs_of_type("cond")
+        self.effects = self._attrs_of_type("effect")
+        self.declared = {name for t in pack.types.values() for name in t.attrs}
         self.holder: str | None = None  # while rendering an admission rule: how `self` reads ("the Socket")
 
     def admission(self, text: str, holder: str) -> str:
@@ -104,6 +106,8 @@ class Renderer(Walker):
     def amount(self, amount: Any, name: Token | Tree) -> str:
         n = self.expr(amount)
         shown = n if isinstance(amount, Tree) and amount.data in ("number", "name") else f"({n})"
+        if isinstance(name, Tree):  # a counter named through data
+            return f"{shown} of {self.expr(counter_chain(name))}"
         return f"{shown} {plural(self.name_of(str(name)), n)}"
 
     def name_of(self, ident: str) -> str:
@@ -187,7 +191,13 @@ class Renderer(Walker):
         return f"{self.expr(t.children[0])} times: {self.block(t.children[1])}"
 
     def _s_do_stmt(self, t: Tree) -> str:
-        return f"do an action of {self.expr(t.children[0])}"
+        target = t.children[0]
+        if isinstance(target, Tree) and target.data == "attr" and str(target.children[1]) in self.effects:
+            return f"carry out {self.expr(target)}"
+        return f"do an action of {self.expr(target)}"
+
+    def _s_pay_attr(self, t: Tree) -> str:
+        return f"pay {self.expr(t.children[0])}"
 
     def _s_activate(self, t: Tree) -> str:
         return f"activate {self.expr(t.children[0])} with {self.expr(t.children[1])}"
@@ -292,6 +302,8 @@ class Renderer(Walker):
             return f"its {words(str(name))}"
         if base_name == "event":
             return f"the event's {words(str(name))}"
+        if str(name) == "position" and "position" not in self.declared:
+            return f"the place in turn order of {self.expr(base)} (1 = the first player)"
         return f"the {words(str(name))} of {self.expr(base)}"
 
     def _is(self, attr: Tree, verb: str) -> str:
@@ -326,6 +338,11 @@ class Renderer(Walker):
         attrs = self.attributes(entry)
         if attrs:
             yield f"Attributes: {attrs}"
+        yield from self.rule_attributes(entry)
+        graph = self.pack.graphs.get(entry.ctype or "")
+        if graph is not None and entry.id in graph.links:  # a board space: its neighbours, listed or from its grid
+            near = [self.pack.components[n].name for n in graph.links[entry.id]]
+            yield f"Next to: {', '.join(near) if near else 'nothing'}."
         costs = [self.text(c, "cost") for c in _seq(data.get("costs"))]
         if costs:
             yield f"Cost: {'; or '.join(costs)}."
@@ -343,7 +360,7 @@ class Renderer(Walker):
         shown = []
         for name, a in ctype.attrs.items():
             value = entry.data.get(name)
-            if value is None:
+            if value is None or a.type in ("effect", "cost"):
                 continue
             if a.type in ("expr", "cond"):
                 value = self.text(str(value), "expr")
@@ -351,6 +368,15 @@ class Renderer(Walker):
                 value = self.name_of(value)
             shown.append(f"{words(name)} = {value}")
         return "; ".join(shown)
+
+    def rule_attributes(self, entry: Entry) -> Iterator[str]:
+        """`effect` and `cost` attributes as printed rules: "Reward: gain 3 Coins." (`do`/`pay ITEM.ATTR`)."""
+        ctype = self.pack.types.get(entry.ctype or "")
+        for name, a in (ctype.attrs.items() if ctype is not None else ()):
+            value = entry.data.get(name, a.default)
+            if value is not None and a.type in ("effect", "cost"):
+                text = self.text(str(value), a.type).rstrip(".")
+                yield f"{words(name)[:1].upper()}{words(name)[1:]}: {text[:1].upper()}{text[1:]}."
 
     def action(self, a: Mapping) -> str:
         head = []

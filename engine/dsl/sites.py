@@ -37,9 +37,9 @@ def pack_sites(raw: RawPack) -> Iterator[Site]:
     yield from _definition_sites(raw)
     derived = {tid: _derived_attrs(e.data) for tid, e in raw.component_types.items()}
     for tid, e in raw.component_types.items():
-        for name, default in derived[tid].items():
+        for name, (start, default) in derived[tid].items():
             if default is not None:
-                yield Site(e.src, (*e.path, "attrs", name, "default"), str(default), "expr", tid)
+                yield Site(e.src, (*e.path, "attrs", name, "default"), str(default), start, tid)
         if isinstance(e.data, Mapping) and e.data.get("admits") is not None:
             yield Site(e.src, (*e.path, "admits"), str(e.data["admits"]), "expr", tid)
     for e in raw.components.values():
@@ -74,9 +74,9 @@ def component_sites(src: SourceFile, path: DataPath, data: Any, ctype: str | Non
     """A component's expression attributes, costs, actions and triggers."""
     if not isinstance(data, Mapping):
         return
-    for name in derived:
+    for name, (start, _default) in derived.items():
         if data.get(name) is not None:
-            yield Site(src, (*path, name), str(data[name]), "expr", ctype)
+            yield Site(src, (*path, name), str(data[name]), start, ctype)
     for i, text in enumerate(_seq(data.get("costs"))):
         yield Site(src, (*path, "costs", i), str(text), "cost", ctype)
     for i, action in enumerate(_seq(data.get("actions"))):
@@ -87,11 +87,14 @@ def component_sites(src: SourceFile, path: DataPath, data: Any, ctype: str | Non
         yield from _trigger_sites(src, (*path, "triggers", i), trigger, ctype)
 
 
-def _derived_attrs(data: Any) -> dict[str, Any]:
-    """A component type's `expr`/`cond` attributes and their defaults."""
+_DSL_STARTS = {"expr": "expr", "cond": "expr", "effect": "effect", "cost": "cost"}
+
+
+def _derived_attrs(data: Any) -> dict[str, tuple[str, Any]]:
+    """A component type's DSL attributes (`expr`, `cond`, `effect`, `cost`): the grammar rule and the default."""
     attrs = data.get("attrs") if isinstance(data, Mapping) else None
-    return {str(name): spec.get("default") for name, spec in (attrs or {}).items()
-            if isinstance(spec, Mapping) and spec.get("type") in ("expr", "cond")}
+    return {str(name): (_DSL_STARTS[spec["type"]], spec.get("default")) for name, spec in (attrs or {}).items()
+            if isinstance(spec, Mapping) and spec.get("type") in _DSL_STARTS}
 
 
 def _trigger_sites(src: SourceFile, path: DataPath, data: Any, ctype: str | None) -> Iterator[Site]:

@@ -16,9 +16,11 @@ from lark import Token, Tree
 
 from engine.diagnostics import Diagnostic
 from engine.dsl.functions import FUNCTIONS
-from engine.dsl.parse import DslText, parse
+from engine.dsl.parse import DslText, counter_chain, parse
 from engine.dsl.sites import Site
 from engine.dsl.types import (
+    A_COST,
+    A_COUNTER,
     A_PLAYER,
     A_ZONE,
     AN_ITEM,
@@ -26,6 +28,10 @@ from engine.dsl.types import (
     BOOL,
     COLLECTION,
     CONTAINER,
+    COST,
+    COUNTER,
+    DOABLE,
+    EFFECT,
     HAS_ATTRS,
     INT,
     LIST,
@@ -44,8 +50,10 @@ from engine.dsl.types import (
 from engine.dsl.walk import EXPRESSION, STATEMENT, Walker
 from engine.runtime.defs import AttrDef, Pack
 
-_ATTR_KINDS = {"int": INT, "str": STR, "bool": BOOL, "list": LIST, "zone": ZONE, "cond": BOOL}
+_ATTR_KINDS = {"int": INT, "str": STR, "bool": BOOL, "list": LIST, "zone": ZONE, "cond": BOOL, "effect": EFFECT,
+               "cost": COST, "counter": COUNTER}
 _ITEM_BUILTINS = {"name": STR, "id": STR, "owner": PLAYER, "zone": ZONE}
+_PLAYER_ONLY = ("seat", "position")       # built-in attributes of players that items do not have
 _ACTION_ATTRS = {"threshold": INT, "label": STR, "id": STR}
 
 
@@ -154,14 +162,31 @@ class Checker(Walker):
 
     def cost(self, tree: Tree) -> None:
         for term in tree.children:
-            self.want(term.children[0], NUMBER, f"the amount of '{term.children[1]}'")
+            self.want(term.children[0], NUMBER, f"the amount of '{self.dsl.snippet(term.children[1])}'")
+            self.counter_place(term.children[1], "a cost")
+
+    def counter_place(self, name: Tree | Token, what: str) -> None:
+        """A counter named through data (`c.colour.cube`) must be a `counter` attribute of the item's type.
+
+        When no type declares the attribute a counter, the compiler reports DSL015 instead."""
+        if not isinstance(name, Tree):
+            return
+        attr = str(name.children[-1])
+        if not any(a.type == "counter" for ctype in self.pack.types.values() if (a := ctype.attrs.get(attr))):
+            return
+        t = self.infer(counter_chain(name))
+        if not A_COUNTER.fits(t):
+            self.dsl.error(name, A_COUNTER.code, f"the counter of {what} needs {A_COUNTER.noun}, got "
+                           f"'{self.dsl.snippet(name)}' ({NOUNS[t.kind]})", None)
 
     # ---------------------------------------------------------------- statements
     def _s_gain(self, t: Tree) -> None:
         self.want(t.children[0], NUMBER, "'gain'")
+        self.counter_place(t.children[1], "'gain'")
 
     def _s_lose(self, t: Tree) -> None:
         self.want(t.children[0], NUMBER, "'lose'")
+        self.counter_place(t.children[1], "'lose'")
 
     def _s_pay(self, t: Tree) -> None:
         self.cost(t.children[0])
@@ -226,7 +251,23 @@ class Checker(Walker):
         self.block(t.children[1])
 
     def _s_do_stmt(self, t: Tree) -> None:
-        self.want(t.children[0], AN_ITEM, "'do'")
+        self.want(t.children[0], DOABLE, "'do'")
+
+    def _s_pay_attr(self, t: Tree) -> None:
+        """`pay ITEM.ATTR` where some type declares ATTR a cost: this item's type must too (else DSL014)."""
+        target = t.children[0]
+        if not (isinstance(target, Tree) and target.data == "attr"):
+            return
+        name = str(target.children[1])
+        if not any(a.type == "cost" for ctype in self.pack.types.values() if (a := ctype.attrs.get(name))):
+            return
+        base = self.infer(target.children[0])
+        if base.kind in ("list", "zone"):  # a row of items: their costs added up
+            base = element(base)
+        found = self.attr_type(base, name) if base.kind in ("item", "any") else base
+        if not A_COST.fits(found):
+            self.dsl.error(target, A_COST.code, f"'pay ITEM.ATTR' needs {A_COST.noun}, got "
+                           f"'{self.dsl.snippet(target)}' ({NOUNS.get(found.kind, found.kind)})", None)
 
     def _s_activate(self, t: Tree) -> None:
         self.want(t.children[0], AN_ITEM, "'activate'")
@@ -322,7 +363,13 @@ class Checker(Walker):
             return BOOL
         if _name_of(base) == "event":
             return ANY
-        return self.attr_type(self.want(base, HAS_ATTRS, f"'.{name}'"), str(name))
+        owner = self.want(base, HAS_ATTRS, f"'.{name}'")
+        if (str(name) in _PLAYER_ONLY and owner.kind == "item" and owner.ctype in self.pack.types
+                and str(name) not in self.pack.types[owner.ctype].attrs):
+            self.dsl.error(name, HAS_ATTRS.code, f"'.{name}' is an attribute of players, but "
+                           f"'{self.dsl.snippet(base)}' is an item ({owner.ctype})", "an item's owner is a player: "
+                           f"'{self.dsl.snippet(base)}.owner.{name}'")
+        return self.attr_type(owner, str(name))
 
     def _x_index(self, t: Tree) -> T:
         base = self.want(t.children[0], COLLECTION, "'[...]'")
@@ -365,7 +412,7 @@ class Checker(Walker):
         return _ATTR_KINDS.get(a.type, ANY)
 
     def _player_attr(self, name: str) -> list[T]:
-        if name == "seat" or name in self.pack.counters:
+        if name in ("seat", "position") or name in self.pack.counters:
             return [INT]
         return [ZONE] if name in self.pack.zones else []
 

@@ -21,9 +21,10 @@ class T:
 
 
 INT, BOOL, STR, ZONE, PLAYER, ACTION, ANY = (T(k) for k in ("int", "bool", "str", "zone", "player", "action", "any"))
-ITEM, LIST = T("item"), T("list")
+ITEM, LIST, EFFECT, COST, COUNTER = T("item"), T("list"), T("effect"), T("cost"), T("counter")
 NOUNS = {"int": "a number", "bool": "true or false", "str": "text", "item": "an item", "zone": "a zone",
-         "player": "a player", "list": "a list", "action": "an action"}
+         "player": "a player", "list": "a list", "action": "an action", "effect": "an effect attribute",
+         "cost": "a cost attribute", "counter": "a counter attribute"}
 
 
 def list_of(elem: T) -> T:
@@ -58,6 +59,9 @@ NUMBER = Expect("TYPE010", "a number", frozenset({"int", "bool"}))
 ORDERED = Expect("TYPE010", "a number", frozenset({"int", "bool", "str", "list"}))
 A_ZONE = Expect("TYPE011", "a zone", frozenset({"zone"}))
 AN_ITEM = Expect("TYPE012", "an item", frozenset({"item"}))
+DOABLE = Expect("TYPE012", "an item or an effect attribute", frozenset({"item", "effect"}))
+A_COST = Expect("TYPE016", "a cost attribute", frozenset({"cost"}))
+A_COUNTER = Expect("TYPE017", "a counter attribute", frozenset({"counter"}))
 COLLECTION = Expect("TYPE013", "a collection (a zone or a list)", frozenset({"zone", "list"}))
 CONTAINER = Expect("TYPE013", "a collection (a zone or a list)", frozenset({"zone", "list", "str"}))
 A_LIST = Expect("TYPE013", "a list", frozenset({"list"}))

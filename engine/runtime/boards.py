@@ -1,5 +1,9 @@
 """Boards as graphs: spaces linked to neighbours, and locations derived from the links.
 
+A board's links are listed (`links: ATTR`) or follow from coordinates on a
+grid (`grid: {shape: hex|square, at: ATTR}`: each component gives its cell in
+ATTR, and cells one step apart are neighbours).
+
 A component type declares `links: ATTR` when each of its components lists its
 neighbours' ids in the list attribute ATTR (links count both ways). Another
 type may declare `derive: {edges: SPACE_TYPE}` to get one component per pair
@@ -17,9 +21,12 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass, field
-from itertools import combinations
 
 DERIVED_KINDS = ("edges", "corners")
+GRID_STEPS = {  # the neighbours of a cell: axial coordinates (q, r) on hexes, (column, row) on squares
+    "hex": ((1, 0), (-1, 0), (0, 1), (0, -1), (1, -1), (-1, 1)),
+    "square": ((1, 0), (-1, 0), (0, 1), (0, -1)),
+}
 
 
 @dataclass
@@ -74,11 +81,22 @@ class Graph:
         return -1
 
     def edges(self) -> list[tuple[str, str]]:
-        return [(a, b) for i, a in enumerate(self.order) for b in self.order[i + 1:] if self.adjacent(a, b)]
+        """Each linked pair once, in definition order (neighbour lists, so a big grid stays linear)."""
+        rank = {cid: i for i, cid in enumerate(self.order)}
+        return [(a, b) for a in self.order for b in self.links[a] if rank[b] > rank[a]]
 
     def corners(self) -> list[tuple[str, str, str]]:
-        return [(a, b, c) for a, b, c in combinations(self.order, 3)
-                if self.adjacent(a, b) and self.adjacent(b, c) and self.adjacent(a, c)]
+        """Each three mutually linked spaces once, in definition order."""
+        rank = {cid: i for i, cid in enumerate(self.order)}
+        return [(a, b, c) for a in self.order for b in self.links[a] if rank[b] > rank[a]
+                for c in self.links[b] if rank[c] > rank[b] and c in self.links[a]]
+
+
+def grid_neighbours(shape: str, cells: dict[str, tuple[int, int]]) -> dict[str, list[str]]:
+    """Each cell's neighbours on a hex or square grid, from the cells' coordinates."""
+    at = {xy: cid for cid, xy in cells.items()}
+    return {cid: [at[(q + dq, r + dr)] for dq, dr in GRID_STEPS[shape] if (q + dq, r + dr) in at]
+            for cid, (q, r) in cells.items()}
 
 
 def _link(links: dict[str, list[str]], a: str, b: str) -> None:

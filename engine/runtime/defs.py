@@ -134,6 +134,7 @@ class ComponentType:
     attrs: dict[str, AttrDef]
     links: str | None = None                 # list attribute naming neighbours: the type is a board graph
     derive: tuple[str, str] | None = None    # ("edges" | "corners", space type): generated locations
+    grid: tuple[str, str] | None = None      # ("hex" | "square", coordinate attribute): links from geometry
     admits: Expr | None = None               # slot admission: may item `it` be put here (self = this item)?
 
 
@@ -176,6 +177,8 @@ class ComponentDef:
     text: str
     order: int
     triggers_on: dict[str, list[TriggerDef]] = field(default_factory=dict)  # `triggers` by event
+    effects: dict[str, Effect] = field(default_factory=dict)  # `effect` attributes: `do ITEM.ATTR` runs one
+    prices: dict[str, Cost] = field(default_factory=dict)     # `cost` attributes: `pay ITEM.ATTR` pays one
 
 
 @dataclass

@@ -83,14 +83,16 @@ def _item_attr(ctx: Ctx, item: Item, name: str) -> Any:
     return 0  # declared by another type: reads as 0/false here, so mixed collections can be filtered
 
 
-_PLAIN = frozenset({"int", "str", "bool", "list"})
+_PLAIN = frozenset({"int", "str", "bool", "list", "counter"})  # a `counter` attribute reads as the counter's id
 
 
 def _player_attr(ctx: Ctx, player: PlayerRef, name: str) -> Any:
-    """`p.NAME`: that player's counter or zone, or `p.seat` (1-based)."""
+    """`p.NAME`: that player's counter or zone, `p.seat` (1-based) or `p.position` (in turn order)."""
     game = ctx.game
     if name == "seat":
         return player.seat + 1
+    if name == "position":
+        return game.position(player.seat)
     if name in game.pack.counters:
         return game.counter(name, player.seat)
     if name in game.pack.zones:

@@ -18,9 +18,9 @@ from engine.runtime.context import Ctx
 from engine.runtime.costs import can_pay, explain, payment_ways, way_label
 from engine.runtime.decision import KINDS, Decision
 from engine.runtime.defs import ActionDef, CounterDef, Pack, TriggerDef
-from engine.runtime.dsl_values import contains, describe, offer, stored
+from engine.runtime.dsl_values import as_items, contains, describe, offer, stored
 from engine.runtime.events import Event, EventKind
-from engine.runtime.limits import CALL_WORK, DRAW_WORK, MAX_WORK, LimitError, out_of_work
+from engine.runtime.limits import CALL_WORK, DRAW_WORK, MAX_GAME_WORK, MAX_WORK, LimitError, out_of_work
 from engine.runtime.state import Item, ItemRef, PlayerRef, Zone, new_state
 
 MAX_TRIGGER_DEPTH = 16
@@ -57,6 +57,8 @@ class Interpreter:
         else:
             self.state, self._copies = like.state.copy_as(data), like._copies
         self._first = {key: self.state.items[uids[0]] for key, uids in self._copies.items()}  # for `instance`
+        # the total at which the work since the last decision runs out (a fork resumes at a decision)
+        self._work_limit = min(self.state.work + MAX_WORK, MAX_GAME_WORK)
         self._trigger_depth = 0
         self.trace: list[Any] | None = None   # the flow trace (None: not kept, this match will not be forked)
         self.live = True                      # False while a fork catches up with its checkpoint
@@ -75,7 +77,10 @@ class Interpreter:
         # the acting seat's player, for generated code: no seat (a top-level step) reads as a clear error
         self.seats: dict[int | None, Any] = {p.seat: p for p in self.state.players}
         self.seats[None] = _NoActingPlayer()
-        self._active_zones = [[z for z in p.zones.values() if z.zdef.active] for p in self.state.players]
+        # zones whose items' triggers answer a seat's events: its own active zones, then the shared ones
+        # (cards on the table answer every player; their `when` says for whom)
+        shared = [z for z in self.state.zones.values() if z.zdef.active]
+        self._active_zones = [[*(z for z in p.zones.values() if z.zdef.active), *shared] for p in self.state.players]
         refs = [PlayerRef(seat) for seat in range(players)]
         self._rotations = [refs[seat:] + refs[:seat] for seat in range(players)]
         self._orders = [[p.seat for p in rotation] for rotation in self._rotations]
@@ -355,8 +360,17 @@ class Interpreter:
         """Spend units of this game's work budget; a LimitError when it runs out (a runaway rule)."""
         state = self.state
         state.work += units
-        if state.work > MAX_WORK:
-            raise out_of_work(what)
+        if state.work > self._work_limit:
+            raise self.out_of_work(what)
+
+    def out_of_work(self, what: str) -> LimitError:
+        if self.state.work > MAX_GAME_WORK:
+            return out_of_work(what, MAX_GAME_WORK, whole_game=True)
+        return out_of_work(what, MAX_WORK, whole_game=False)
+
+    def new_stretch(self) -> None:
+        """A decision is asked: the work since it is bounded afresh by MAX_WORK, the game's by MAX_GAME_WORK."""
+        self._work_limit = min(self.state.work + MAX_WORK, MAX_GAME_WORK)
 
     def passes(self, count: Any) -> range:
         """`repeat N`: the passes of the loop, all paid for when it starts (so `repeat 1000000000` fails at once)."""
@@ -370,8 +384,8 @@ class Interpreter:
         by its length."""
         state = self.state
         work = state.work = state.work + len(collection)
-        if work > MAX_WORK:
-            raise out_of_work(f"going through {len(collection):,} elements")
+        if work > self._work_limit:
+            raise self.out_of_work(f"going through {len(collection):,} elements")
         return collection
 
     def contains(self, value: Any, collection: Any) -> bool:
@@ -393,6 +407,7 @@ class Interpreter:
         if state.decisions > MAX_DECISIONS:
             raise LimitError(f"more than {MAX_DECISIONS} decisions in one game: does a loop never end?")
         seat = self._seat(ctx.seat)  # raises when nobody is there to ask
+        self.new_stretch()
         return values[self.pause(Decision(seat, KINDS[kind], prompt, labels, values, state.step))]
 
     # ---------------------------------------------------------------- counters
@@ -567,8 +582,8 @@ class Interpreter:
         state = self.state
         for _ in range(amount):
             state.work += DRAW_WORK
-            if state.work > MAX_WORK:
-                raise out_of_work(f"drawing {amount:,} items")
+            if state.work > self._work_limit:
+                raise self.out_of_work(f"drawing {amount:,} items")
             if not src.items and src.zdef.refill_from:
                 refill = self.state.zone(src.zdef.refill_from, src.owner)
                 src.items.extend(refill.items)
@@ -658,19 +673,91 @@ class Interpreter:
             self.pay(ctx, action.cost.amounts(ctx), action.cost.text)
         action.effect.run(ctx)
 
+    @contextmanager
+    def _nested(self, what: str) -> Iterator[None]:
+        """`do` runs rules inside rules, like `call`: at most MAX_CALL_DEPTH deep, so a rule that does
+        itself is a rule error, not a crash."""
+        self._call_depth += 1
+        try:
+            if self._call_depth > MAX_CALL_DEPTH:
+                raise RuleError(f"'do' nested deeper than {MAX_CALL_DEPTH} (at {what}): recursion?")
+            yield
+        finally:
+            self._call_depth -= 1
+
     def can_do(self, ctx: Ctx, target: Any) -> bool:
         item = _need_item(target, "do")
+        if self._call_depth >= MAX_CALL_DEPTH:
+            return False
         inner = self._action_ctx(ctx, item)
-        return any(self._legal_action(inner, a) for a in item.comp.actions)
+        with self._nested(item.comp.name):
+            return any(self._legal_action(inner, a) for a in item.comp.actions)
 
     def do(self, ctx: Ctx, target: Any) -> None:
         item = _need_item(target, "do")
         inner = self._action_ctx(ctx, item)
-        legal = [a for a in item.comp.actions if self._legal_action(inner, a)]
-        if not legal:
-            raise RuleError(f"'{item.comp.name}' has no action that can be done now")
-        action = self.ask(ctx, "action", f"action of {item.comp.name}", [a.label for a in legal], legal)
-        self.perform(inner, action)
+        with self._nested(item.comp.name):
+            legal = [a for a in item.comp.actions if self._legal_action(inner, a)]
+            if not legal:
+                raise RuleError(f"'{item.comp.name}' has no action that can be done now")
+            action = self.ask(ctx, "action", f"action of {item.comp.name}", [a.label for a in legal], legal)
+            self.perform(inner, action)
+
+    def position(self, seat: int) -> int:
+        """A seat's place in turn order: 1 for the first player (the counter `first_player`), then clockwise."""
+        players = len(self.state.players)
+        return (seat - self.state.counters.get("first_player", 0)) % players + 1
+
+    def counter_id(self, value: Any, wildcards: bool = True) -> str:
+        """A counter named through data (`gain 1 c.cube`): the attribute must hold a counter's id."""
+        if isinstance(value, str) and (value in self.pack.counters or (wildcards and value in self.pack.wildcards)):
+            return value
+        raise RuleError(f"{describe(value)} does not name a counter")
+
+    @staticmethod
+    def add_amounts(pairs: list[tuple[str, int]]) -> dict[str, int]:
+        """A cost's amounts when some counters are named through data: the same counter twice adds up."""
+        need: dict[str, int] = {}
+        for name, amount in pairs:
+            need[name] = need.get(name, 0) + amount
+        return need
+
+    def can_run_attr(self, ctx: Ctx, target: Any, name: str) -> bool:
+        item = _need_item(target, "do")
+        effect = _attr_of(item, name, item.comp.effects, "effect")
+        if effect.legal is None:
+            return True
+        if self._call_depth >= MAX_CALL_DEPTH:
+            return False
+        with self._nested(f"'{name}' of {item.comp.name}"):
+            return bool(effect.legal(ctx.child(self_item=item)))
+
+    def run_attr(self, ctx: Ctx, target: Any, name: str) -> None:
+        """`do ITEM.ATTR`: run the item's `effect` attribute for the acting player, with `self` = the item."""
+        item = _need_item(target, "do")
+        with self._nested(f"'{name}' of {item.comp.name}"):
+            _attr_of(item, name, item.comp.effects, "effect").run(ctx.child(self_item=item))
+
+    def price_of(self, ctx: Ctx, target: Any, name: str) -> tuple[dict[str, int], str]:
+        """The amounts and text of the item's `cost` attribute (its `(expr)` amounts read with `self` = the item);
+        for a collection of items (a row of tiles), their costs added up."""
+        items = [target] if isinstance(target, Item) else as_items(target)
+        need: dict[str, int] = {}
+        texts: list[str] = []
+        for item in items:
+            cost = _attr_of(_need_item(item, "pay"), name, item.comp.prices, "cost")
+            for counter, amount in cost.amounts(ctx.child(self_item=item)).items():
+                need[counter] = need.get(counter, 0) + amount
+            texts.append(cost.text)
+        return need, " + ".join(texts) or "nothing"
+
+    def can_pay_attr(self, ctx: Ctx, target: Any, name: str) -> bool:
+        return self.can_pay(ctx, self.price_of(ctx, target, name)[0])
+
+    def pay_attr(self, ctx: Ctx, target: Any, name: str) -> None:
+        """`pay ITEM.ATTR`: pay the item's `cost` attribute (the player chooses among the ways)."""
+        need, text = self.price_of(ctx, target, name)
+        self.pay(ctx, need, text)
 
     def activate(self, ctx: Ctx, target: Any, limit: int) -> None:
         """Mode `one`: do one action with threshold <= limit, or none. Mode `each`: each in order."""
@@ -704,8 +791,8 @@ class Interpreter:
     def call(self, ctx: Ctx, name: str) -> None:
         state = self.state
         state.work += CALL_WORK
-        if state.work > MAX_WORK:
-            raise out_of_work(f"calling '{name}'")
+        if state.work > self._work_limit:
+            raise self.out_of_work(f"calling '{name}'")
         self._call_depth += 1
         try:
             if self._call_depth > MAX_CALL_DEPTH:
@@ -835,3 +922,10 @@ def _need_item(value: Any, what: str) -> Item:
         raise RuleError(f"{what} needs an item, got {describe(value)}")
     return value
 
+
+def _attr_of(item: Item, name: str, table: dict[str, Any], kind: str) -> Any:
+    """An item's compiled `effect` or `cost` attribute; a rule error when its type has none of that name."""
+    found = table.get(name)
+    if found is None:
+        raise RuleError(f"'{item.comp.name}' has no {kind} attribute '{name}'")
+    return found

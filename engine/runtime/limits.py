@@ -5,7 +5,9 @@ Why: a pack is written by a stranger. Nesting limits alone do not stop a
 counter squared forty times. Every game therefore has a *work budget*: loop
 passes, procedure calls, items drawn and collection elements visited all
 spend from it, and running out is a `RuleError` at the DSL statement that
-ran away. Numbers, texts and lists that a game stores are bounded too, so no
+ran away. The budget bounds the work between two decisions (a runaway rule
+is one that works too long without asking anyone), and a much larger total
+bounds a whole game of many decisions. Numbers, texts and lists that a game stores are bounded too, so no
 value grows without limit. docs/limits.md lists every limit with its value
 and the diagnostic it gives.
 """
@@ -16,9 +18,11 @@ from typing import Any
 
 from engine.errors import RuleError
 
-# Units of work one game may spend: a loop pass, a procedure call, an item drawn, an element of a
-# collection a rule goes through. The shipped games spend well under 1% of it (docs/limits.md).
+# Units of work a game may spend between two decisions (a loop pass, a procedure call, an item drawn,
+# an element of a collection a rule goes through); asking a player starts a new stretch.
 MAX_WORK = 5_000_000
+# Units of work one whole game may spend, over all its stretches: a game of many decisions is bounded too.
+MAX_GAME_WORK = 200_000_000
 CALL_WORK = 4  # a procedure call costs more than a loop pass: the units stand for roughly equal time
 DRAW_WORK = 2  # an item drawn (moved from one zone to another)
 # The largest magnitude a stored number may have (a counter, an item attribute): far beyond any game,
@@ -38,9 +42,14 @@ class LimitError(RuleError):
     code = "RUN002"
 
 
-def out_of_work(what: str) -> LimitError:
-    return LimitError(f"this game has done more than {MAX_WORK:,} units of work (loop passes, procedure"
-                      f" calls, draws, elements visited), here {what}: a rule that never ends?")
+def out_of_work(what: str, limit: int, whole_game: bool) -> LimitError:
+    """The error for a game out of work: past `limit` units since the last decision, or in the whole game."""
+    if whole_game:
+        return LimitError(f"this game has done more than {limit:,} units of work in all (loop passes,"
+                          f" procedure calls, draws, elements visited), here {what}: a game that never ends?")
+    return LimitError(f"this game has done more than {limit:,} units of work (loop passes, procedure"
+                      f" calls, draws, elements visited) without asking anyone, here {what}:"
+                      " a rule that never ends?")
 
 
 def too_large(value: int, what: str) -> LimitError:
