@@ -83,16 +83,16 @@ class EffectCompiler(ExprCompiler):
         self.check_cost_name(name)
         self.usage.produce(str(name), self.dsl.place(name))
         amount = self.expr(amount_t)
-        quick = self._quick_counter(str(name), "gain", amount)
-        return quick or stmts("game.gain(ctx, N, int(A))", N=const(str(name)), A=amount), None
+        general = stmts("game.gain(ctx, N, int(A))", N=const(str(name)), A=amount)
+        return self._unless_watched(self._quick_counter(str(name), "gain", amount), general), None
 
     def _s_lose(self, t: Tree):
         amount_t, name = t.children
         if str(name) not in self.pack.counters:
             self.unknown(name, "counter", list(self.pack.counters))
         amount = self.expr(amount_t)
-        quick = self._quick_counter(str(name), "lose", amount)
-        return quick or stmts("game.lose(ctx, N, int(A))", N=const(str(name)), A=amount), None
+        general = stmts("game.lose(ctx, N, int(A))", N=const(str(name)), A=amount)
+        return self._unless_watched(self._quick_counter(str(name), "lose", amount), general), None
 
     def _s_pay(self, t: Tree):
         amounts = self.cost_amounts(t.children[0])
@@ -129,6 +129,14 @@ class EffectCompiler(ExprCompiler):
                          "else:\n    set_item_attr(T, N, V)", T=tmp, B=base, N=const(attr), V=value), None
         self.dsl.error(target, "DSL013", "only a counter or an item attribute can be set")
         return [], None
+
+    @staticmethod
+    def _unless_watched(quick: list[ast.stmt] | None, general: list[ast.stmt]) -> list[ast.stmt]:
+        """The quick path while nobody observes the match, else the general one, which tells observers
+        (a table's event feed shows what each player gained)."""
+        if quick is None:
+            return general
+        return [ast.If(expr("game.observers"), general, quick)]
 
     def _quick_counter(self, name: str, op: str, amount: ast.expr) -> list[ast.stmt] | None:
         """`gain`/`lose`/`set` of a plain counter nobody listens to, as a few dict operations.
