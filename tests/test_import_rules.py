@@ -24,7 +24,8 @@ ALLOWED: dict[str, set[str]] = {
     "play": {"packs", "compile", "runtime"},
     "authoring": {"packs"},
     "lint": {"packs", "dsl", "compile", "runtime", "play"},
-    "commands": {"packs", "dsl", "compile", "runtime", "play", "lint", "authoring", "api"},
+    "serve": {"packs", "compile", "runtime", "play"},
+    "commands": {"packs", "dsl", "compile", "runtime", "play", "lint", "authoring", "api", "serve"},
     "cli": {"commands"},
 }
 # the public API re-exports from every stage; nothing inside a stage may import it
