@@ -160,10 +160,33 @@ class Builder:
                                                raw.manifest_src.display, 1, 1))
         if raw.scoring is not None:
             pack.scoring = self._scoring(raw.scoring)
+        self._display()
         if any(d.severity == "error" for d in self.diagnostics):
             raise PackError(sorted(self.diagnostics, key=lambda d: (d.file, d.line, d.col)))
         pack.payers = all_payers(pack)   # filled now: a pack is never written while matches run
         return pack
+
+    def _display(self) -> None:
+        """pack.yaml `display` (schema-checked already): it may name only this pack's zones and counters, and a
+        grid places items by attributes some component type declares."""
+        pack, src = self.pack, self.raw.manifest_src
+        display = self.raw.manifest.get("display") or {}
+        attrs = {name for t in pack.types.values() for name in t.attrs}
+        for section, known, what in (("zones", pack.zones, "zone"), ("counters", pack.counters, "counter")):
+            for ident, spec in (display.get(section) or {}).items():
+                path = ("display", section, ident)
+                if ident not in known:
+                    self.error(src, path, "DISP001", f"display names unknown {what} '{ident}'",
+                               did_you_mean(str(ident), known), key=True)
+                    continue
+                if spec.get("as") == "grid" and not ("x" in spec and "y" in spec):
+                    self.error(src, path, "DISP002", f"the grid of zone '{ident}' needs both `x` and `y`", key=True)
+                for key in ("x", "y", "show"):
+                    if key in spec and spec[key] not in attrs:
+                        self.error(src, (*path, key), "DISP002", f"no component type declares attribute"
+                                   f" '{spec[key]}' (display of {what} '{ident}', `{key}`)",
+                                   did_you_mean(str(spec[key]), attrs))
+        pack.display = {"zones": dict(display.get("zones") or {}), "counters": dict(display.get("counters") or {})}
 
     def _boards(self, order: int) -> None:
         """Board graphs from `links`, then the locations `derive` asks for (edges, corners)."""

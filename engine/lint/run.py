@@ -80,6 +80,8 @@ RULES: tuple[Rule, ...] = (
     Rule("REF001", "unknown name"),
     Rule("REF002", "reference to a component of the wrong type"),
     Rule("REF003", "a supply that is not a global counter"),
+    Rule("DISP001", "display names an unknown zone or counter"),
+    Rule("DISP002", "a display grid without its attributes"),
     Rule("ATTR001", "attribute the component type does not declare"),
     Rule("ATTR002", "attribute value of the wrong type"),
     Rule("ATTR003", "attribute value not one of its allowed values"),

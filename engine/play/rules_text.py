@@ -12,7 +12,7 @@ from typing import Any
 
 from engine.compile.build import build_pack
 from engine.dsl.render import Renderer, plural, threshold_unit
-from engine.dsl.types import parsed_sites
+from engine.dsl.types import parse, parsed_sites
 from engine.packs.files import RawPack, find_pack, load_pack_files
 from engine.runtime.decision import Decision, DecisionKind
 from engine.runtime.defs import ActionDef, Cost, Pack
@@ -141,9 +141,17 @@ class RulesText:
             return f"game over: scores {event.get('scores')}"
         if kind in {k.value for k in DecisionKind} or kind in ("answered", "forced"):
             if "label" in event:
-                return f"{who} chose {event['label']}"
+                return f"{who} chose {self.logged_label(str(event['label']))}"
             return f"{who} answered"
         return ""
+
+    def logged_label(self, label: str) -> str:
+        """An answer's label as a feed shows it: DSL labels (`pay 1 duct_tape`, `yes: ...`) in short English."""
+        if label.startswith(YES):
+            return "yes: " + shorten(self.render.text(label[len(YES):], "effect"))
+        if " " in label and parse(label, "effect") is not None:
+            return shorten(self.render.text(label, "effect"))
+        return label
 
     def _zone(self, zone: Any) -> str:
         if isinstance(zone, list) and len(zone) == 2:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, TextIO
 
+from engine.play.layout import layout
 from engine.play.rules_text import RulesText
 from engine.runtime.decision import Decision
 
@@ -20,6 +21,18 @@ def _items(zone: Any) -> str:
     if isinstance(zone, dict):
         return f"({zone.get('hidden', 0)} hidden)"
     return ", ".join(str(i["name"]) for i in zone) if zone else "—"
+
+
+def grid_text(items: list[dict[str, Any]], spec: dict[str, Any]) -> str:
+    """A `display` grid as lines of cells: the `show` attribute's value, `.` for 0 or none."""
+    x, y = spec["x"], spec["y"]
+    xs = sorted({int(i[x]) for i in items})
+    ys = sorted({int(i[y]) for i in items}, reverse=spec.get("origin") == "bottom")
+    cells = {(int(i[x]), int(i[y])): i.get(spec.get("show", ""), 0) for i in items}
+    width = max(len(str(v)) for v in cells.values())
+    def cell(value: Any) -> str:
+        return ("." if not value else str(value)).rjust(width)
+    return "\n".join("    " + " ".join(cell(cells.get((col, row))) for col in xs) for row in ys)
 
 
 def _runs(lines: list[str]) -> list[tuple[str, int]]:
@@ -38,6 +51,7 @@ class TableText:
 
     def __init__(self, rules: RulesText, out: TextIO, fancy: bool | None = None) -> None:
         self.rules, self.out = rules, out
+        self.zones = layout(rules.pack)["zones"]
         if fancy is None:
             fancy = bool(getattr(out, "isatty", lambda: False)())
         self.console: Any = None
@@ -54,16 +68,24 @@ class TableText:
         name = self.rules.name
         out: list[Section] = []
         shared = [(name(k), str(v)) for k, v in view["counters"].items()]
-        shared += [(name(z), _items(items)) for z, items in view["zones"].items()]
+        shared += [(name(z), self._zone(z, items)) for z, items in view["zones"].items()
+                   if self.zones.get(z, {}).get("as") != "off"]
         if shared:
             out.append(("Table", shared))
         for player in view["players"]:
             who = "You" if player["seat"] == seat else f"P{player['seat'] + 1}"
             rows = [(name(k), str(v)) for k, v in player["counters"].items() if v]
-            rows += [(name(z), _items(items)) for z, items in player["zones"].items()
-                     if not (isinstance(items, dict) and not items.get("hidden"))]
+            rows += [(name(z), self._zone(z, items)) for z, items in player["zones"].items()
+                     if not (isinstance(items, dict) and not items.get("hidden"))
+                     and self.zones.get(z, {}).get("as") != "off"]
             out.append((f"{who} (seat {player['seat'] + 1})", rows))
         return out
+
+    def _zone(self, zid: str, items: Any) -> str:
+        spec = self.zones.get(zid, {})
+        if spec.get("as") == "grid" and isinstance(items, list) and items:
+            return "\n" + grid_text(items, spec)
+        return _items(items)
 
     def show_view(self, view: Mapping[str, Any], seat: int) -> None:
         for title, rows in self.sections(view, seat):

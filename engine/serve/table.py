@@ -16,12 +16,12 @@ from typing import Any
 
 from engine.errors import MoveError
 from engine.play.agents import RandomAgent
+from engine.play.layout import layout
 from engine.play.log import GameLog
 from engine.play.match import Match
 from engine.play.rules_text import RulesText
 from engine.play.seat_feed import SeatFeed
 from engine.runtime.defs import Pack
-from engine.serve.layout import layout
 
 HUMAN, BOT = "human", "bot"
 PAST_EVENTS = 200   # events a page receives when it (re)connects

@@ -44,7 +44,8 @@
 
   function zone(id, items) {
     const spec = (state.layout.zones || {})[id] || {as: "list"};
-    const node = el("div", {class: "zone " + spec.as, "data-zone": id}, el("h3", {}, name(id)));
+    const node = el("div", {class: "zone as-" + spec.as, "data-zone": id}, el("h3", {}, name(id)));
+    if (spec.as === "off") return null;
     if (!Array.isArray(items)) {
       node.append(el("span", {class: "hidden-items"}, items.hidden + " hidden"));
     } else if (spec.as === "grid" && items.length) {
@@ -74,7 +75,8 @@
     const node = el("div", {class: "area" + (mine ? " mine" : "")}, el("h2", {}, title), counters(data.counters));
     for (const [id, items] of Object.entries(data.zones)) {
       if (!Array.isArray(items) && !items.hidden) continue;
-      node.append(zone(id, items));
+      const drawn = zone(id, items);
+      if (drawn) node.append(drawn);
     }
     return node;
   }
@@ -84,6 +86,7 @@
     box.replaceChildren();
     const d = state.decision;
     $("decision-panel").classList.toggle("waiting", !d);
+    const drawnAt = state.version;   // a button answers the decision it was drawn for, not a later one
     if (d) {
       box.append(el("p", {id: "prompt"}, d.prompt));
       const opts = el("div", {class: "options"});
@@ -91,7 +94,7 @@
         const b = el("button", {class: "option", type: "button", "data-index": o.index, "data-label": o.label, title: o.text},
                      o.short, o.text ? el("div", {class: "rules"}, o.text) : null);
         b.onmouseenter = () => showCard(o.short, o.text);
-        b.onclick = () => send({type: "answer", index: o.index, version: state.version});
+        b.onclick = () => send({type: "answer", index: o.index, version: drawnAt});
         opts.append(b);
       }
       box.append(opts);
@@ -126,7 +129,7 @@
     board.replaceChildren(area("Table", state.view, false));
     const players = state.view.players.slice().sort((a, b) => (a.seat === state.seat ? -1 : b.seat === state.seat ? 1 : a.seat - b.seat));
     for (const p of players) board.append(area(seatName(p.seat) + " (seat " + (p.seat + 1) + ", " + state.seats[p.seat].kind + ")", p, p.seat === state.seat));
-    const log = $("log");
+    const log = $("log");  // newest last
     log.replaceChildren(...state.events.map((e) => el("li", {class: e.new ? "new" : ""}, e.text)));
     log.scrollTop = log.scrollHeight;
   }
