@@ -192,3 +192,20 @@ def test_a_match_deep_copies_and_pickles() -> None:
         assert twin.state_hash() == match.state_hash() and twin.legal() == match.legal()
         twin.apply(0)
         assert twin.state_hash() != match.state_hash()
+
+
+def test_forks_carry_a_board_changed_in_play() -> None:
+    """`link`/`unlink` give a match its own board (State.boards): forks and undo carry it."""
+    pack = engine.load_pack(str(Path(__file__).parent / "fixtures" / "packs" / "bridges"))
+    players = pack.min_players
+    for seed in range(1, 6):
+        _, answers, hashes = random_game(pack, players, seed)
+        match = engine.new_match(pack, players, seed)
+        for at, answer in enumerate(answers):
+            fork = match.fork()
+            assert fork.state_hash() == hashes[at]
+            match.apply(answer)
+        assert match.fork().state_hash() == hashes[-1]
+        if match.game.state.boards:
+            return
+    pytest.fail("no game of the bridges pack changed its board")

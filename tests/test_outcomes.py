@@ -67,6 +67,8 @@ def test_play_prints_the_team_loss_and_simulate_reports_every_verdict(capsys: py
     assert set(report["verdicts"]) == {v.value for v in Verdict}
     assert abs(sum(report["verdicts"].values()) - 1) < 0.01
     assert report["verdicts"]["team_loss"] > 0 and report["verdicts"]["no_winner"] > 0
+    assert report["team"] == {"win": round(1 - report["verdicts"]["team_loss"], 3),
+                              "loss": report["verdicts"]["team_loss"]}
     assert {g["verdict"] for g in report["results"]} <= {v.value for v in Verdict}
     lost = next(g for g in report["results"] if g["verdict"] == "team_loss")
     assert main(["play", str(PACK), "--players", str(lost["players"]), "--seed", str(lost["seed"]), "-q"]) == 0

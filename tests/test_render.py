@@ -143,3 +143,17 @@ def test_explain_shows_what_patches_changed(tmp_path: Path, capsys: pytest.Captu
     out = capsys.readouterr().out
     assert out.startswith("Procedure earn: Gain 2 Coins.\n  History: defined in base (base/game.yaml:4:3); ")
     assert "by mod (mod/patches.yaml:2:5)" in out
+
+
+def test_explain_prints_the_new_mechanisms_as_rules(capsys: pytest.CaptureFixture[str]) -> None:
+    """Item-backed counters, admission rules and board links read as rules text."""
+    fixtures = REPO / "tests" / "fixtures" / "packs"
+    assert main(["explain", str(fixtures / "exhaust"), "mana"]) == 0
+    assert main(["explain", str(fixtures / "sockets"), "socket"]) == 0
+    assert main(["explain", str(fixtures / "bridges"), "build", "burn"]) == 0
+    out = capsys.readouterr().out
+    assert ("Counter Mana (mana): the total, over the items in Lands in play that are not tapped"
+            " (those where its kind is land), of its mana") in out
+    assert "each becomes tapped and stops counting; an item is discarded instead if it is brittle" in out
+    assert "Takes an item only if the Socket is not full and the Socket is open or its colour is the colour of" in out
+    assert "join a to b (now adjacent)" in out and "cut the link between a and b" in out

@@ -16,7 +16,8 @@ NAME = "explain"
 HELP = "print components and their actions as rules text"
 DESCRIPTION = ("Print the rules of a pack's components (costs, actions, triggers), procedures and triggers"
                " in plain English, rendered from their DSL, next to any printed `text`. With IDs, only those"
-               " components, component types (all their components), procedures, triggers or `scoring`.")
+               " components, component types (all their components), item-backed counters, procedures, triggers or"
+               " `scoring`.")
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -45,8 +46,28 @@ class Explainer:
             yield from self.one(ident)
 
     def everything(self) -> list[str]:
-        return [*self.raw.component_types, *self.raw.procedures, *self.triggers,
+        return [*self.pools(), *self.raw.component_types, *self.raw.procedures, *self.triggers,
                 *(["scoring"] if self.raw.scoring is not None else [])]
+
+    def pools(self) -> list[str]:
+        """The counters read from items: their rule is not obvious from their name."""
+        return [cid for cid, e in self.raw.counters.items() if hasattr(e.data, "get") and e.data.get("items")]
+
+    def pool(self, entry: Entry) -> Iterator[str]:
+        """An item-backed counter as a rule: what it adds up, and how paying it exhausts items."""
+        spec, text = entry.data["items"], self.render.text
+        name = self.render.name_of(entry.id)
+        value = text(str(spec["value"]), "expr") if spec.get("value") is not None else "1"
+        where = f" (those where {text(str(spec['where']), 'expr')})" if spec.get("where") is not None else ""
+        exhausted = words(str(spec.get("exhaust", "")))
+        yield f"Counter {name} ({entry.id}): the total, over the items in" \
+              f" {self.render.name_of(str(spec.get('zone', '')))} that are not {exhausted}{where}, of {value}"
+        paid = f"  Paying N {name}: choose such items of positive value until they cover N (the rest is lost);" \
+               f" each becomes {exhausted} and stops counting"
+        if spec.get("discard") is not None:
+            paid += f"; an item is discarded instead if {text(str(spec['discard']), 'expr')}"
+        yield paid
+        yield from self.history(entry.id)
 
     def scoring(self, entry: Entry) -> Iterator[str]:
         """The end of the game: score, tie-breakers, and who cannot win."""
@@ -68,8 +89,14 @@ class Explainer:
         elif ident in raw.component_types:
             members = [e for e in raw.components.values() if e.ctype == ident]
             yield f"== {self.render.name_of(ident)} ({len(members)}) =="
+            admits = raw.component_types[ident].data.get("admits")
+            if admits is not None:
+                holder = f"the {self.render.name_of(ident)}"
+                yield f"  Takes an item only if {self.render.admission(str(admits), holder)}"
             for entry in members:
                 yield from self.component(entry)
+        elif ident in self.pools():
+            yield from self.pool(raw.counters[ident])
         elif ident in raw.procedures:
             yield f"Procedure {words(ident)}: {self.render.text(str(raw.procedures[ident].data), 'effect')}"
             yield from self.history(ident)
@@ -78,7 +105,7 @@ class Explainer:
         elif ident in self.triggers:
             yield f"Trigger {ident}: {self.render.trigger(self.triggers[ident].data)}"
         else:
-            known = [*raw.components, *raw.component_types, *raw.procedures, *self.triggers, "scoring"]
+            known = [*raw.components, *raw.component_types, *raw.procedures, *self.triggers, *self.pools(), "scoring"]
             hint = did_you_mean(ident, known)
             raise UsageError(f"'{ident}' is not a component, component type, procedure or trigger of this pack"
                              + (f"; {hint}" if hint else ""))

@@ -44,6 +44,8 @@ def run(args: argparse.Namespace) -> int:
             d = s["decisions_per_game"]
             print(f"  decisions per game: mean {d['mean']}, min {d['min']}, max {d['max']}")
         print("  outcomes: " + ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in s["verdicts"].items() if v))
+        if s["team"]:
+            print(f"  team: win {s['team']['win']}, loss {s['team']['loss']} (a team win is then scored per player)")
         print("  seat win rate: " + ", ".join(f"{k} {v}" for k, v in s["seat_win_rate"].items()))
         for f in s["failures"]:
             print(f"  FAILED seed {f['seed']} ({f['players']} players): {f['error']}")

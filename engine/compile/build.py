@@ -27,6 +27,7 @@ from engine.runtime.defs import (
     CounterDef,
     Effect,
     Expr,
+    ItemPool,
     Pack,
     RankTable,
     Scoring,
@@ -74,6 +75,14 @@ class Builder:
         self.diagnostics.extend(dsl.diagnostics)
         return fn
 
+    def admission(self, src: SourceFile, path: tuple, text: Any) -> Expr:
+        """A slot admission rule: a condition on `it` (the item offered) and `self` (the receiver)."""
+        dsl = self._dsl(src, path, text)
+        tree = dsl.parse("expr")
+        fn: Expr = _zero if tree is None else self._compiler(dsl).admission_function(tree)
+        self.diagnostics.extend(dsl.diagnostics)
+        return fn
+
     def effect(self, src: SourceFile, path: tuple, text: Any) -> Effect:
         dsl = self._dsl(src, path, text)
         tree = dsl.parse("effect")
@@ -98,7 +107,7 @@ class Builder:
             pack.counters[cid] = CounterDef(cid, str(d.get("name", cid)), d.get("scope", "player"),
                                             int(d.get("initial", 0)), int(d.get("min", 0)), d.get("max"),
                                             bool(d.get("resource", False)), list(d.get("substitutes", []) or []),
-                                            d.get("zone"), d.get("supply"))
+                                            d.get("zone"), d.get("supply"), _pool(d.get("items")))
         for wid, e in raw.wildcards.items():
             d = e.data
             pack.wildcards[wid] = WildcardDef(wid, str(d.get("name", wid)), list(d.get("gain", [])),
@@ -137,6 +146,10 @@ class Builder:
                 cost_text = slot.get("cost") if hasattr(slot, "get") else None
                 pack.zones[zid].slots.append(None if cost_text is None
                                              else self.cost(e.src, (*e.path, "slots", i, "cost"), cost_text))
+        self._pool_exprs()
+        for tid, e in raw.component_types.items():
+            if e.data.get("admits") is not None:
+                pack.types[tid].admits = self.admission(e.src, (*e.path, "admits"), e.data["admits"])
         for tid, e in raw.component_types.items():
             self._derived_defaults(tid, e)
         for comp_id, e in raw.components.items():
@@ -223,6 +236,40 @@ class Builder:
     def _defaults(ctype: ComponentType) -> dict[str, Any]:
         return {name: a.default for name, a in ctype.attrs.items() if a.type not in DSL_TYPES}
 
+    def _check_pool(self, pool: ItemPool, e: Entry) -> None:
+        """An item-backed counter: a known zone, a bool attribute to mark exhausted items, a discard pile if asked."""
+        pack, at = self.pack, (*e.path, "items")
+        self._ref(pool.zone, pack.zones, e, (*at[len(e.path):], "zone"), "zone")
+        kinds = {t.attrs[pool.exhaust].type for t in pack.types.values() if pool.exhaust in t.attrs}
+        if kinds != {"bool"}:
+            found = f"is declared as {', '.join(sorted(kinds))}" if kinds else "is not declared by any component type"
+            bools = sorted({a.name for t in pack.types.values() for a in t.attrs.values() if a.type == "bool"})
+            declare = "declare it on the items' type: attrs: {" + pool.exhaust + ": {type: bool, default: false}}"
+            hint = (did_you_mean(pool.exhaust, bools) if not kinds else None) or declare
+            self.error(e.src, (*at, "exhaust"), "ITEMS001",
+                       f"exhaust names '{pool.exhaust}', which {found}: it must be a bool attribute", hint)
+        zone = pack.zones.get(pool.zone)
+        counter = pack.counters[e.id]
+        if zone is not None and counter.scope == "global" and zone.scope == "player":
+            self.error(e.src, (*at, "zone"), "ITEMS004",
+                       f"'{e.id}' is one counter for the game but zone '{pool.zone}' belongs to each player",
+                       f"make the counter per player (remove scope: global) or zone '{pool.zone}' global")
+        if e.data["items"].get("discard") is not None and zone is not None and zone.discard_to is None:
+            self.error(e.src, (*at, "discard"), "ITEMS002",
+                       f"discard sends items to the discard_to of zone '{pool.zone}', which has none",
+                       f"add discard_to: ZONE to zone '{pool.zone}'")
+
+    def _pool_exprs(self) -> None:
+        """Pass 2: compile each item-backed counter's value, where and discard (self = the item)."""
+        for cid, c in self.pack.counters.items():
+            if c.items is None:
+                continue
+            e = self.raw.counters[cid]
+            spec = e.data["items"]
+            for key in ("value", "where", "discard"):
+                if spec.get(key) is not None:
+                    setattr(c.items, key, self.expr(e.src, (*e.path, "items", key), spec[key]))
+
     def _ctype(self, tid: str, e: Entry) -> ComponentType:
         d = e.data
         attrs: dict[str, AttrDef] = {}
@@ -250,6 +297,8 @@ class Builder:
                 self._ref(c.supply, pack.counters, e, ("supply",), "counter")
                 if pack.counters.get(c.supply) and pack.counters[c.supply].scope != "global":
                     self.error(e.src, (*e.path, "supply"), "REF003", f"supply '{c.supply}' must be a global counter")
+            if c.items is not None:
+                self._check_pool(c.items, e)
         for wid, w in pack.wildcards.items():
             for key in ("gain", "pay"):
                 for member in getattr(w, key):
@@ -410,3 +459,10 @@ def _no_cost(ctx: Ctx) -> dict[str, int]:
 
 def build_pack(raw: RawPack) -> Pack:
     return Builder(raw).build()
+
+
+def _pool(spec: Any) -> ItemPool | None:
+    """The `items:` of a counter, its expressions compiled later (pass 2)."""
+    if not hasattr(spec, "get"):
+        return None
+    return ItemPool(str(spec.get("zone", "")), str(spec.get("exhaust", "")))

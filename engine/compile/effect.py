@@ -82,6 +82,7 @@ class EffectCompiler(ExprCompiler):
         amount_t, name = t.children
         self.check_cost_name(name)
         self.usage.produce(str(name), self.dsl.place(name))
+        self._not_item_backed(name, "gained")
         amount = self.expr(amount_t)
         general = stmts("game.gain(ctx, N, int(A))", N=const(str(name)), A=amount)
         return self._unless_watched(self._quick_counter(str(name), "gain", amount), general), None
@@ -90,9 +91,18 @@ class EffectCompiler(ExprCompiler):
         amount_t, name = t.children
         if str(name) not in self.pack.counters:
             self.unknown(name, "counter", list(self.pack.counters))
+        self._not_item_backed(name, "lost")
         amount = self.expr(amount_t)
         general = stmts("game.lose(ctx, N, int(A))", N=const(str(name)), A=amount)
         return self._unless_watched(self._quick_counter(str(name), "lose", amount), general), None
+
+    def _not_item_backed(self, tok: Token | Tree, done: str) -> None:
+        """An item-backed counter is read from its items: only paying (exhausting them) changes it."""
+        cdef = self.pack.counters.get(str(tok))
+        if cdef is not None and cdef.items is not None:
+            self.dsl.error(tok, "ITEMS003", f"'{tok}' is the sum of the items in zone '{cdef.items.zone}': it cannot"
+                           f" be {done}, only paid (by exhausting items)",
+                           "change the items instead: move them, or set their attributes")
 
     def _s_pay(self, t: Tree):
         amounts = self.cost_amounts(t.children[0])
@@ -106,6 +116,9 @@ class EffectCompiler(ExprCompiler):
             tok = target.children[0]
             n = str(tok)
             cdef = self.pack.counters.get(n)
+            if cdef is not None and cdef.items is not None:
+                self._not_item_backed(tok, "set")
+                return [], None
             if cdef is None or cdef.zone is not None:
                 self.dsl.error(tok, "DSL013", f"'{n}' cannot be set: only counters and item attributes can",
                                None)
@@ -177,6 +190,12 @@ class EffectCompiler(ExprCompiler):
         return stmts(f"game.{t.data}(Z)", Z=_zone(self.expr(t.children[0]))), None
 
     _s_shuffle = _s_reveal = _s_conceal = _zone_op
+
+    def _s_link(self, t: Tree):
+        a, b = (self.expr(c) for c in t.children)
+        return stmts("game.relink(A, B, J)", A=a, B=b, J=const(t.data == "link")), None
+
+    _s_unlink = _s_link
 
     # ---------------------------------------------------------------- control
     def _s_if_stmt(self, t: Tree):

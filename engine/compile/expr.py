@@ -89,6 +89,16 @@ class ExprCompiler:
             self.expr(tree)
         return self.function(lambda c: stmts("return X", X=c.expr(tree)))
 
+    def admission_function(self, tree: Tree) -> Expr:
+        """A condition with `self` = the receiving item and `it` = the item offered to it (`admits`)."""
+        with checking_only():
+            self.with_it(tree, expr("ctx.offered"))
+
+        def make(c: ExprCompiler) -> list[ast.stmt]:
+            py, body = c.with_it(tree, expr("ctx.offered"))
+            return stmts(f"{py} = ctx.offered\nreturn X", X=body)
+        return self.function(make, "admits")
+
     def cost_amounts(self, tree: Tree) -> ast.expr:
         """`{counter: amount, ...}` for a cost; the same name twice adds up."""
         terms: list[tuple[ast.expr, str]] = []
@@ -199,6 +209,8 @@ class ExprCompiler:
 
     def _counter(self, n: str) -> ast.expr:
         cdef = self.pack.counters[n]
+        if cdef.items is not None:  # the sum of item values: computed on each read
+            return expr("game.counter(N, ctx.seat)", N=const(n))
         if cdef.zone is not None:
             return expr("len(game.state.zone(Z, ctx.seat).items)", Z=const(cdef.zone))
         if cdef.scope == "global":
@@ -289,7 +301,7 @@ class ExprCompiler:
             return expr("P.seat + 1", P=player)
         cdef = self.pack.counters.get(name)
         if cdef is not None:
-            if cdef.zone is None and cdef.scope == "player":
+            if cdef.zone is None and cdef.items is None and cdef.scope == "player":
                 return expr("game.state.players[P.seat].counters[N]", P=player, N=const(name))
             return expr("game.counter(N, P.seat)", P=player, N=const(name))
         if name in self.pack.zones:
@@ -424,6 +436,11 @@ class ExprCompiler:
         """actions(item): the item's actions whose `when` holds now."""
         parts = self._args(tok, args, 1)
         return ast.List([], ast.Load()) if parts is None else expr("item_actions(ctx, A)", A=parts[0])
+
+    def _fn_admits(self, tok: Token, args: list) -> ast.expr:
+        """admits(RECEIVER, ITEM): the receiver's type's admission rule holds for ITEM (true without one)."""
+        parts = self._args(tok, args, 2)
+        return const(False) if parts is None else expr("game.admits(ctx, A, B)", A=parts[0], B=parts[1])
 
     def _fn_can_play(self, tok: Token, args: list) -> ast.expr:
         parts = self._args(tok, args, 2)

@@ -79,6 +79,15 @@ class Renderer:
         self.unit = unit
         self.bools = self._attrs_of_type("bool")
         self.conds = self._attrs_of_type("cond")
+        self.holder: str | None = None  # while rendering an admission rule: how `self` reads ("the Socket")
+
+    def admission(self, text: str, holder: str) -> str:
+        """An `admits` rule as English: `self` is the holder ("the Slot"), `it` the item offered."""
+        self.holder = holder
+        try:
+            return self.text(text, "expr")
+        finally:
+            self.holder = None
 
     def _attrs_of_type(self, kind: str) -> set[str]:
         return {name for t in self.pack.types.values() for name, a in t.attrs.items() if a.type == kind}
@@ -159,6 +168,12 @@ class Renderer:
     def _zone_stmt(self, t: Tree) -> str:
         return f"{t.data} {self.expr(t.children[0])}"
 
+    def _s_link(self, t: Tree) -> str:
+        return f"join {self.expr(t.children[0])} to {self.expr(t.children[1])} (now adjacent)"
+
+    def _s_unlink(self, t: Tree) -> str:
+        return f"cut the link between {self.expr(t.children[0])} and {self.expr(t.children[1])}"
+
     _s_shuffle = _s_reveal = _s_conceal = _zone_stmt
 
     def _s_if_stmt(self, t: Tree) -> str:
@@ -231,7 +246,7 @@ class Renderer:
         return str(t.children[0])
 
     def _x_string(self, t: Tree) -> str:
-        return str(t.children[0])[1:-1]
+        return str(t.children[0])[1:-1] or "empty"   # `x == ""` reads "x is empty"
 
     def _x_true(self, t: Tree) -> str:
         return "true"
@@ -295,7 +310,11 @@ class Renderer:
         if str(name) in self.bools:
             return self._is(t, "is")
         if base_name == "self":
+            if self.holder is not None:
+                return f"the {words(str(name))} of {self.holder}"
             return f"its {words(str(name))}" + (" is met" if str(name) in self.conds else "")
+        if base_name == "it" and self.holder is not None:
+            return f"its {words(str(name))}"
         if base_name == "event":
             return f"the event's {words(str(name))}"
         return f"the {words(str(name))} of {self.expr(base)}"
@@ -305,6 +324,8 @@ class Renderer:
         base, name = attr.children
         subject = "it" if isinstance(base, Tree) and base.data == "name" and str(base.children[0]) == "self" \
             else self.expr(base)
+        if self.holder is not None and subject == "it":
+            subject = self.holder
         return f"{subject} {verb} {words(str(name))}"
 
     def _x_index(self, t: Tree) -> str:
@@ -373,6 +394,9 @@ class Renderer:
 
     def _fn_actions(self, args: list, shown: list[str]) -> str:
         return f"the actions of {shown[0]}"
+
+    def _fn_admits(self, args: list, shown: list[str]) -> str:
+        return f"{shown[0]} takes {shown[-1]}"
 
     def _fn_can_play(self, args: list, shown: list[str]) -> str:
         return f"{shown[0]} can be played to {shown[-1]}"

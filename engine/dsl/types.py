@@ -103,11 +103,20 @@ def pack_sites(raw: RawPack) -> Iterator[Site]:
         for i, slot in enumerate(_seq(e.data.get("slots"))):
             if isinstance(slot, Mapping) and slot.get("cost") is not None:
                 yield Site(e.src, (*e.path, "slots", i, "cost"), str(slot["cost"]), "cost")
+    for e in raw.counters.values():
+        pool = e.data.get("items") if isinstance(e.data, Mapping) else None
+        if isinstance(pool, Mapping):
+            yield from _keyed(e.src, (*e.path, "items"), pool, (("where", "expr"), ("discard", "expr")), None)
+            if pool.get("value") is not None:
+                yield Site(e.src, (*e.path, "items", "value"), str(pool["value"]), "expr",
+                           number="an item's value of an item-backed counter")
     derived = {tid: _derived_attrs(e.data) for tid, e in raw.component_types.items()}
     for tid, e in raw.component_types.items():
         for name, default in derived[tid].items():
             if default is not None:
                 yield Site(e.src, (*e.path, "attrs", name, "default"), str(default), "expr", tid)
+        if isinstance(e.data, Mapping) and e.data.get("admits") is not None:
+            yield Site(e.src, (*e.path, "admits"), str(e.data["admits"]), "expr", tid)
     for e in raw.components.values():
         yield from component_sites(e.src, e.path, e.data, e.ctype, derived.get(e.ctype or "", {}))
     for e in raw.procedures.values():
@@ -357,6 +366,12 @@ class Checker:
 
     _s_shuffle = _s_reveal = _s_conceal = _zone_stmt
 
+    def _s_link(self, t: Tree) -> None:
+        for child in t.children:
+            self.want(child, AN_ITEM, f"'{t.data}'")
+
+    _s_unlink = _s_link
+
     def _s_if_stmt(self, t: Tree) -> None:
         self.infer(t.children[0])
         for branch in t.children[1:]:
@@ -561,6 +576,11 @@ class Checker:
         self.want(args[0], AN_ITEM, "actions()")
         return list_of(ACTION)
 
+    def _fn_admits(self, name: str, args: list) -> T:
+        self.want(args[0], AN_ITEM, "admits()")
+        self.want(args[1], AN_ITEM, "admits()")
+        return BOOL
+
     def _fn_can_play(self, name: str, args: list) -> T:
         self.want(args[0], AN_ITEM, "can_play()")
         self.want(args[1], A_ZONE, "can_play()")
@@ -603,8 +623,8 @@ _SYMBOLS = {"lt": "<", "le": "<=", "gt": ">", "ge": ">=", "add": "+", "sub": "-"
             "mod": "%", "neg": "-"}
 _ARITY = {"count": (1, 1), "sum": (2, 2), "sorted": (2, 2), "items": (0, 99), "all": (1, 1), "max": (1, 8),
           "min": (1, 8), "abs": (1, 1), "roll": (1, 1), "range": (2, 2), "rank": (2, 2), "pick": (2, 2),
-          "actions": (1, 1), "can_play": (2, 2), "cost_uses": (2, 3), "neighbors": (1, 1), "adjacent": (2, 2),
-          "distance": (2, 2)}
+          "actions": (1, 1), "can_play": (2, 2), "admits": (2, 2), "cost_uses": (2, 3), "neighbors": (1, 1),
+          "adjacent": (2, 2), "distance": (2, 2)}
 
 
 def _name_of(tree: Any) -> str | None:

@@ -105,6 +105,8 @@ def _produced(pack: Pack, trees: list[Tree]) -> set[str]:
         zone = pack.zones.get(c.zone or "")
         if zone is not None and (zone.id in holding or (c.id in gained and zone.draw_from in holding)):
             out.add(c.id)
+        if c.items is not None and c.items.zone in holding:  # items in play pay for it
+            out.add(c.id)
     return out
 
 

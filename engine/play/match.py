@@ -225,8 +225,8 @@ class Match:
                          log_forced=game.on_forced is not None)
             copy.replay(labels)
             return copy
-        inner = Interpreter(self.pack, players, game.seed, game.options, like=game)
         point = self._checkpoints[at]
+        inner = Interpreter(self.pack, players, game.seed, game.options, like=game, data=point.data)
         inner.catch_up(game.trace[:point.trace_length], point.steps, point.data)
         forced = [f for f in self._forced if f.steps < point.steps]
         copy = Match(self.pack, players, game.seed, game.options, game=inner, forkable=True,

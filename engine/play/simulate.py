@@ -61,6 +61,7 @@ class Report:
     games: list[GameRecord] = field(default_factory=list)
     seconds: float = 0.0
     components: list[str] = field(default_factory=list)
+    team: bool = False  # the pack can lose as a team (`scoring.team_loss`): report team wins and losses
 
     def coverage(self) -> dict[str, dict[str, int]]:
         """Per component id: how often it was drawn from a hidden zone, entered play, and had an action done."""
@@ -89,6 +90,9 @@ class Report:
             "decisions_per_game": _stats([g.decisions for g in ok]),
             "verdicts": {v.value: round(sum(1 for g in ok if g.verdict == v.value) / len(ok), 3)
                          for v in Verdict} if ok else {},
+            "team": {"win": round(sum(1 for g in ok if g.verdict != "team_loss") / len(ok), 3),
+                     "loss": round(sum(1 for g in ok if g.verdict == "team_loss") / len(ok), 3)}
+            if self.team and ok else None,
             "seat_win_rate": {f"P{s + 1}": round(wins.get(s, 0.0) / n, 3) for s, n in sorted(seat_games.items())},
             "seconds": round(self.seconds, 2),
             "games_per_second": round(len(self.games) / self.seconds, 1) if self.seconds else None,
@@ -149,7 +153,8 @@ class Progress:
 def simulate(pack: Pack, games: int, players: list[int], seed: int, options: dict[str, bool],
              check_replay: bool = True, progress: Progress | None = None) -> Report:
     """Play `games` games, cycling through `players` counts, seeds seed, seed+1, ..."""
-    report = Report(components=list(pack.components))
+    report = Report(components=list(pack.components),
+                    team=pack.scoring is not None and pack.scoring.team_loss is not None)
     start = time.perf_counter()
     for i in range(games):
         report.games.append(play_one(pack, players[i % len(players)], seed + i, options, check_replay))

@@ -6,6 +6,11 @@ type may declare `derive: {edges: SPACE_TYPE}` to get one component per pair
 of linked spaces (a shared edge: roads, walls) or `derive: {corners:
 SPACE_TYPE}` for one per three mutually linked spaces (an intersection). A
 derived component's `ends` attribute lists the ids of the spaces it touches.
+
+The pack's graphs are the printed boards, shared by every match. A match that
+changes links (`link A to B`, `unlink A from B`: a board built during play)
+gets its own copy of that board in its state; derived locations stay those of
+the printed links.
 """
 
 from __future__ import annotations
@@ -36,6 +41,19 @@ class Graph:
         for cid in graph.links:
             graph.links[cid].sort(key=rank.__getitem__)
         return graph
+
+    def copy(self) -> Graph:
+        """An independent copy, for a match that changes its links."""
+        return Graph(self.type_id, self.order, {cid: list(others) for cid, others in self.links.items()})
+
+    def link(self, a: str, b: str) -> None:
+        if a != b:
+            _link(self.links, a, b)
+
+    def unlink(self, a: str, b: str) -> None:
+        for x, y in ((a, b), (b, a)):
+            if y in self.links[x]:
+                self.links[x].remove(y)
 
     def adjacent(self, a: str, b: str) -> bool:
         return b in self.links.get(a, ())

@@ -41,6 +41,21 @@ class Cost:
 
 
 @dataclass
+class ItemPool:
+    """A counter read from items (`items:`): the sum of their values, paid by exhausting them.
+
+    Why: some games pay with what is on the table (flip cards, tap lands) rather than from a stock; the
+    items stay where they are, marked exhausted, and stop counting.
+    """
+
+    zone: str
+    exhaust: str                          # bool attribute: exhausted items stop counting; paying sets it
+    value: Expr | None = None             # the item's value (self = the item); None: 1 each
+    where: Expr | None = None             # which items of the zone count; None: all
+    discard: Expr | None = None           # items it holds for go to the zone's discard_to instead
+
+
+@dataclass
 class CounterDef:
     id: str
     name: str
@@ -52,6 +67,7 @@ class CounterDef:
     substitutes: list[str] = field(default_factory=list)
     zone: str | None = None
     supply: str | None = None  # a global counter gains come from (and payments go back to): a limited supply
+    items: ItemPool | None = None  # the counter is the sum of item values, paid by exhausting items
 
     def clamp(self, value: int) -> int:
         value = max(self.min, value)
@@ -112,6 +128,7 @@ class ComponentType:
     attrs: dict[str, AttrDef]
     links: str | None = None                 # list attribute naming neighbours: the type is a board graph
     derive: tuple[str, str] | None = None    # ("edges" | "corners", space type): generated locations
+    admits: Expr | None = None               # slot admission: may item `it` be put here (self = this item)?
 
 
 @dataclass

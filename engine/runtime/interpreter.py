@@ -17,7 +17,7 @@ from engine.runtime.context import Ctx
 from engine.runtime.costs import can_pay, explain, payment_ways, way_label
 from engine.runtime.decision import KINDS, Decision
 from engine.runtime.defs import ActionDef, CounterDef, Pack, TriggerDef
-from engine.runtime.dsl_values import describe, item_key, item_label, stored
+from engine.runtime.dsl_values import describe, offer, stored
 from engine.runtime.events import Event, EventKind
 from engine.runtime.state import Item, ItemRef, PlayerRef, Zone, new_state
 
@@ -33,8 +33,9 @@ class Interpreter:
     """One game of a pack: its state plus the operations effects perform."""
 
     def __init__(self, pack: Pack, players: int, seed: int, options: dict[str, bool] | None = None,
-                 like: Interpreter | None = None) -> None:
-        """A new game; `like`: a game of the same match whose items to copy (blank: a fork loads its state)."""
+                 like: Interpreter | None = None, data: dict[str, Any] | None = None) -> None:
+        """A new game; or, with `like` (a game of the same match) and `data` (its `to_data` at a checkpoint),
+        a copy holding `data` (a fork, whose flow then catches up with it)."""
         if not pack.min_players <= players <= pack.max_players:
             raise RuleError(f"{pack.name} plays with {pack.min_players} to {pack.max_players} players,"
                             f" not {players}")
@@ -45,14 +46,14 @@ class Interpreter:
         self.pack = pack
         self.seed = seed
         self.options = {name: False for name in pack.options} | dict(options or {})
-        if like is None:
+        if like is None or data is None:
             self.state = new_state(pack, players, seed)
             # each component's items by owner, as uids in copy order (fixed for the match and its forks)
             self._copies: dict[tuple[str, int | None], list[int]] = {}
             for item in self.state.items:
                 self._copies.setdefault((item.comp.id, item.owner), []).append(item.uid)
         else:
-            self.state, self._copies = like.state.blank_copy(), like._copies
+            self.state, self._copies = like.state.copy_as(data), like._copies
         self._first = {key: self.state.items[uids[0]] for key, uids in self._copies.items()}  # for `instance`
         self._trigger_depth = 0
         self.trace: list[Any] | None = None   # the flow trace (None: not kept, this match will not be forked)
@@ -177,6 +178,7 @@ class Interpreter:
     def catch_up(self, trace: list[Any], steps: int, data: dict[str, Any]) -> None:
         """Make the next run of the flow retrace `trace` up to flow step `steps`, then continue from `data`."""
         self.trace, self.live, self._cursor, self._target, self._arrival = trace, False, 0, steps, data
+        self.state.steps, self.state.step = 0, ""   # as at the flow's start: the retrace counts and names steps
         self._update_quiet()
 
     def keep_trace(self, trace: list[Any] | None) -> None:
@@ -197,7 +199,9 @@ class Interpreter:
         self.quiet = self.trace is None and not self.observers
 
     def _arrive(self) -> None:
-        self.state.load(self._arrival)
+        # the items are as the checkpoint has them already (`copy_as`: a catch-up moves nothing): put back
+        # what it did touch (step, counts, visibility, counters, the RNG)
+        self.state.load(self._arrival, items=False)
         self._arrival = {}
         del self.trace[self._cursor:]  # type: ignore[index]
         self.live = True
@@ -233,11 +237,34 @@ class Interpreter:
         return [i for i in self.state.items if i.comp.ctype is ctype and i.owner == owner]
 
     def graph_of(self, space: Any) -> Graph:
+        """The board `space` is on, as this match has it (its own copy once a link changed)."""
         item = _need_item(space, "a board function")
+        changed = self.state.boards.get((item.comp.ctype.id, item.owner)) if self.state.boards else None
+        if changed is not None:
+            return changed
         graph = self.pack.graphs.get(item.comp.ctype.id)
         if graph is None:
             raise RuleError(f"'{item.comp.name}' is not a space of a board (its type declares no `links`)")
         return graph
+
+    def admits(self, ctx: Ctx, receiver: Any, offered: Any) -> bool:
+        """`admits(R, X)`: R's type's admission rule, with self = R and it = X (no rule: anything)."""
+        item = _need_item(receiver, "admits")
+        rule = item.comp.ctype.admits
+        if rule is None:
+            return True
+        return bool(rule(Ctx(self, ctx.seat if item.owner is None else item.owner, item, offered=offered)))
+
+    def relink(self, a: Any, b: Any, joined: bool) -> None:
+        """`link A to B` / `unlink A from B`: change this match's copy of their board."""
+        first, second = _need_item(a, "link"), _need_item(b, "link")
+        graph = self.graph_of(first)
+        if first.comp.ctype is not second.comp.ctype or first.owner != second.owner:
+            raise RuleError(f"'{first.comp.name}' and '{second.comp.name}' are not spaces of the same board")
+        key = (first.comp.ctype.id, first.owner)
+        if key not in self.state.boards:
+            graph = self.state.boards[key] = graph.copy()
+        (graph.link if joined else graph.unlink)(first.comp.id, second.comp.id)
 
     def neighbors(self, space: Any) -> list[Item]:
         """The spaces linked to `space`: of a board with several copies, those of the same copy."""
@@ -251,6 +278,8 @@ class Interpreter:
 
     def counter(self, name: str, seat: int | None) -> int:
         cdef = self.pack.counters[name]
+        if cdef.items is not None:
+            return sum(value for _, value in self._pool(cdef, seat))
         if cdef.zone is not None:
             items = self.state.zone(cdef.zone, seat).items
             if self._reserved:
@@ -259,6 +288,26 @@ class Interpreter:
         if cdef.scope == "global":
             return self.state.counters[name]
         return self.state.players[self._seat(seat)].counters[name]
+
+    def _pool(self, cdef: CounterDef, seat: int | None) -> list[tuple[Item, int]]:
+        """The unexhausted items an item-backed counter counts, each with its value."""
+        pool = cdef.items
+        assert pool is not None
+        found = []
+        for item in self.state.zone(pool.zone, seat).items:
+            if item.attrs.get(pool.exhaust) or item in self._reserved:
+                continue
+            ctx = Ctx(self, seat if item.owner is None else item.owner, item)
+            if pool.where is None or pool.where(ctx):
+                found.append((item, 1 if pool.value is None else int(pool.value(ctx))))
+        return found
+
+    def spendable(self, name: str, seat: int | None) -> int:
+        """How much of a counter a payment may use: an item-backed counter's items of positive value."""
+        cdef = self.pack.counters.get(name)
+        if cdef is not None and cdef.items is not None:
+            return sum(value for _, value in self._pool(cdef, seat) if value > 0)
+        return self.counter(name, seat)
 
     def acting(self, seat: int | None) -> int:
         """The acting seat, or a clear error where no player acts (e.g. a top-level flow step)."""
@@ -297,6 +346,9 @@ class Interpreter:
     # ---------------------------------------------------------------- counters
     def set_counter(self, ctx: Ctx, name: str, value: int) -> None:
         cdef = self.pack.counters[name]
+        if cdef.items is not None:
+            raise RuleError(f"'{cdef.name}' is the sum of the items in zone '{cdef.items.zone}': it cannot be"
+                            " gained, lost or set, only paid (by exhausting items)")
         self._store(cdef, ctx.seat)[name] = cdef.clamp(value)
 
     def _store(self, cdef: CounterDef, seat: int | None) -> dict[str, int]:
@@ -318,6 +370,8 @@ class Interpreter:
                 self.gain(ctx, member, 1)
             return
         cdef = self.pack.counters[name]
+        if cdef.items is not None:
+            self.set_counter(ctx, name, 0)  # raises: an item-backed counter is never gained
 
         def apply() -> None:
             if cdef.zone is not None:
@@ -356,17 +410,19 @@ class Interpreter:
 
     def lose(self, ctx: Ctx, name: str, amount: int) -> None:
         cdef = self.pack.counters[name]
+        if cdef.items is not None:
+            self.set_counter(ctx, name, 0)  # raises: an item-backed counter is only paid
         have = self.counter(name, ctx.seat)
         self.change(ctx, name, have - max(0, amount))
         self._to_supply(cdef, have - self.counter(name, ctx.seat))
 
     def can_pay(self, ctx: Ctx, need: dict[str, int]) -> bool:
-        return can_pay(self.pack, need, lambda c: self.counter(c, ctx.seat))
+        return can_pay(self.pack, need, lambda c: self.spendable(c, ctx.seat))
 
     def pay(self, ctx: Ctx, need: dict[str, int], text: str) -> None:
-        ways = payment_ways(self.pack, need, lambda c: self.counter(c, ctx.seat))
+        ways = payment_ways(self.pack, need, lambda c: self.spendable(c, ctx.seat))
         if not ways:
-            why = explain(self.pack, need, lambda c: self.counter(c, ctx.seat))
+            why = explain(self.pack, need, lambda c: self.spendable(c, ctx.seat))
             raise RuleError(f"cannot pay '{text}': {why}")
         way = self.ask(ctx, "pay", f"pay {text}", [way_label(w) for w in ways], ways)
         for name, amount in sorted(way.items()):
@@ -378,6 +434,9 @@ class Interpreter:
             self.tell(Event(EventKind.PAID, ctx.seat, {"counter": name, "amount": amount}))
 
         def apply() -> None:
+            if cdef.items is not None:
+                self._exhaust(ctx, cdef, amount)
+                return
             if cdef.zone is None:
                 self.change(ctx, name, self.counter(name, ctx.seat) - amount)
                 self._to_supply(cdef, amount)
@@ -390,12 +449,31 @@ class Interpreter:
                 self.move(ctx, item, to)
         self.emit("paid", ctx.seat, {"counter": name, "amount": amount}, apply)
 
+    def _exhaust(self, ctx: Ctx, cdef: CounterDef, amount: int) -> None:
+        """Pay `amount` with items: the player picks items until their values cover it (any excess is lost).
+
+        A picked item is marked exhausted (it stays, and stops counting), or, when the pool's `discard`
+        holds for it, moved to the zone's `discard_to`.
+        """
+        pool = cdef.items
+        assert pool is not None
+        left = amount
+        while left > 0:
+            offered = [item for item, value in self._pool(cdef, ctx.seat) if value > 0]
+            item = self.choose_item(ctx, f"exhaust for {left} {cdef.name}", offered)
+            inner = Ctx(self, ctx.seat if item.owner is None else item.owner, item)
+            left -= int(1 if pool.value is None else pool.value(inner))
+            if pool.discard is not None and pool.discard(inner):
+                zone = item.zone
+                assert zone is not None and zone.zdef.discard_to is not None
+                self.move(ctx, item, self.state.zone(zone.zdef.discard_to, zone.owner))
+            else:
+                self.set_attr(item, pool.exhaust, True)
+
     def choose_item(self, ctx: Ctx, prompt: str, items: list[Item]) -> Item:
-        distinct: dict[tuple, Item] = {}
-        for item in items:
-            distinct.setdefault(item_key(item), item)
-        options = list(distinct.values())
-        return self.ask(ctx, "choose", prompt, [item_label(i) for i in options], options)
+        """One of `items`, offered like a DSL `choose`: equal items once, labels unique (a log names one)."""
+        options, labels = offer(items)
+        return self.ask(ctx, "choose", prompt, labels, options)
 
     # ---------------------------------------------------------------- zones
     def set_attr(self, item: Item, attr: str, value: Any) -> None:

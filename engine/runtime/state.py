@@ -14,6 +14,8 @@ import random
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from engine.runtime.boards import Graph
+
 if TYPE_CHECKING:
     from engine.runtime.defs import ComponentDef, Pack, ZoneDef
 
@@ -114,6 +116,9 @@ class State:
     decisions: int = 0            # decisions asked (forced single options are not asked)
     firings: int = 0              # triggers fired (a budget against trigger loops)
     steps: int = 0                # flow steps begun (forkable matches): with the flow trace, where the flow is
+    # boards whose links changed in this match (`link`/`unlink`), by (component type, owner seat):
+    # a copy of the pack's graph, so the pack stays the same for every match
+    boards: dict[tuple[str, int | None], Graph] = field(default_factory=dict)
 
     def zone(self, zid: str, seat: int | None) -> Zone:
         """The zone `zid`: the seat's own copy for per-player zones."""
@@ -128,17 +133,28 @@ class State:
         """Every zone, in a fixed order: the global ones, then each player's."""
         return [*self.zones.values(), *(z for p in self.players for z in p.zones.values())]
 
-    def blank_copy(self) -> State:
-        """New objects for the same items, zones and players, holding nothing yet: `load` fills them in."""
+    def copy_as(self, data: dict[str, Any]) -> State:
+        """New objects for this state's items, zones and players, holding `data` (a `to_data` of this match).
+
+        One pass that makes each item with its attributes and fills each zone: a fork's whole state.
+        """
+        new = Item.__new__
         items = []
-        for old in self.items:
-            item = Item.__new__(Item)
+        for old, attrs in zip(self.items, data["attrs"], strict=True):
+            item = new(Item)
             item.uid, item.comp, item.owner, item.copy, item.attrs, item.zone = \
-                old.uid, old.comp, old.owner, old.copy, {}, None
+                old.uid, old.comp, old.owner, old.copy, dict(attrs), None
             items.append(item)
         players = [Player(p.seat, {}, {zid: Zone(z.zdef, z.owner) for zid, z in p.zones.items()})
                    for p in self.players]
-        return State(players, {}, {zid: Zone(z.zdef, None) for zid, z in self.zones.items()}, random.Random(0), items)
+        state = State(players, {}, {zid: Zone(z.zdef, None) for zid, z in self.zones.items()}, random.Random(0),
+                      items)
+        for zone, (_, uids) in zip(state.all_zones(), data["zones"], strict=True):
+            zone.items = [items[uid] for uid in uids]
+            for item in zone.items:
+                item.zone = zone
+        state.load(data, items=False)
+        return state
 
     # ---------------------------------------------------------------- the plain-data form
     def to_data(self, like: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -159,11 +175,16 @@ class State:
             "counters": dict(self.counters), "players": [dict(p.counters) for p in self.players],
             "zones": zones, "attrs": attrs,
             "trigger_uses": dict(self.trigger_uses),
+            "boards": {key: (g.type_id, g.order, {cid: tuple(near) for cid, near in g.links.items()})
+                       for key, g in self.boards.items()},
             "rng": self.rng.getstate(),
         }
 
-    def load(self, data: dict[str, Any]) -> None:
-        """Make this state the one `data` describes (from `to_data` of a state of the same match), in place."""
+    def load(self, data: dict[str, Any], items: bool = True) -> None:
+        """Make this state the one `data` describes (from `to_data` of a state of the same match), in place.
+
+        `items=False`: all but the items' attributes and places (a state made by `copy_as(data)` has them).
+        """
         self.step, self.decisions, self.firings, self.steps = data["step"], data["decisions"], data["firings"], \
             data["steps"]
         self.periods = dict(data["periods"])
@@ -172,16 +193,19 @@ class State:
         for player, counters in zip(self.players, data["players"], strict=True):
             player.counters.clear()
             player.counters.update(counters)
-        items = self.items
-        for item, attrs in zip(items, data["attrs"], strict=True):
-            item.attrs = dict(attrs)
-            item.zone = None
+        if items:
+            for item, attrs in zip(self.items, data["attrs"], strict=True):
+                item.attrs = dict(attrs)
+                item.zone = None
         for zone, (visibility, uids) in zip(self.all_zones(), data["zones"], strict=True):
             zone.visibility = visibility
-            zone.items = [items[uid] for uid in uids]
-            for item in zone.items:
-                item.zone = zone
+            if items:
+                zone.items = [self.items[uid] for uid in uids]
+                for item in zone.items:
+                    item.zone = zone
         self.trigger_uses = dict(data["trigger_uses"])
+        self.boards = {key: Graph(type_id, order, {cid: list(near) for cid, near in links.items()})
+                       for key, (type_id, order, links) in data["boards"].items()}
         self.rng.setstate(data["rng"])
 
     def digest(self) -> str:
@@ -210,10 +234,11 @@ def new_state(pack: Pack, players: int, seed: int) -> State:
     rng = random.Random(seed)
     seats = [Player(seat) for seat in range(players)]
     global_zones = {z.id: Zone(z, None) for z in pack.zones.values() if z.scope == "global"}
-    counters = {c.id: c.initial for c in pack.counters.values() if c.scope == "global" and c.zone is None}
+    counters = {c.id: c.initial for c in pack.counters.values()
+                if c.scope == "global" and c.zone is None and c.items is None}
     for player in seats:
         player.counters = {c.id: c.initial for c in pack.counters.values()
-                           if c.scope == "player" and c.zone is None}
+                           if c.scope == "player" and c.zone is None and c.items is None}
         player.zones = {z.id: Zone(z, player.seat) for z in pack.zones.values() if z.scope == "player"}
     state = State(seats, counters, global_zones, rng)
     everyone: tuple[int | None, ...] = tuple(range(players))

@@ -24,7 +24,10 @@ def _zone(zone: Zone, seat: int | None, full: bool) -> Any:
 def snapshot(game: Interpreter, seat: int | None = None, full: bool = False) -> dict[str, Any]:
     """The state as `seat` may see it (`full=True`: everything, for debugging), as JSON-safe data."""
     state = game.state
+    links = {"boards": {f"{tid}@{owner}": graph.links for (tid, owner), graph in sorted(
+        state.boards.items(), key=lambda kv: (kv[0][0], -1 if kv[0][1] is None else kv[0][1]))}} if state.boards else {}
     return {
+        **links,  # only when a match changed its boards
         "step": state.step,
         "counters": dict(state.counters),
         "zones": {zid: _zone(z, seat, full) for zid, z in state.zones.items()},
