@@ -21,7 +21,7 @@ ALLOWED: dict[str, set[str]] = {
     "runtime": set(),
     "dsl": {"packs", "runtime"},
     "compile": {"packs", "dsl", "runtime"},
-    "play": {"packs", "compile", "runtime"},
+    "play": {"packs", "dsl", "compile", "runtime"},   # dsl: rules text for people (play/rules_text.py)
     "authoring": {"packs"},
     "lint": {"packs", "dsl", "compile", "runtime", "play"},
     "serve": {"packs", "compile", "runtime", "play"},

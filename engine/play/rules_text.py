@@ -146,7 +146,7 @@ class RulesText:
         return ""
 
     def logged_label(self, label: str) -> str:
-        """An answer's label as a feed shows it: DSL labels (`pay 1 duct_tape`, `yes: ...`) in short English."""
+        """An answer's label as a feed shows it: DSL labels (`pay 1 coin`, `yes: ...`) in short English."""
         if label.startswith(YES):
             return "yes: " + shorten(self.render.text(label[len(YES):], "effect"))
         if " " in label and parse(label, "effect") is not None:
