@@ -12,7 +12,8 @@ from engine.play.log import GameLog
 from engine.runtime.events import Event, EventKind
 from engine.runtime.interpreter import Interpreter
 
-PACKS = ["raising-robots", "robot-factory", "raising-robots-expansion"]
+CONTENT = Path(__file__).resolve().parents[1] / "content"
+PACKS = sorted(p.name for p in CONTENT.iterdir() if (p / "pack.yaml").is_file())   # every shipped pack
 GAMES = 200
 
 
@@ -51,14 +52,14 @@ def test_no_hidden_item_reaches_another_seats_feed(name: str) -> None:
     hidden = seen = 0
     kinds: set[EventKind] = set()
     for seed in range(GAMES):
-        players = 2 + seed % 2 if pack.max_players > 2 else 2
+        players = min(max(2 + seed % 2, pack.min_players), pack.max_players)
         game = Interpreter(pack, players, seed)
         check = FeedCheck(game)             # from the first step on; not forkable: no checkpoints, a cheaper game
         match = engine.Match(pack, players, seed, game=game, observers=[check])
         engine.play_match(match, [engine.RandomAgent(seed, s) for s in range(players)])
         hidden, seen, kinds = hidden + check.hidden, seen + check.seen, kinds | check.kinds
     assert hidden and seen     # the feeds really differ from seat to seat
-    assert {EventKind.MOVED, EventKind.ANSWERED, EventKind.STEP_STARTED, EventKind.GAME_ENDED} <= kinds
+    assert {EventKind.ANSWERED, EventKind.STEP_STARTED, EventKind.GAME_ENDED} <= kinds
 
 
 def test_event_kinds_and_unsubscribe() -> None:

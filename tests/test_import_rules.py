@@ -24,8 +24,9 @@ ALLOWED: dict[str, set[str]] = {
     "play": {"packs", "dsl", "compile", "runtime"},   # dsl: rules text for people (play/rules_text.py)
     "authoring": {"packs"},
     "lint": {"packs", "dsl", "compile", "runtime", "play"},
+    "report": {"play", "runtime"},
     "serve": {"packs", "compile", "runtime", "play"},
-    "commands": {"packs", "dsl", "compile", "runtime", "play", "lint", "authoring", "api", "serve"},
+    "commands": {"packs", "dsl", "compile", "runtime", "play", "lint", "authoring", "report", "api", "serve"},
     "cli": {"commands"},
 }
 # the public API re-exports from every stage; nothing inside a stage may import it

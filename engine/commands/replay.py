@@ -8,7 +8,7 @@ from pathlib import Path
 
 from engine.commands.common import EXIT_FINDINGS, EXIT_OK
 from engine.compile.loading import load_pack
-from engine.errors import MoveError, RuleError
+from engine.errors import RuleError
 from engine.play.log import GameLog
 from engine.play.match import Match
 
@@ -29,11 +29,15 @@ def run(args: argparse.Namespace) -> int:
     if pack.version != log.version:
         print(f"warning: log was made with {log.pack} {log.version}, replaying with {pack.version}",
               file=sys.stderr)
-    session = Match(pack, log.players, log.seed, log.options)
+    try:
+        session = Match(pack, log.players, log.seed, log.options)
+    except Exception as exc:   # reproducing a saved failure: setting up the game is where it failed
+        print(f"replay failed while setting up the game: {_describe(exc)}")
+        return EXIT_FINDINGS
     try:
         session.replay(log.labels())
-    except (RuleError, MoveError) as exc:
-        print(f"replay diverged at decision {len(session.log) + 1}: {exc}")
+    except Exception as exc:   # a rule error, or an engine fault a failed simulation saved for us
+        print(f"replay diverged at decision {len(session.log) + 1}: {_describe(exc)}")
         return EXIT_FINDINGS
     if not session.done:
         print(f"replay ended with the game still running (after {len(session.log)} decisions)")
@@ -45,3 +49,7 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_FINDINGS
     print(f"OK: {outcome.decisions} decisions replayed, final state hash {outcome.hash}")
     return EXIT_OK
+
+
+def _describe(exc: Exception) -> str:
+    return str(exc) if isinstance(exc, RuleError) else f"{type(exc).__name__}: {exc}"

@@ -1,28 +1,37 @@
 """Many seeded random-bot games: the designer's statistics and the soak test.
 
 Every game can also be replayed from its own log (`check_replay`), which is
-how "random games finish and replay identically" is measured.
+how "random games finish and replay identically" is measured. A game's record
+is plain data (numbers, strings, lists, dicts), so it crosses process and
+machine boundaries unchanged (see `engine.play.parallel`).
 """
 
 from __future__ import annotations
 
+import json
 import statistics
-import sys
 import time
+import traceback
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, TextIO
+from pathlib import Path
+from typing import Any
 
-from engine.errors import MoveError, RuleError
+from engine.errors import RuleError
 from engine.play.agents import RandomAgent
+from engine.play.log import GameLog
 from engine.play.match import Match
 from engine.runtime.defs import Pack
 from engine.runtime.events import Event, EventKind
 from engine.runtime.scoring import Verdict
 
+COVERAGE_KINDS = ("drawn", "played", "activated")
+
 
 @dataclass
 class GameRecord:
+    """One game's result; `coverage` maps (component id, kind, seat or None) to times."""
+
     seed: int
     players: int
     scores: list[int]
@@ -32,28 +41,41 @@ class GameRecord:
     verdict: str = "win"
     replayed: bool | None = None
     error: str | None = None
-    coverage: Counter[tuple[str, str]] = field(default_factory=Counter)
+    coverage: Counter[tuple[str, str, int | None]] = field(default_factory=Counter)
+    rounds: int = 0
+    ranks: list[str | None] = field(default_factory=list)
+    bots: list[str] = field(default_factory=list)
+    log: dict[str, Any] | None = None      # the game's log, kept only when the game failed
+    trace: str | None = None               # the Python traceback of an error that is not a rule error
+
+    @property
+    def failed(self) -> bool:
+        return self.error is not None or self.replayed is False
 
 
 class CoverageCount:
-    """An observer counting, per component, draws from hidden zones, entries into play and actions done."""
+    """An observer counting, per component and seat, draws from hidden zones, entries into play and actions done.
+
+    The seat: who drew it (the zone it went to), who played it (that zone's owner, else the acting seat), who
+    used it (the acting seat).
+    """
 
     def __init__(self, pack: Pack) -> None:
         self.zones = pack.zones
-        self.counts: Counter[tuple[str, str]] = Counter()
+        self.counts: Counter[tuple[str, str, int | None]] = Counter()
 
     def __call__(self, event: Event) -> None:
         data = event.data
         if "component" not in data:      # a seat's copy without the item: the full event is counted
             return
         if event.kind is EventKind.MOVED:
-            origin, to = data["from"], self.zones[data["to"][0]]
+            origin, (to_id, owner) = data["from"], data["to"]
             if origin is not None and self.zones[origin[0]].visibility == "hidden":
-                self.counts[(data["component"], "drawn")] += 1
-            if to.active and (origin is None or not self.zones[origin[0]].active):
-                self.counts[(data["component"], "played")] += 1
+                self.counts[(data["component"], "drawn", owner)] += 1
+            if self.zones[to_id].active and (origin is None or not self.zones[origin[0]].active):
+                self.counts[(data["component"], "played", owner if owner is not None else event.seat)] += 1
         elif event.kind is EventKind.ACTIVATED:
-            self.counts[(data["component"], "activated")] += 1
+            self.counts[(data["component"], "activated", event.seat)] += 1
 
 
 @dataclass
@@ -61,16 +83,19 @@ class Report:
     games: list[GameRecord] = field(default_factory=list)
     seconds: float = 0.0
     components: list[str] = field(default_factory=list)
+    planned: int = 0           # games asked for; more than len(games) when the run was interrupted
     team: bool = False  # the pack can lose as a team (`scoring.team_loss`): report team wins and losses
 
     def coverage(self) -> dict[str, dict[str, int]]:
         """Per component id: how often it was drawn from a hidden zone, entered play, and had an action done."""
         total: Counter[tuple[str, str]] = Counter()
         for g in self.games:
-            total.update(g.coverage)
-        return {cid: {k: total[(cid, k)] for k in ("drawn", "played", "activated")} for cid in self.components}
+            for (cid, kind, _seat), n in g.coverage.items():
+                total[(cid, kind)] += n
+        return {cid: {k: total[(cid, k)] for k in COVERAGE_KINDS} for cid in self.components}
 
     def summary(self) -> dict[str, Any]:
+        """Everything but `seconds` and `games_per_second` depends only on the games (not on how they ran)."""
         ok = [g for g in self.games if g.error is None]
         scores = [s for g in ok for s in g.scores]
         wins: dict[int, float] = {}
@@ -83,6 +108,7 @@ class Report:
                 seat_games[seat] = seat_games.get(seat, 0) + 1
         return {
             "games": len(self.games),
+            "planned": max(self.planned, len(self.games)),
             "errors": len(self.games) - len(ok),
             "replay_mismatches": sum(1 for g in ok if g.replayed is False),
             "replays_checked": sum(1 for g in ok if g.replayed is not None),
@@ -96,8 +122,8 @@ class Report:
             "seat_win_rate": {f"P{s + 1}": round(wins.get(s, 0.0) / n, 3) for s, n in sorted(seat_games.items())},
             "seconds": round(self.seconds, 2),
             "games_per_second": round(len(self.games) / self.seconds, 1) if self.seconds else None,
-            "failures": [{"seed": g.seed, "players": g.players, "error": g.error}
-                         for g in self.games if g.error is not None or g.replayed is False][:20],
+            "failures": [{"seed": g.seed, "players": g.players, "error": g.error or "replay: final state differs"}
+                         for g in self.games if g.failed][:20],
             "coverage": self.coverage(),
             "results": [{"seed": g.seed, "players": g.players, "decisions": g.decisions, "hash": g.hash,
                          "verdict": g.verdict, "error": g.error} for g in self.games],
@@ -111,54 +137,76 @@ def _stats(values: list[int]) -> dict[str, float] | None:
 
 
 def play_one(pack: Pack, players: int, seed: int, options: dict[str, bool], check_replay: bool) -> GameRecord:
+    """Play one random-bot game; any error (a rule error or an engine fault) becomes the record's `error`."""
+    bots = ["random"] * players
     coverage = CoverageCount(pack)
-    session = Match(pack, players, seed, options, observers=[coverage])
+    try:
+        session = Match(pack, players, seed, options, observers=[coverage])
+    except Exception as exc:
+        return _failed(GameRecord(seed, players, [], [], 0, "", bots=bots), exc, None, pack, players, seed, options)
     try:
         session.run([RandomAgent(seed, s) for s in range(players)])
-    except (RuleError, MoveError) as exc:
-        return GameRecord(seed, players, [], [], len(session.log), "", error=str(exc))
-    outcome = session.outcome()
+        outcome = session.outcome()
+    except Exception as exc:
+        record = GameRecord(seed, players, [], [], len(session.log), "", coverage=coverage.counts, bots=bots)
+        return _failed(record, exc, session, pack, players, seed, options)
+    game = session.game
     record = GameRecord(seed, players, [r.score for r in outcome.results], outcome.winners, outcome.decisions,
-                        outcome.hash, verdict=outcome.verdict.value, coverage=coverage.counts)
+                        outcome.hash, verdict=outcome.verdict.value, coverage=coverage.counts,
+                        rounds=game.state.periods["round"], ranks=[r.rank for r in outcome.results], bots=bots)
     if check_replay:
         try:
             again = Match.from_log(pack, session.to_log(), forkable=False, log_forced=False)
             record.replayed = again.done and again.outcome().hash == outcome.hash
-        except (RuleError, MoveError) as exc:
+        except Exception as exc:
             record.replayed = False
-            record.error = f"replay: {exc}"
+            record.error = f"replay: {_describe(exc)}"
+        if record.failed:
+            record.log = session.to_log().to_json()
     return record
 
 
-class Progress:
-    """A one-line progress bar on a terminal; silent when output is not a terminal."""
+def _failed(record: GameRecord, exc: Exception, session: Match | None, pack: Pack, players: int, seed: int,
+            options: dict[str, bool]) -> GameRecord:
+    record.error = _describe(exc)
+    if not isinstance(exc, RuleError):
+        record.trace = "".join(traceback.format_exception(exc))
+    if session is not None:
+        record.log = session.to_log().to_json()
+    else:   # failed while setting up: the log has no answers, replaying it sets up again
+        record.log = GameLog(pack=pack.id, version=pack.version, players=players, seed=seed,
+                             options={k: v for k, v in options.items() if v}, pack_path=pack.root).to_json()
+    return record
 
-    def __init__(self, total: int, stream: TextIO = sys.stderr) -> None:
-        self.total, self.stream = total, stream
-        self.enabled = stream.isatty()
-        self.start = time.perf_counter()
 
-    def update(self, done: int) -> None:
-        if not self.enabled:
-            return
-        width = 30
-        filled = width * done // max(1, self.total)
-        rate = done / max(1e-9, time.perf_counter() - self.start)
-        self.stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{self.total} {rate:.1f} games/s")
-        if done == self.total:
-            self.stream.write("\n")
-        self.stream.flush()
+def _describe(exc: Exception) -> str:
+    return str(exc) if isinstance(exc, RuleError) else f"{type(exc).__name__}: {exc}"
 
 
 def simulate(pack: Pack, games: int, players: list[int], seed: int, options: dict[str, bool],
-             check_replay: bool = True, progress: Progress | None = None) -> Report:
-    """Play `games` games, cycling through `players` counts, seeds seed, seed+1, ..."""
-    report = Report(components=list(pack.components),
+             check_replay: bool = True) -> Report:
+    """Play `games` games in this process, cycling through `players` counts, seeds seed, seed+1, ..."""
+    report = Report(components=list(pack.components), planned=games,
                     team=pack.scoring is not None and pack.scoring.team_loss is not None)
     start = time.perf_counter()
     for i in range(games):
         report.games.append(play_one(pack, players[i % len(players)], seed + i, options, check_replay))
-        if progress is not None:
-            progress.update(i + 1)
     report.seconds = time.perf_counter() - start
     return report
+
+
+def write_failures(records: list[GameRecord], folder: Path) -> list[Path]:
+    """Each failed game's log (replayable with `cogwork replay`) and its error next to it; the log paths."""
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for g in records:
+        if not g.failed or g.log is None:
+            continue
+        stem = folder / f"seed-{g.seed}-{g.players}p"
+        stem.with_suffix(".json").write_text(json.dumps(g.log, indent=1))
+        stem.with_suffix(".txt").write_text(
+            f"seed {g.seed}, {g.players} players, {g.decisions} decisions answered\n"
+            f"error: {g.error or 'replay: final state differs'}\n"
+            f"reproduce: cogwork replay {stem.with_suffix('.json')}\n" + (f"\n{g.trace}" if g.trace else ""))
+        written.append(stem.with_suffix(".json"))
+    return written
