@@ -75,3 +75,17 @@ def test_play_human_at_the_terminal_shows_cards_names_and_rules(tmp_path: Path) 
     assert "Central board phase spaces: Upgrade, Assemble, Design, Fabricate, Recycle" in text   # shared zones
     assert "     Cost: 3 Energy, 2 Gears, 1 Microchip and 1 Sensor" in text        # ?1: the card's rules
     assert "-- Recent events --\n" in text and "stopped after 3 decisions" in text
+
+
+def test_a_display_grid_is_drawn_as_a_grid_plain_and_with_rich() -> None:
+    pack, rules = load_with_rules(str(ROOT / "content" / "connect-four"))
+    match = Match(pack, 2, 1)
+    for _ in range(3):
+        match.apply(3)                     # discs 1, 2, 1 in column 4
+    for fancy in (False, True):
+        out = io.StringIO()
+        TableText(rules, out, fancy=fancy).show_view(match.view(0), 0)
+        text = out.getvalue()
+        assert "Lines" not in text                  # `lines: {as: off}` is not drawn
+        rows = [line for line in text.splitlines() if ". . ." in line]
+        assert len(rows) == 6 and ". . . 2 . . ." in rows[4] and ". . . 1 . . ." in rows[5]

@@ -89,7 +89,9 @@ class TableText:
 
     def show_view(self, view: Mapping[str, Any], seat: int) -> None:
         for title, rows in self.sections(view, seat):
-            if self.console is not None:
+            if self.console is not None and not rows:
+                self.console.print(title, style="bold", markup=False)
+            elif self.console is not None:
                 from rich.table import Table
                 table = Table(title=title, show_header=False, title_justify="left", expand=False)
                 table.add_column(style="bold cyan")
