@@ -16,12 +16,12 @@ from collections.abc import Sequence
 from types import ModuleType
 
 from engine import __version__
-from engine.commands import explain, fmt, lint, lsp, new, play, replay, scenario, schema, simulate
+from engine.commands import explain, fmt, lint, lsp, new, play, replay, scenario, schema, serve, simulate
 from engine.commands.common import EXIT_BROKEN, UsageError
 from engine.diagnostics import PackError
 from engine.errors import MoveError, RuleError
 
-COMMANDS: list[ModuleType] = [play, replay, scenario, simulate, lint, fmt, schema, new, explain, lsp]
+COMMANDS: list[ModuleType] = [play, serve, replay, scenario, simulate, lint, fmt, schema, new, explain, lsp]
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -15,8 +15,10 @@ from pathlib import Path
 import pytest
 
 from engine.diagnostics import PackError
-from engine.play.agents import HumanAgent
 from engine.play.match import Match
+from engine.play.rules_text import load_with_rules
+from engine.play.table_text import TableText
+from engine.play.terminal_player import HumanAgent
 from tests.test_engine_mechanisms import make_pack
 
 UNITS = """\
@@ -124,5 +126,6 @@ def test_terminal_player_sees_the_other_players_counters(tmp_path: Path) -> None
     pack = make_pack(tmp_path, UNITS + flow('choose x in ["a", "b"] "pick" { }\n'))
     session = Match(pack, 2, 1)
     out = io.StringIO()
-    HumanAgent(io.StringIO("1\n"), out).choose(session.view(0), session.decision)
-    assert "  P2: coin 3\n" in out.getvalue()
+    _, rules = load_with_rules(str(tmp_path / "toy"))
+    HumanAgent(TableText(rules, out), stdin=io.StringIO("1\n")).choose(session.view(0), session.decision)
+    assert "-- P2 (seat 2) --\n  coin: 3\n" in out.getvalue()

@@ -21,12 +21,13 @@ ALLOWED: dict[str, set[str]] = {
     "runtime": set(),
     "dsl": {"packs", "runtime"},
     "compile": {"packs", "dsl", "runtime"},
-    "play": {"packs", "compile", "runtime"},
+    "play": {"packs", "dsl", "compile", "runtime"},   # dsl: rules text for people (play/rules_text.py)
     "authoring": {"packs"},
     "lint": {"packs", "dsl", "compile", "runtime", "play"},
     "report": {"play", "runtime"},
     "lsp": {"packs", "dsl", "compile", "runtime", "lint", "authoring"},
-    "commands": {"packs", "dsl", "compile", "runtime", "play", "lint", "authoring", "report", "lsp", "api"},
+    "serve": {"packs", "compile", "runtime", "play"},
+    "commands": {"packs", "dsl", "compile", "runtime", "play", "lint", "authoring", "report", "lsp", "api", "serve"},
     "cli": {"commands"},
 }
 # the public API re-exports from every stage; nothing inside a stage may import it

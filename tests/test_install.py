@@ -90,6 +90,10 @@ def test_installed_cogwork_runs_outside_the_checkout(tmp_path: Path) -> None:
     for line in where.stdout.splitlines():
         assert Path(line).resolve().is_relative_to(venv.resolve()), f"not the installed copy: {line}"
 
+    page = run([str(python), "-c", "from importlib import resources as r; s = r.files('engine.serve') / 'static';"
+                " print(sorted(p.name for p in s.iterdir()))"], elsewhere, env)
+    assert page.returncode == 0 and "'table.html', 'table.js'" in page.stdout, page.stderr   # the web table ships
+
     helped = run([str(cogwork), "--help"], elsewhere, env)
     assert helped.returncode == 0, helped.stderr
     assert all(word in helped.stdout for word in ("usage: cogwork", "play", "replay"))

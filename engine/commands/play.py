@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 from engine.commands.common import EXIT_OK, UsageError, options
-from engine.compile.loading import load_pack
-from engine.play.agents import Agent, HumanAgent, RandomAgent
+from engine.play.agents import Agent, RandomAgent
 from engine.play.log import GameLog
 from engine.play.match import Match, Outcome
+from engine.play.rules_text import RulesText, load_with_rules
+from engine.play.seat_feed import SeatFeed
+from engine.play.table_text import TableText
+from engine.play.terminal_player import HumanAgent
 from engine.runtime.defs import Pack
 from engine.runtime.events import Event, EventKind
 from engine.runtime.scoring import Verdict, final_scores
@@ -33,8 +37,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--quiet", "-q", action="store_true", help="print only the final scores")
 
 
-def _agents(players: int, seed: int, human: list[int]) -> list[Agent]:
-    return [HumanAgent() if seat + 1 in human else RandomAgent(seed, seat) for seat in range(players)]
+def _agents(players: int, seed: int, rules: RulesText, feeds: dict[int, SeatFeed]) -> list[Agent]:
+    """Bots, and a terminal player for each --human seat (with the seat's event feed)."""
+    table = TableText(rules, sys.stdout)
+    return [HumanAgent(table, feeds[seat]) if seat in feeds else RandomAgent(seed, seat) for seat in range(players)]
 
 
 def summary_line(session: Match, label: str) -> str:
@@ -80,13 +86,19 @@ def run(args: argparse.Namespace) -> int:
     spec = args.pack or (resume.pack_spec() if resume else None)
     if spec is None:
         raise UsageError("play needs a PACK (or --resume FILE)")
-    pack = load_pack(spec)
+    pack, rules = load_with_rules(spec)
     players = resume.players if resume else (pack.min_players if args.players is None else args.players)
     seed = resume.seed if resume else args.seed
-    agents = _agents(players, seed, args.human or [])
+    feeds = {seat - 1: SeatFeed(seat - 1) for seat in args.human or [] if 1 <= seat <= players}
+    agents = _agents(players, seed, rules, feeds)
     logged = bool(args.log)   # a saved log lists the decisions taken without asking too
-    session = (Match.from_log(pack, resume, agents, forkable=False, log_forced=logged) if resume
-               else Match(pack, players, seed, options(args.option, pack), log_forced=logged))
+    if resume:
+        session = Match.from_log(pack, resume, agents, forkable=False, log_forced=logged)
+        for feed in feeds.values():   # news from the resumed point on
+            session.subscribe(feed)
+    else:
+        session = Match(pack, players, seed, options(args.option, pack), log_forced=logged,
+                        observers=feeds.values())
     if not args.quiet:
         print(f"{pack.name} {pack.version}: {players} players, seed {seed}")
         _follow_rounds(session)

@@ -121,6 +121,7 @@ class Builder:
         self._flow()
         if self.raw.scoring is not None:
             self.pack.scoring = self._scoring(self.raw.scoring)
+        self._display()
         if self.sink.has_errors():
             raise PackError(sorted(self.sink.found, key=lambda d: (d.file, d.line, d.col)))
         self.pack.payers = all_payers(self.pack)   # filled now: a pack is never written while matches run
@@ -212,6 +213,29 @@ class Builder:
         else:
             self.sink.found.append(Diagnostic("PACK003", "the pack has no `flow` section",
                                               raw.manifest_src.display, 1, 1))
+
+    def _display(self) -> None:
+        """pack.yaml `display` (schema-checked already): it may name only this pack's zones and counters, and a
+        grid places items by attributes some component type declares."""
+        pack, src = self.pack, self.raw.manifest_src
+        display = self.raw.manifest.get("display") or {}
+        attrs = {name for t in pack.types.values() for name in t.attrs}
+        for section, known, what in (("zones", pack.zones, "zone"), ("counters", pack.counters, "counter")):
+            for ident, spec in (display.get(section) or {}).items():
+                path = ("display", section, ident)
+                if ident not in known:
+                    self.sink.error(src, path, "DISP001", f"display names unknown {what} '{ident}'",
+                               did_you_mean(str(ident), known), key=True)
+                    continue
+                if spec.get("as") == "grid" and not ("x" in spec and "y" in spec):
+                    self.sink.error(src, path, "DISP002", f"the grid of zone '{ident}' needs both `x` and `y`",
+                                    key=True)
+                for key in ("x", "y", "show"):
+                    if key in spec and spec[key] not in attrs:
+                        self.sink.error(src, (*path, key), "DISP002", f"no component type declares attribute"
+                                   f" '{spec[key]}' (display of {what} '{ident}', `{key}`)",
+                                   did_you_mean(str(spec[key]), attrs))
+        pack.display = {"zones": dict(display.get("zones") or {}), "counters": dict(display.get("counters") or {})}
 
     def _boards(self, order: int) -> None:
         """Board graphs from `links` and `grid`, then the locations `derive` asks for (edges, corners)."""

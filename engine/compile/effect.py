@@ -113,8 +113,8 @@ class EffectCompiler(ExprCompiler):
         self.usage.produce(str(name), self.dsl.place(name))
         self._not_item_backed(name, "gained")
         amount = self.expr(amount_t)
-        quick = self._quick_counter(str(name), "gain", amount)
-        return quick or stmts("game.gain(ctx, N, int(A))", N=const(str(name)), A=amount), None
+        general = stmts("game.gain(ctx, N, int(A))", N=const(str(name)), A=amount)
+        return self._unless_watched(self._quick_counter(str(name), "gain", amount), general), None
 
     def _s_lose(self, t: Tree):
         amount_t, name = t.children
@@ -125,8 +125,8 @@ class EffectCompiler(ExprCompiler):
             self.unknown(name, "counter", list(self.pack.counters))
         self._not_item_backed(name, "lost")
         amount = self.expr(amount_t)
-        quick = self._quick_counter(str(name), "lose", amount)
-        return quick or stmts("game.lose(ctx, N, int(A))", N=const(str(name)), A=amount), None
+        general = stmts("game.lose(ctx, N, int(A))", N=const(str(name)), A=amount)
+        return self._unless_watched(self._quick_counter(str(name), "lose", amount), general), None
 
     def _not_item_backed(self, tok: Token | Tree, done: str) -> None:
         """An item-backed counter is read from its items: only paying (exhausting them) changes it."""
@@ -200,6 +200,14 @@ class EffectCompiler(ExprCompiler):
                          T=tmp, B=base, CHECK=check or [ast.Pass()], N=const(attr), V=value), None
         self.dsl.error(target, "DSL013", "only a counter or an item attribute can be set")
         return [], None
+
+    @staticmethod
+    def _unless_watched(quick: list[ast.stmt] | None, general: list[ast.stmt]) -> list[ast.stmt]:
+        """The quick path while nobody observes the match, else the general one, which tells observers
+        (a table's event feed shows what each player gained)."""
+        if quick is None:
+            return general
+        return [ast.If(expr("game.observers"), general, quick)]
 
     def _quick_counter(self, name: str, op: str, amount: ast.expr) -> list[ast.stmt] | None:
         """`gain`/`lose`/`set` of a plain counter nobody listens to, as a few dict operations.

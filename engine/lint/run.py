@@ -83,6 +83,8 @@ RULES: tuple[Rule, ...] = (
     Rule("REF001", "unknown name"),
     Rule("REF002", "reference to a component of the wrong type"),
     Rule("REF003", "a supply that is not a global counter"),
+    Rule("DISP001", "display names an unknown zone or counter"),
+    Rule("DISP002", "a display grid without its attributes"),
     Rule("ITEMS001", "an item-backed counter's exhaust attribute is not a declared bool"),
     Rule("ITEMS002", "an item-backed counter discards to a zone without discard_to"),
     Rule("ITEMS003", "an item-backed counter gained, lost or set"),

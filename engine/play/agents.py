@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import random
-import sys
 from collections import deque
 from collections.abc import Iterable, Mapping
-from typing import Any, Protocol, TextIO
+from typing import Any, Protocol
 
 from engine.errors import CogworkError
 from engine.runtime.decision import Decision
@@ -51,53 +50,6 @@ class ScriptedAgent:
         except KeyError:
             raise ScriptError(f"'{label}' is not a legal option for '{decision.prompt}';"
                               f" legal: {', '.join(decision.labels)}") from None
-
-    def observe(self, decision: Decision, index: int) -> None:
-        return None
-
-
-class HumanAgent:
-    """A person at the terminal: shows what this seat may see, then numbered options."""
-
-    def __init__(self, stdin: TextIO | None = None, stdout: TextIO | None = None) -> None:
-        self._stdin, self._stdout = stdin, stdout
-
-    @property
-    def stdin(self) -> TextIO:
-        return self._stdin or sys.stdin  # looked up at use, so redirection after import works
-
-    @property
-    def stdout(self) -> TextIO:
-        return self._stdout or sys.stdout
-
-    def choose(self, view: Mapping[str, Any], decision: Decision) -> int:
-        out = self.stdout
-        me = view["players"][decision.seat]
-        out.write(f"\n== seat {decision.seat + 1} ({decision.step}) ==\n")
-        out.write("  " + ", ".join(f"{k} {v}" for k, v in me["counters"].items() if v) + "\n")
-        for other in view["players"]:  # the other players' counters are public
-            if other["seat"] != decision.seat:
-                counters = ", ".join(f"{k} {v}" for k, v in other["counters"].items() if v)
-                out.write(f"  P{other['seat'] + 1}: {counters}\n")
-        for zid, zone in me["zones"].items():
-            if isinstance(zone, list) and zone:
-                out.write(f"  {zid}: " + ", ".join(i["name"] for i in zone) + "\n")
-        out.write(f"{decision.prompt}:\n")
-        for i, label in enumerate(decision.labels, 1):
-            out.write(f"  {i}) {label}\n")
-        while True:
-            out.write("> ")
-            out.flush()
-            line = self.stdin.readline()
-            if not line:
-                raise EOFError("input ended while a decision was pending")
-            answer = line.strip()
-            if answer.isdigit() and 1 <= int(answer) <= len(decision.labels):
-                return int(answer) - 1
-            try:
-                return decision.index_of(answer)
-            except KeyError:
-                out.write(f"  please type 1-{len(decision.labels)} or an option's text\n")
 
     def observe(self, decision: Decision, index: int) -> None:
         return None

@@ -241,3 +241,4 @@ class Pack:
     usage: Usage = field(default_factory=Usage)  # cross-reference for the linter
     payers: dict[str, list[str]] = field(default_factory=dict)  # cost solver's cache: who may pay a unit of X
     graphs: dict[str, Graph] = field(default_factory=dict)  # board graphs by space type
+    display: dict[str, Any] = field(default_factory=dict)  # pack.yaml `display`: how a table page lays it out

@@ -1,0 +1,138 @@
+"""The ASGI app of `cogwork serve` (Starlette): a page per human seat, pushed over a WebSocket.
+
+A seat's URL carries its secret token (`/t/TABLE/TOKEN`); the page opens `/ws/TABLE/TOKEN` and receives
+only `Table.payload(seat)`: its redacted view and feed, never the state. Messages from a page:
+`{"type": "answer", "index": i, "version": v}`, `{"type": "undo", "version": v}`, `{"type": "sync"}`.
+Bots answer in a task per table, one answer per `bot_delay` seconds, so people can follow them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from importlib import resources
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, PlainTextResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from engine.errors import CogworkError
+from engine.serve.table import RefusedError, Table
+
+STATIC = resources.files("engine.serve") / "static"
+
+
+class Server:
+    """The tables one server hosts, the pages connected to each, and their bots' pacing."""
+
+    def __init__(self, tables: list[Table], bot_delay: float = 0.6) -> None:
+        self.tables = {t.name: t for t in tables}
+        self.bot_delay = bot_delay
+        self.pages: dict[str, list[tuple[int, WebSocket]]] = {name: [] for name in self.tables}
+        self._bots: dict[str, asyncio.Task[None]] = {}
+
+    def find(self, table: str, token: str) -> tuple[Table, int] | None:
+        found = self.tables.get(table)
+        seat = found.seat_of(token) if found else None
+        return None if found is None or seat is None else (found, seat)
+
+    async def push(self, table: Table) -> None:
+        """Send every page of `table` its seat's payload."""
+        for seat, socket in list(self.pages[table.name]):
+            try:
+                await socket.send_json({"type": "state", **table.payload(seat)})
+            except (WebSocketDisconnect, RuntimeError):
+                self._drop(table.name, socket)
+
+    def _drop(self, name: str, socket: WebSocket) -> None:
+        self.pages[name] = [(s, w) for s, w in self.pages[name] if w is not socket]
+
+    def wake_bots(self, table: Table) -> None:
+        """Start the table's bot task unless it runs already."""
+        task = self._bots.get(table.name)
+        if table.bot_to_move() and (task is None or task.done()):
+            self._bots[table.name] = asyncio.get_running_loop().create_task(self._run_bots(table))
+
+    async def _run_bots(self, table: Table) -> None:
+        while table.bot_to_move():
+            await asyncio.sleep(self.bot_delay)
+            table.bot_step()
+            await self.push(table)
+
+    async def settle(self) -> None:
+        """Wait until no bot task runs (tests; a served table never needs it)."""
+        while any(not t.done() for t in self._bots.values()):
+            await asyncio.gather(*self._bots.values())
+
+
+def create_app(server: Server) -> Starlette:
+    page = (STATIC / "table.html").read_text(encoding="utf-8")
+
+    async def index(request: Request) -> Response:
+        return PlainTextResponse("cogwork serve: open the URL printed for your seat\n")
+
+    async def table_page(request: Request) -> Response:
+        if server.find(request.path_params["table"], request.path_params["token"]) is None:
+            return PlainTextResponse("no such table or seat\n", status_code=404)
+        return HTMLResponse(page)
+
+    async def socket(ws: WebSocket) -> None:
+        found = server.find(ws.path_params["table"], ws.path_params["token"])
+        if found is None:
+            await ws.close(code=4404)
+            return
+        table, seat = found
+        await ws.accept()
+        server.pages[table.name].append((seat, ws))
+        try:
+            await ws.send_json({"type": "state", **table.payload(seat)})
+            server.wake_bots(table)
+            while True:
+                message = await ws.receive_json()
+                await _handle(server, table, seat, ws, message)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            server._drop(table.name, ws)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        for table in server.tables.values():
+            server.wake_bots(table)
+        yield
+
+    return Starlette(routes=[
+        Route("/", index),
+        Route("/t/{table}/{token}", table_page),
+        WebSocketRoute("/ws/{table}/{token}", socket),
+        Mount("/static", app=StaticFiles(directory=str(STATIC)), name="static"),
+    ], lifespan=lifespan)
+
+
+async def _handle(server: Server, table: Table, seat: int, ws: WebSocket, message: Any) -> None:
+    kind = message.get("type") if isinstance(message, dict) else None
+    try:
+        if kind == "answer":
+            index, version = message.get("index"), message.get("version")
+            if not isinstance(index, int) or not isinstance(version, int):
+                raise RefusedError("an answer needs a whole-number index and version")
+            table.answer(seat, index, version)
+        elif kind == "undo":
+            version = message.get("version")
+            table.undo(seat, version if isinstance(version, int) else -1)
+        elif kind == "sync":
+            await ws.send_json({"type": "state", **table.payload(seat)})
+            return
+        else:
+            raise RefusedError(f"unknown message type {kind!r}")
+    except (RefusedError, CogworkError) as exc:
+        await ws.send_json({"type": "refused", "message": str(exc)})
+        await ws.send_json({"type": "state", **table.payload(seat)})
+        return
+    await server.push(table)
+    server.wake_bots(table)
