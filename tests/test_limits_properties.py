@@ -140,15 +140,15 @@ HOSTILE_TEXTS = st.sampled_from([
 HOSTILE_VALUES = st.one_of(HOSTILE_INTS, HOSTILE_TEXTS, st.sampled_from([[], {}, None, True, [[[[]]]]]))
 
 
-def _paths(node: Any, at: tuple = ()) -> list[tuple]:
-    """Every path to a scalar inside nested mappings and lists."""
-    found = [] if isinstance(node, (dict, list)) else [at]
+def data_paths(node: Any, at: tuple = (), leaves_only: bool = True) -> list[tuple]:
+    """Every path inside nested mappings and lists: to each scalar, or (`leaves_only=False`) to every node."""
+    found = [] if leaves_only and isinstance(node, (dict, list)) else [at]
     if isinstance(node, dict):
         for key, value in node.items():
-            found += _paths(value, (*at, key))
+            found += data_paths(value, (*at, key), leaves_only)
     elif isinstance(node, list):
         for i, value in enumerate(node):
-            found += _paths(value, (*at, i))
+            found += data_paths(value, (*at, i), leaves_only)
     return found
 
 
@@ -171,7 +171,7 @@ def test_mutated_packs_end_in_a_diagnostic_or_a_game(data: st.DataObject,
     documents = {"content": copy.deepcopy(BASE), "manifest": copy.deepcopy(MANIFEST)}
     for _ in range(data.draw(st.integers(1, 3))):
         name = data.draw(st.sampled_from(sorted(documents)))
-        path = data.draw(st.sampled_from(_paths(documents[name])))
+        path = data.draw(st.sampled_from(data_paths(documents[name])))
         old = _get(documents[name], path)
         like = HOSTILE_INTS if type(old) is int else HOSTILE_TEXTS if isinstance(old, str) else HOSTILE_VALUES
         _set(documents[name], path, data.draw(st.one_of(like, like, HOSTILE_VALUES)))

@@ -16,6 +16,7 @@ from engine.cli import main
 from engine.diagnostics import PackError
 from engine.play.log import GameLog
 from engine.resources import data_dir
+from tests.test_limits_properties import data_paths
 
 SETTINGS = settings(max_examples=40, deadline=None, derandomize=True,
                     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
@@ -64,23 +65,11 @@ def test_generated_logs_never_crash_replay(log: Any, command: list[str], tmp_pat
     assert main([*command, str(path)]) in (0, 1, 2)
 
 
-def _paths(node: Any, at: tuple = ()) -> list[tuple]:
-    """Every place in the data a mutation may hit."""
-    found = [at]
-    if isinstance(node, dict):
-        for key, value in node.items():
-            found += _paths(value, (*at, key))
-    elif isinstance(node, list):
-        for i, value in enumerate(node):
-            found += _paths(value, (*at, i))
-    return found
-
-
 @st.composite
 def scenarios(draw: st.DrawFn) -> Any:
     data = yaml.safe_load(SCENARIO.read_text(encoding="utf-8"))
     for _ in range(draw(st.integers(1, 3))):
-        spots = [p for p in _paths(data) if p]
+        spots = [p for p in data_paths(data, leaves_only=False) if p]
         spot = draw(st.sampled_from(spots))
         parent = data
         for step in spot[:-1]:
