@@ -15,7 +15,7 @@ from lark import Token, Tree
 
 from engine.dsl.english import and_list, plural, sentences, words
 from engine.dsl.functions import FUNCTIONS
-from engine.dsl.parse import counter_chain, parse
+from engine.dsl.parse import branch_parts, counter_chain, label_text, parse
 from engine.dsl.walk import EXPRESSION, STATEMENT, Walker
 from engine.packs.raw import Entry
 from engine.runtime.defs import Pack
@@ -100,6 +100,12 @@ class Renderer(Walker):
     def block(self, tree: Tree) -> str:
         return ", then ".join(self.clauses(tree.children[0]))
 
+    def branch(self, tree: Tree) -> str:
+        """A `choose { ... }` alternative or a `may`'s block: "Label (what it does)" when labelled."""
+        label, effect = branch_parts(tree)
+        text = ", then ".join(self.clauses(effect))
+        return f"{label_text(label)} ({text})" if label is not None else text
+
     def cost(self, tree: Tree) -> str:
         return and_list([self.amount(*term.children) for term in tree.children])
 
@@ -164,10 +170,10 @@ class Renderer(Walker):
         return text
 
     def _s_may(self, t: Tree) -> str:
-        return f"you may {self.block(t.children[-1])}"
+        return f"you may {self.branch(t.children[-1])}"
 
     def _s_choose_alt(self, t: Tree) -> str:
-        return "choose one: " + " or ".join(", then ".join(self.clauses(e)) for e in t.children[-1].children)
+        return "choose one: " + " or ".join(self.branch(b) for b in t.children[-1].children)
 
     def _s_repeat_choose_alt(self, t: Tree) -> str:
         return f"any number of times, {self._s_choose_alt(t)}"

@@ -158,7 +158,8 @@ class Checker(Walker):
                 self.walk(STATEMENT, stmt)
 
     def block(self, tree: Tree) -> None:
-        self.effect(tree.children[0])
+        """A `block` or a `branch` (its effect is its last child, after the branch's label)."""
+        self.effect(tree.children[-1])
 
     def cost(self, tree: Tree) -> None:
         for term in tree.children:
@@ -230,7 +231,7 @@ class Checker(Walker):
 
     def _s_choose_alt(self, t: Tree) -> None:
         for alternative in t.children[-1].children:
-            self.effect(alternative)
+            self.block(alternative)
 
     _s_repeat_choose_alt = _s_choose_alt
 

@@ -396,8 +396,10 @@ class Interpreter:
 
     # ---------------------------------------------------------------- decisions
     def ask(self, ctx: Ctx, kind: str, prompt: str, labels: list[str], values: list[Any],
-            optional: bool = False) -> Any:
-        """Pause for the acting player's choice; a forced single option is taken at once."""
+            optional: bool = False, rules: list[str] | None = None) -> Any:
+        """Pause for the acting player's choice; a forced single option is taken at once.
+
+        `rules`: the DSL text each option runs, for options that are blocks of the rules (see `Decision`)."""
         if len(values) == 1 and not optional:
             if self.on_forced is not None and self.live:
                 self.on_forced(ctx.seat, kind, labels[0])
@@ -408,7 +410,10 @@ class Interpreter:
             raise LimitError(f"more than {MAX_DECISIONS} decisions in one game: does a loop never end?")
         seat = self._seat(ctx.seat)  # raises when nobody is there to ask
         self.new_stretch()
-        return values[self.pause(Decision(seat, KINDS[kind], prompt, labels, values, state.step))]
+        source = ctx.self_item
+        open_source = source is None or (source.zone is not None and source.zone.visibility == "public")
+        decision = Decision(seat, KINDS[kind], prompt, labels, values, state.step, rules or [], open_source)
+        return values[self.pause(decision)]
 
     # ---------------------------------------------------------------- counters
     def set_counter(self, ctx: Ctx, name: str, value: int) -> None:
