@@ -70,7 +70,7 @@ class FeedCheck:
         payload = decision.payloads[chosen]
         if isinstance(payload, Item):
             assert payload.zone is not None and payload.zone.visible_to(seat), (event, seat)
-        else:
+        elif decision.kind is not DecisionKind.REROLL:      # a die's face: dice pools are public
             assert decision.kind in (DecisionKind.MAY, DecisionKind.CHOOSE), (event, seat)
             assert decision.is_branch(chosen) or decision.is_branch(0), (event, seat)
         self.public += 1

@@ -20,15 +20,15 @@ from lark import Token, Tree
 from engine.compile.codegen import checking_only, const, expr, stamp, stmts
 from engine.compile.expr import ExprCompiler, as_int, charged, element_kind, kind_of, kinded, paid, plain_value
 from engine.compile.prompts import compile_prompt
+from engine.diagnostics import did_you_mean
 from engine.dsl.parse import DslText, branch_parts, label_text
 from engine.dsl.walk import STATEMENT
-from engine.runtime.decision import YES
+from engine.runtime.decision import DONE, YES
 from engine.runtime.defs import Effect, Pack
 from engine.runtime.dsl_values import offer
 from engine.runtime.limits import MAX_OPTIONS, MAX_VALUE
 from engine.usage import Usage
 
-DONE = "done"
 # Python refuses a function with more than 20 blocks (loops, try) nested statically. Generated code nests
 # this many per DSL statement; one more is kept for the `except` clause of the innermost `try`.
 PYTHON_BLOCKS = {"repeat_n": 2, "repeat_choose_item": 2, "repeat_choose_alt": 2, "for_stmt": 1, "choose_item": 1,
@@ -257,6 +257,34 @@ class EffectCompiler(ExprCompiler):
         return stmts("game.relink(A, B, J)", A=a, B=b, J=const(t.data == "link")), None
 
     _s_unlink = _s_link
+
+    # ---------------------------------------------------------------- dice pools
+    def die(self, tok: Token | Tree) -> str:
+        """The die a `roll`/`reroll` names; DICE001 when the name is no kind of die."""
+        name = str(tok)
+        if name not in self.pack.dice:
+            self.dsl.error(tok, "DICE001", f"'{name}' is not a kind of die: `roll` and `reroll` take a name from the"
+                           " `dice` section", did_you_mean(name, sorted(self.pack.dice)))
+        return name
+
+    def _s_roll_dice(self, t: Tree):
+        count_t, die_tok = t.children
+        return stmts("game.roll_dice(ctx, D, int(N))", D=const(self.die(die_tok)), N=self.expr(count_t)), None
+
+    def _s_reroll(self, t: Tree):
+        die_tok, cond_t, limit_t, prompt_tok = t.children
+        die = self.die(die_tok)
+        pool = kinded(expr("game.state.dice[D]", D=const(die)), "list")
+        if cond_t is None:
+            eligible = expr("list(range(len(P)))", P=pool)
+        else:
+            it, cond = self.with_it(cond_t, pool)
+            eligible = expr("[I for I in range(len(P)) for IT in (P[I],) if C]", I=self.unit.temp(), IT=it, P=pool,
+                            C=cond)
+        limit = const(None) if limit_t is None else expr("int(N)", N=self.expr(limit_t))
+        name = self.pack.dice[die].name if die in self.pack.dice else die
+        prompt = self.prompt(prompt_tok, f"choose {name} dice to reroll")
+        return stmts("game.reroll(ctx, D, P, N, E)", D=const(die), P=prompt, N=limit, E=eligible), None
 
     # ---------------------------------------------------------------- control
     def _s_if_stmt(self, t: Tree):

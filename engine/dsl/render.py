@@ -119,7 +119,7 @@ class Renderer(Walker):
     def name_of(self, ident: str) -> str:
         """A definition's `name`, the identifier in words when it has none."""
         pack = self.pack
-        for table in (pack.counters, pack.wildcards, pack.zones, pack.components, pack.types):
+        for table in (pack.counters, pack.wildcards, pack.dice, pack.zones, pack.components, pack.types):
             if ident in table:
                 return str(table[ident].name)
         return words(ident)
@@ -161,6 +161,17 @@ class Renderer(Walker):
         return f"cut the link between {self.expr(t.children[0])} and {self.expr(t.children[1])}"
 
     _s_shuffle = _s_reveal = _s_conceal = _zone_stmt
+
+    def _s_roll_dice(self, t: Tree) -> str:
+        count = self.expr(t.children[0])
+        return f"roll {count} {plural(self.name_of(str(t.children[1])), count)}"
+
+    def _s_reroll(self, t: Tree) -> str:
+        die, cond, limit = t.children[:3]
+        dice = plural(self.name_of(str(die)), "2")
+        which = f"{dice} whose face {self.expr(cond).replace('it ', '', 1)}" if cond is not None else dice
+        most = f"up to {self.expr(limit)} of " if limit is not None else "any of "
+        return f"you may reroll {most}the {which}, each once"
 
     def _s_if_stmt(self, t: Tree) -> str:
         text = f"if {self.expr(t.children[0])}: {self.block(t.children[1])}"

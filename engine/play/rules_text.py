@@ -135,6 +135,12 @@ class RulesText:
         if kind == "revealed" and event.get("components"):
             shown = ", ".join(self.name(str(c)) for c in event["components"])
             return f"revealed {self._zone(event.get('zone'))}: {shown}"
+        if kind == "rolled":
+            faces = event.get("faces", [])
+            thrown = set(event.get("thrown", []))
+            shown = ", ".join(f"[{face}]" if i in thrown else str(face) for i, face in enumerate(faces))
+            die = plural(self.name(str(event.get("die", ""))), "2")
+            return f"{who} rolled {die}: {shown or 'none'}" + (" ([n]: thrown now)" if len(thrown) < len(faces) else "")
         if kind == "step_started":
             return ""
         if kind == "round_started":

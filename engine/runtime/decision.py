@@ -19,9 +19,11 @@ class DecisionKind(StrEnum):
     COST = "cost"        # which alternative cost to pay
     PAY = "pay"          # which counters pay a cost (substitutes, wildcards)
     GAIN = "gain"        # what a wildcard gain becomes
+    REROLL = "reroll"    # which die of a dice pool to throw again (by the face it shows), or done
 
 
 KINDS = {kind.value: kind for kind in DecisionKind}
+DONE = "done"   # the option that ends a repeated choice (`repeat choose`, `optional`, `reroll`)
 YES = "yes: "   # an unlabelled `may`'s yes option is "yes: <its DSL>"
 
 
@@ -89,6 +91,8 @@ class Decision:
         payload = self.payloads[index] if index < len(self.payloads) else None
         if isinstance(payload, Item):
             return payload.zone is not None and payload.zone.visibility == "public"
+        if self.kind is DecisionKind.REROLL:      # dice pools lie on the table
+            return True
         return self.is_branch(index) or (self.kind is DecisionKind.MAY and self.is_branch(0))
 
     def is_branch(self, index: int) -> bool:
