@@ -102,3 +102,10 @@ def test_explain_and_dice001() -> None:
         assert tree is not None
         EffectCompiler(pack, dsl, set()).effect_function(tree, bad)
         assert [d.code for d in dsl.diagnostics] == ["DICE001"], bad
+
+
+def test_the_fixture_scenario_reads_the_pool_by_path() -> None:
+    from engine.play.scenario import run_scenario
+
+    result = run_scenario(Path(PACK) / "scenarios" / "reroll-two-low-dice.yaml")
+    assert result.passed, [f.message for f in result.failures]

@@ -262,6 +262,7 @@ class EffectCompiler(ExprCompiler):
     def die(self, tok: Token | Tree) -> str:
         """The die a `roll`/`reroll` names; DICE001 when the name is no kind of die."""
         name = str(tok)
+        self.usage.ref(name, self.dsl.place(tok))
         if name not in self.pack.dice:
             self.dsl.error(tok, "DICE001", f"'{name}' is not a kind of die: `roll` and `reroll` take a name from the"
                            " `dice` section", did_you_mean(name, sorted(self.pack.dice)))

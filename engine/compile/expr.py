@@ -223,7 +223,7 @@ class ExprCompiler(Walker):
         builtin = _BUILTIN_EXPR.get(n)
         if builtin is not None:
             return kinded(expr(builtin[0]), builtin[1])
-        if n in pack.counters or n in pack.zones or n in pack.components:
+        if n in pack.counters or n in pack.zones or n in pack.components or n in pack.dice:
             self.usage.ref(n, self.dsl.place(tok))
         if n in pack.counters:
             return self._counter(n)
