@@ -202,3 +202,32 @@ def test_play_with_bots_resumes_to_the_same_game(capsys: pytest.CaptureFixture[s
     assert whole.splitlines()[-1] == resumed.splitlines()[-1]     # the same final state hash
     assert main(["play", "tic-tac-toe", "--human", "1", "--bot", "1=greedy"]) == 2
     assert "--human and to --bot" in capsys.readouterr().err
+
+
+def test_serve_seats_greedy_and_mcts_bots(capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("starlette")
+    from starlette.testclient import TestClient
+
+    from engine.play.rules_text import load_with_rules
+    from engine.serve.app import Server, create_app
+    from engine.serve.table import Table
+
+    pack, rules = load_with_rules("tic-tac-toe")
+    bots = Table.new("1", pack, rules, ["bot", "bot"], 4, {}, None,
+                     {0: BotSpec.parse("mcts:iterations=40"), 1: BotSpec.parse("greedy")})
+    while not bots.match.done:
+        bots.bot_step()
+    assert [s.get("bot") for s in bots.payload(0)["seats"]] == ["mcts:iterations=40", "greedy"]
+    assert bots.match.outcome().winners == [0]        # X, searching, beats a greedy O
+    table = Table.new("2", pack, rules, ["human", "bot"], 4, {}, None, {1: BotSpec.parse("mcts:iterations=20")})
+    token = next(iter(table.tokens))
+    with TestClient(create_app(Server([table], bot_delay=0))) as client, \
+            client.websocket_connect(f"/ws/2/{token}") as ws:
+        state = ws.receive_json()
+        while state["result"] is None:
+            if state["decision"] is not None:
+                ws.send_json({"type": "answer", "index": 0, "version": state["version"]})
+            state = ws.receive_json()
+    assert table.match.done and len(table.match.log) >= 5
+    code = main(["serve", "tic-tac-toe", "--seats", "human,bot", "--bot", "1=greedy"])
+    assert code == 2 and "seat 1 is a human seat" in capsys.readouterr().err

@@ -12,7 +12,7 @@ taken to know:
   cards;
 - which items the pending decision offers (they stay where they are);
 - the state the game gave each hidden place: an item's attributes that differ from its component's
-  printed values (a phase card assigned to slot 1, a counter on a card) stay with the place, and the
+  printed values (a card assigned to slot 1, a counter on a card) stay with the place, and the
   item dealt there takes them over (on its own printed values). Otherwise a card from a hand could land
   among assigned cards without the assignment the rules gave every card there.
 
