@@ -231,3 +231,29 @@ def test_serve_seats_greedy_and_mcts_bots(capsys: pytest.CaptureFixture[str]) ->
     assert table.match.done and len(table.match.log) >= 5
     code = main(["serve", "tic-tac-toe", "--seats", "human,bot", "--bot", "1=greedy"])
     assert code == 2 and "seat 1 is a human seat" in capsys.readouterr().err
+
+
+def test_close_frees_a_fork_paused_at_a_decision() -> None:
+    import gc
+
+    from engine.runtime.interpreter import Interpreter
+
+    def games() -> int:
+        gc.collect()
+        return sum(1 for o in gc.get_objects() if isinstance(o, Interpreter))
+
+    match = _position(RR, 2, seed=3, answers=20)
+    before = games()
+    for i in range(5):
+        trial = match.determinize(match.to_move, random.Random(i)) if i % 2 else match.fork(history=False)
+        trial.apply(0)
+        trial.close()
+    del trial
+    assert games() == before
+    closed = match.fork()
+    closed.close()
+    assert closed.done
+    with pytest.raises(MoveError):
+        closed.apply(0)
+    match.close()
+    match.close()       # twice is harmless

@@ -46,6 +46,7 @@ class GreedyAgent:
             trial.apply(index)
             seen = _fingerprint(trial.view(self.seat))
             key = (*position_value(trial, self.seat), seen not in self.been, rng.random())
+            trial.close()
             if best_key is None or key > best_key:
                 best, best_key = index, key
         return best

@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from greenlet import getcurrent, greenlet
+from greenlet import GreenletExit, getcurrent, greenlet
 
 from engine.errors import GameOver, MoveError, RuleError, StopLoop
 from engine.play.agents import Agent, Searcher
@@ -249,6 +249,17 @@ class Match:
         pending = self.decision
         redeal_hidden(self.game.state, redeal.seat, rng, offered_items(pending.payloads) if pending is not None else ())
         self._redeals.append(_Redeal(redeal.answers, redeal.seat, redeal.rng, rng.getstate()))
+
+    def close(self) -> None:
+        """End this match's paused flow now, so its memory is freed: a paused flow is a greenlet in a reference
+        cycle with its match, which the garbage collector never frees. Call it on a fork or sample you are
+        done with before its end (a finished match needs nothing); the match cannot be played after."""
+        if self._flow.dead:
+            return
+        with self._owned():
+            self._flow.parent = getcurrent()     # where the flow returns once it has unwound
+            self._flow.throw(GreenletExit)
+            self.decision = None
 
     def undo(self, n: int = 1) -> None:
         """Go back to the decision `n` answers ago (its hash is the one that decision had)."""

@@ -100,6 +100,7 @@ class MctsAgent:
             game.run([rollout] * len(game.outcome().results),
                      stop_after=None if self.depth is None else len(game.log) + self.depth)
         results = seat_results(game)
+        game.close()
         for step in path:
             step.visits += 1
             step.reward += results[step.seat]
