@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.errors import RuleError
+from engine.runtime.context import Ctx
 from engine.runtime.defs import ActionDef
-from engine.runtime.state import Item, ItemRef, PlayerRef, Zone, ZoneRef
-
-if TYPE_CHECKING:
-    from engine.runtime.context import Ctx
+from engine.runtime.state import Item, ItemRef, PlayerRef, RefList, Zone, ZoneRef
 
 
 def as_items(value: Any) -> list[Any]:
@@ -56,10 +54,11 @@ def plain_attr(ctx: Ctx, obj: Any, name: str) -> Any:
 def _item_attr(ctx: Ctx, item: Item, name: str) -> Any:
     attrs = item.attrs
     if name in attrs:
-        kind = item.comp.ctype.attrs[name].type if name in item.comp.ctype.attrs else "int"
+        adef = item.comp.ctype.attrs.get(name)
+        kind = "int" if adef is None else adef.type
         value = attrs[name]
         if value is None or kind in _PLAIN:
-            return _resolved(ctx, value) if value.__class__ is list else value
+            return _resolved(ctx, value) if value.__class__ is RefList else value
         if value.__class__ is ItemRef:
             return ctx.game.state.items[value.uid]
         if value.__class__ is ZoneRef:
@@ -70,8 +69,7 @@ def _item_attr(ctx: Ctx, item: Item, name: str) -> Any:
         return ctx.game.instance(value, seat)
     derived = item.comp.derived.get(name)
     if derived is not None:
-        inner = ctx.child(seat=item.owner if item.owner is not None else ctx.seat, self_item=item)
-        return derived(inner)
+        return derived(Ctx(ctx.game, item.owner if item.owner is not None else ctx.seat, item))
     if name == "name":
         return item.comp.name
     if name == "id":
@@ -190,10 +188,8 @@ def need_item(value: Any, what: str) -> Item:
     return value
 
 
-def _resolved(ctx: Ctx, values: list[Any]) -> list[Any]:
+def _resolved(ctx: Ctx, values: RefList) -> list[Any]:
     """A list attribute's elements, with stored item and zone references turned back into those very things."""
-    if not any(v.__class__ is ItemRef or v.__class__ is ZoneRef for v in values):
-        return values
     state = ctx.game.state
     return [state.items[v.uid] if v.__class__ is ItemRef
             else state.zone(v.zone, v.owner) if v.__class__ is ZoneRef else v for v in values]
@@ -212,9 +208,13 @@ def stored(value: Any) -> Any:
         return ItemRef(value.uid)
     if value.__class__ is Zone:
         return ZoneRef(value.id, value.owner)
-    if value.__class__ is list:
-        return [stored(v) for v in value]
+    if value.__class__ is list or value.__class__ is RefList:
+        elements = [stored(v) for v in value]
+        return RefList(elements) if any(v.__class__ in _REFS for v in elements) else elements
     return value
+
+
+_REFS = (ItemRef, ZoneRef)
 
 
 def show(value: Any) -> str:

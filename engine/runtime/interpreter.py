@@ -65,6 +65,9 @@ class Interpreter:
         else:
             self.state, self._copies = like.state.copy_as(data), like._copies
         self._first = {key: self.state.items[uids[0]] for key, uids in self._copies.items()}  # for `instance`
+        # each type's items by owner, for `all_of` (the state's Item objects are this game's for good: `load`
+        # rewrites them in place, a fork is a new game)
+        self._of_type: dict[tuple[str, int | None], list[Item]] = {}
         # the total at which the work since the last decision runs out (a fork resumes at a decision)
         self._work_limit = min(self.state.work + MAX_WORK, MAX_GAME_WORK)
         self._trigger_depth = 0
@@ -253,7 +256,11 @@ class Interpreter:
         ctype = self.pack.types[type_id]
         owner = seat if ctype.per_player else None
         self.each(self.state.items)  # it looks at every item of the game
-        return [i for i in self.state.items if i.comp.ctype is ctype and i.owner == owner]
+        found = self._of_type.get((type_id, owner))
+        if found is None:
+            found = self._of_type[(type_id, owner)] = [i for i in self.state.items
+                                                       if i.comp.ctype is ctype and i.owner == owner]
+        return list(found)
 
     def graph_of(self, space: Any) -> Graph:
         """The board `space` is on, as this match has it (its own copy once a link changed)."""

@@ -35,6 +35,13 @@ class ZoneRef:
     owner: int | None
 
 
+class RefList(list[Any]):
+    """A list attribute that holds item or zone references (`dsl_values.stored` makes it): a read turns them
+    back into the items and zones. Plain lists (most: ids, numbers) are read as they are, unscanned."""
+
+    __slots__ = ()
+
+
 class Item:
     """One instance of a component (a card, a token) living in a zone; `copy` numbers it among its component's."""
 
