@@ -222,6 +222,9 @@ class Renderer(Walker):
     def _s_as_stmt(self, t: Tree) -> str:
         return f"as {self.expr(t.children[0])}: {self.block(t.children[1])}"
 
+    def _s_within(self, t: Tree) -> str:
+        return f"using only what {self.expr(t.children[0])} holds: {self.block(t.children[1])}"
+
     # ---------------------------------------------------------------- expressions
     def expr(self, t: Tree | Token | None) -> str:
         if not isinstance(t, Tree):

@@ -42,6 +42,12 @@ def pack_sites(raw: RawPack) -> Iterator[Site]:
                 yield Site(e.src, (*e.path, "attrs", name, "default"), str(default), start, tid)
         if isinstance(e.data, Mapping) and e.data.get("admits") is not None:
             yield Site(e.src, (*e.path, "admits"), str(e.data["admits"]), "expr", tid)
+        container = e.data.get("container") if isinstance(e.data, Mapping) else None
+        if isinstance(container, Mapping):
+            yield from _keyed(e.src, (*e.path, "container"), container, (("takes", "expr"),), tid)
+            if container.get("capacity") is not None:
+                yield Site(e.src, (*e.path, "container", "capacity"), str(container["capacity"]), "expr", tid,
+                           number="a container's capacity")
     for e in raw.components.values():
         yield from component_sites(e.src, e.path, e.data, e.ctype, derived.get(e.ctype or "", {}))
     for e in raw.procedures.values():

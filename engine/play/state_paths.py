@@ -15,6 +15,7 @@ from typing import Any
 
 from engine.errors import CogworkError, RuleError
 from engine.play.match import Match
+from engine.runtime.containers import held, put
 from engine.runtime.context import Ctx
 from engine.runtime.defs import plain_type_fits
 from engine.runtime.interpreter import Interpreter
@@ -114,6 +115,8 @@ def _item_attr(game: Any, name: str, attr: str, seat: int | None) -> Any:
     item = game.instance(name, seat)
     if attr == "zone":
         return item.zone.id if item.zone else None
+    if _held_counter(game, item, attr):
+        return held(item, attr)
     if attr in item.attrs:
         return item.attrs[attr]
     if attr in item.comp.derived:
@@ -142,6 +145,9 @@ def write(session: Match, path: str, value: Any) -> None:
         return
     if name in game.pack.components and len(rest) == 1:
         item = game.instance(name, seat)
+        if _held_counter(game, item, rest[0]):
+            put(item, rest[0], _whole_number(path, value))
+            return
         if rest[0] not in item.comp.ctype.attrs:
             raise PathError(f"'{name}' has no attribute '{rest[0]}' (declared: {', '.join(item.comp.ctype.attrs)});"
                             f" to move it, set a zone's list instead")
@@ -151,6 +157,12 @@ def write(session: Match, path: str, value: Any) -> None:
         game.set_attr(item, rest[0], value)
         return
     raise PathError(f"'{path}' cannot be set (counters, zones and component attributes can)")
+
+
+def _held_counter(game: Interpreter, item: Item, name: str) -> bool:
+    """`CONTAINER.COUNTER`: what a container holds of a counter held in containers."""
+    cdef = game.pack.counters.get(name)
+    return item.comp.ctype.container is not None and cdef is not None and cdef.held is not None
 
 
 def _fill_zone(game: Interpreter, zone: Zone, seat: int | None, ids: Any) -> None:

@@ -84,6 +84,26 @@ class Track:
         return [m for m in sorted(self.marks, reverse=True) if new <= m < old]
 
 
+@dataclass(frozen=True)
+class Held:
+    """A counter held in containers (`held:`): its value is what the containers in `zones` hold.
+
+    Why: resources that sit in barrels, on tiles or on cards, each with room for so much, are paid from a
+    given one and moved between them; a single number per player cannot say where they are.
+    """
+
+    zones: tuple[str, ...]
+    size: int = 1                          # the capacity one unit takes
+
+
+@dataclass
+class ContainerDef:
+    """A component type whose items hold counters (`container:`): how much room, and which counters."""
+
+    capacity: Expr | None = None           # room, in units of size (self = the container); None: no limit
+    takes: Expr | None = None              # the counter ids it takes (a list; self = the container); None: all
+
+
 @dataclass
 class CounterDef:
     id: str
@@ -98,6 +118,12 @@ class CounterDef:
     supply: str | None = None  # a global counter gains come from (and payments go back to): a limited supply
     items: ItemPool | None = None  # the counter is the sum of item values, paid by exhausting items
     track: Track | None = None     # a marker on a track: pushes, laps, marked spaces
+    held: Held | None = None       # the total held by containers in some zones (engine/runtime/containers.py)
+
+    @property
+    def stored(self) -> bool:
+        """Kept as a number in the state (not counted from a zone, items or containers)."""
+        return self.zone is None and self.items is None and self.held is None
 
     def clamp(self, value: int) -> int:
         """The value within the counter's bounds; past the engine's hard limit (no declared `max`) an error."""
@@ -165,6 +191,7 @@ class ComponentType:
     derive: tuple[str, str] | None = None    # ("edges" | "corners", space type): generated locations
     grid: tuple[str, str] | None = None      # ("hex" | "square", coordinate attribute): links from geometry
     admits: Expr | None = None               # slot admission: may item `it` be put here (self = this item)?
+    container: ContainerDef | None = None    # its items hold counters (engine/runtime/containers.py)
 
 
 @dataclass
