@@ -33,6 +33,7 @@ from engine.runtime.defs import (
     Expr,
     Held,
     ItemPool,
+    ModifierDef,
     Pack,
     RankTable,
     Scoring,
@@ -46,7 +47,7 @@ from engine.runtime.limits import MAX_ITEMS
 
 PLAIN_TYPES = ("int", "str", "bool", "list")
 DSL_TYPES = ("expr", "cond", "effect", "cost")
-COMPONENT_KEYS = {"id", "name", "text", "copies", "costs", "actions", "mode", "triggers"}
+COMPONENT_KEYS = {"id", "name", "text", "copies", "costs", "actions", "mode", "triggers", "modifiers"}
 
 
 class Builder:
@@ -559,6 +560,14 @@ class Builder:
             comp.actions.append(self._action(e.src, (*e.path, "actions", i), a, i))
         for i, t in enumerate(d.get("triggers", []) or []):
             comp.triggers.append(self._trigger(t, e.src, (*e.path, "triggers", i), f"{comp.id}.trigger{i + 1}"))
+        for i, m in enumerate(d.get("modifiers", []) or []):
+            at = (*e.path, "modifiers", i)
+            comp.modifiers.append(ModifierDef(str(m.get("id", f"modifier{i + 1}")),
+                                              self.admission_at(e.src, (*at, "applies")),
+                                              self.expr_at(e.src, (*at, "discount")),
+                                              self.cost_at(e.src, (*at, "surcharge")),
+                                              self.expr_at(e.src, (*at, "from"))))
+            self.pack.modified = True
 
     def _action(self, src: SourceFile, path: tuple, a: Any, index: int) -> ActionDef:
         effect = self.effect_at(src, (*path, "effect"))

@@ -91,6 +91,13 @@ def component_sites(src: SourceFile, path: DataPath, data: Any, ctype: str | Non
             yield from _keyed(src, at, action, (("cost", "cost"), ("when", "expr"), ("effect", "effect")), ctype)
     for i, trigger in enumerate(_seq(data.get("triggers"))):
         yield from _trigger_sites(src, (*path, "triggers", i), trigger, ctype)
+    for i, modifier in enumerate(_seq(data.get("modifiers"))):
+        if isinstance(modifier, Mapping):
+            at = (*path, "modifiers", i)
+            yield from _keyed(src, at, modifier, (("applies", "expr"), ("surcharge", "cost"), ("from", "expr")), ctype)
+            if modifier.get("discount") is not None:
+                yield Site(src, (*at, "discount"), str(modifier["discount"]), "expr", ctype,
+                           number="a cost modifier's discount")
 
 
 _DSL_STARTS = {"expr": "expr", "cond": "expr", "effect": "effect", "cost": "cost"}

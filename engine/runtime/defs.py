@@ -219,6 +219,22 @@ class TriggerDef:
 
 
 @dataclass
+class ModifierDef:
+    """A cost modifier on a component (`modifiers:`): while its item is in an active zone, the costs its
+    owner pays (every player's, in a shared active zone) pass through it at the quote stage.
+
+    Why: discounts, surcharges and "pay from the common pool" are set by cards in play, and must reach
+    every cost (cards played, actions, cost attributes) without each rule restating them.
+    """
+
+    id: str
+    applies: Expr | None       # self = this item, it = the item whose cost is paid; None: every cost
+    discount: Expr | None      # this many units less, off the parts the payer chooses
+    surcharge: Cost | None     # added to the cost
+    source: Expr | None        # a container the held counters are paid from (`from:`)
+
+
+@dataclass
 class ComponentDef:
     id: str
     name: str
@@ -235,6 +251,7 @@ class ComponentDef:
     triggers_on: dict[str, list[TriggerDef]] = field(default_factory=dict)  # `triggers` by event
     effects: dict[str, Effect] = field(default_factory=dict)  # `effect` attributes: `do ITEM.ATTR` runs one
     prices: dict[str, Cost] = field(default_factory=dict)     # `cost` attributes: `pay ITEM.ATTR` pays one
+    modifiers: list[ModifierDef] = field(default_factory=list)  # cost modifiers while in an active zone
 
 
 @dataclass
@@ -298,3 +315,4 @@ class Pack:
     payers: dict[str, list[str]] = field(default_factory=dict)  # cost solver's cache: who may pay a unit of X
     graphs: dict[str, Graph] = field(default_factory=dict)  # board graphs by space type
     display: dict[str, Any] = field(default_factory=dict)  # pack.yaml `display`: how a table page lays it out
+    modified: bool = False     # some component has cost modifiers: costs pass the quote stage

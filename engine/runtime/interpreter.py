@@ -16,7 +16,7 @@ from engine.errors import RuleError, StopLoop
 from engine.runtime.boards import Graph
 from engine.runtime.containers import held, need_container, put, used
 from engine.runtime.context import Ctx
-from engine.runtime.costs import can_pay, explain, payment_ways, way_label
+from engine.runtime.costs import can_pay, explain, payment_ways, reductions, way_label
 from engine.runtime.decision import KINDS, Decision
 from engine.runtime.defs import ActionDef, CounterDef, Pack, TriggerDef
 from engine.runtime.dsl_values import as_items, contains, describe, offer, stored
@@ -613,17 +613,56 @@ class Interpreter:
         self.change(ctx, name, have - max(0, amount))
         self._to_supply(cdef, have - self.counter(name, ctx.seat))
 
-    def can_pay(self, ctx: Ctx, need: dict[str, int]) -> bool:
+    def can_pay(self, ctx: Ctx, need: dict[str, int], source: Item | None = None) -> bool:
+        """Whether `need` can be paid now: as quoted (cost modifiers in play) when the pack has modifiers.
+        `source`: the item whose cost it is (a card played, an action's item), if any."""
+        if self.pack.modified:
+            needs, pool = self.quote(ctx, need, source)
+            saved, ctx.pool = ctx.pool, pool or ctx.pool
+            try:
+                return any(can_pay(self.pack, n, lambda c: self.spendable(c, ctx.seat, ctx.pool)) for n in needs)
+            finally:
+                ctx.pool = saved
         return can_pay(self.pack, need, lambda c: self.spendable(c, ctx.seat, ctx.pool))
 
-    def pay(self, ctx: Ctx, need: dict[str, int], text: str) -> None:
-        ways = payment_ways(self.pack, need, lambda c: self.spendable(c, ctx.seat, ctx.pool))
-        if not ways:
-            why = explain(self.pack, need, lambda c: self.spendable(c, ctx.seat, ctx.pool))
-            raise RuleError(f"cannot pay '{text}': {why}")
-        way = self.ask(ctx, "pay", f"pay {text}", [way_label(w) for w in ways], ways)
-        for name, amount in sorted(way.items()):
-            self._spend(ctx, name, amount)
+    def pay(self, ctx: Ctx, need: dict[str, int], text: str, source: Item | None = None) -> None:
+        needs, pool = self.quote(ctx, need, source) if self.pack.modified else ([need], None)
+        saved, ctx.pool = ctx.pool, pool or ctx.pool
+        try:
+            available = lambda c: self.spendable(c, ctx.seat, ctx.pool)  # noqa: E731
+            ways: list[dict[str, int]] = []
+            for quoted in needs:
+                ways.extend(w for w in payment_ways(self.pack, quoted, available) if w not in ways)
+            if not ways:
+                raise RuleError(f"cannot pay '{text}': {explain(self.pack, needs[0], available)}")
+            way = self.ask(ctx, "pay", f"pay {text}", [way_label(w) for w in ways], ways)
+            for name, amount in sorted(way.items()):
+                self._spend(ctx, name, amount)
+        finally:
+            ctx.pool = saved
+
+    def quote(self, ctx: Ctx, need: dict[str, int], source: Item | None) -> tuple[list[dict[str, int]], Item | None]:
+        """The quote stage every cost passes: the cost modifiers of the items in the payer's active zones
+        (and the shared ones) that apply add their surcharges, take off their discounts (each way to place
+        them is a cost the payer may pay) and may name a container to pay from. Returns the costs and that
+        container (None: the usual pools)."""
+        if ctx.seat is None:
+            return [need], None
+        quoted, discount, pool = dict(need), 0, None
+        for zone in self._active_zones[ctx.seat]:
+            for item in zone.items:
+                for modifier in item.comp.modifiers:
+                    inner = Ctx(self, ctx.seat, item, offered=source)
+                    if modifier.applies is not None and (source is None or not modifier.applies(inner)):
+                        continue
+                    if modifier.surcharge is not None:
+                        for name, amount in modifier.surcharge.amounts(inner).items():
+                            quoted[name] = quoted.get(name, 0) + amount
+                    if modifier.discount is not None:
+                        discount += int(modifier.discount(inner))
+                    if modifier.source is not None and pool is None:
+                        pool = need_container(modifier.source(inner))
+        return reductions(quoted, discount), pool
 
     def _spend(self, ctx: Ctx, name: str, amount: int) -> None:
         cdef = self.pack.counters[name]
@@ -767,7 +806,7 @@ class Interpreter:
             return False
         self._reserved.add(item)  # the item being played cannot pay for itself
         try:
-            return any(self.can_pay(ctx, need) for _, need in self._play_needs(ctx, item, zone, free))
+            return any(self.can_pay(ctx, need, item) for _, need in self._play_needs(ctx, item, zone, free))
         finally:
             self._reserved.discard(item)
 
@@ -777,10 +816,10 @@ class Interpreter:
         self._reserved.add(item)
         try:
             options = [(text, need) for text, need in self._play_needs(ctx, item, zone, free)
-                       if self.can_pay(ctx, need)]
+                       if self.can_pay(ctx, need, item)]
             labels = [text for text, _ in options]
             text, need = self.ask(ctx, "cost", f"cost for {item.comp.name}", labels, options)
-            self.pay(ctx, need, text)
+            self.pay(ctx, need, text, item)
         finally:
             self._reserved.discard(item)
         self.emit("placed", ctx.seat, {"item": item, "zone": zone},
@@ -793,7 +832,7 @@ class Interpreter:
     def _legal_action(self, ctx: Ctx, action: ActionDef) -> bool:
         if action.when is not None and not action.when(ctx):
             return False
-        if action.cost is not None and not self.can_pay(ctx, action.cost.amounts(ctx)):
+        if action.cost is not None and not self.can_pay(ctx, action.cost.amounts(ctx), ctx.self_item):
             return False
         return action.effect.legal is None or bool(action.effect.legal(ctx))
 
@@ -802,7 +841,7 @@ class Interpreter:
         if item is not None and self.observers:
             self._tell_about_item(EventKind.ACTIVATED, ctx.seat, item, (item.zone,), {"action": action.label})
         if action.cost is not None:
-            self.pay(ctx, action.cost.amounts(ctx), action.cost.text)
+            self.pay(ctx, action.cost.amounts(ctx), action.cost.text, ctx.self_item)
         action.effect.run(ctx)
 
     @contextmanager
@@ -884,12 +923,12 @@ class Interpreter:
         return need, " + ".join(texts) or "nothing"
 
     def can_pay_attr(self, ctx: Ctx, target: Any, name: str) -> bool:
-        return self.can_pay(ctx, self.price_of(ctx, target, name)[0])
+        return self.can_pay(ctx, self.price_of(ctx, target, name)[0], target if isinstance(target, Item) else None)
 
     def pay_attr(self, ctx: Ctx, target: Any, name: str) -> None:
         """`pay ITEM.ATTR`: pay the item's `cost` attribute (the player chooses among the ways)."""
         need, text = self.price_of(ctx, target, name)
-        self.pay(ctx, need, text)
+        self.pay(ctx, need, text, target if isinstance(target, Item) else None)
 
     def activate(self, ctx: Ctx, target: Any, limit: int) -> None:
         """Mode `one`: do one action with threshold <= limit, or none. Mode `each`: each in order."""
