@@ -194,6 +194,7 @@ class ComponentType:
     grid: tuple[str, str] | None = None      # ("hex" | "square", coordinate attribute): links from geometry
     admits: Expr | None = None               # slot admission: may item `it` be put here (self = this item)?
     container: ContainerDef | None = None    # its items hold counters (engine/runtime/containers.py)
+    turns: tuple[str, str, str] | None = None  # (sides, exits, rotation) attributes: tiles turned in play
 
 
 @dataclass
