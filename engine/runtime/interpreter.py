@@ -690,11 +690,11 @@ class Interpreter:
     def change(self, ctx: Ctx, name: str, value: int) -> None:
         """Set a counter and tell listeners: event `changed` with `old` and `new` (tracks, thresholds)."""
         cdef = self.pack.counters[name]
-        if cdef.zone is None:
+        if cdef.stored:
             store = self._store(cdef, ctx.seat)
             old = store[name]
             new = store[name] = cdef.clamp(value)
-        else:
+        else:   # a zone's count; items and containers refuse to be set (set_counter says why)
             old = self.counter(name, ctx.seat)
             self.set_counter(ctx, name, value)
             new = self.counter(name, ctx.seat)
