@@ -7,6 +7,7 @@ and a trigger on `exhausted` that sees the discard pile before it is shuffled ba
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 from engine.compile.loading import load_pack
@@ -86,3 +87,17 @@ def test_taking_a_card_from_under_the_top_tells_no_one_which() -> None:
     assert moves[0].data["item"] == second.uid and moves[0].visible_to == frozenset({0})
     assert "item" not in moves[1].data and moves[1].visible_to == frozenset({1})    # P2 is told: a card
     assert moves[2].data["item"] == top.uid and moves[2].visible_to == frozenset({0, 1})
+
+
+def test_a_re_deal_for_a_seat_keeps_what_it_sees() -> None:
+    match = _match(2)
+    match.apply(0)                                           # P1 programs an order face down
+    game = match.game
+    deck = game.state.zones["deck"]
+    top, program = deck.items[0], game.state.players[0].zones["program"].items[0]
+    for seed in range(5):
+        sample = match.determinize(1, random.Random(seed))
+        assert sample.game.state.zones["deck"].items[0].uid == top.uid       # the visible top stays
+        assert sample.game.state.players[0].zones["program"].items[0].attrs["down"]
+    mine = match.determinize(0, random.Random(1))
+    assert mine.game.state.players[0].zones["program"].items[0].uid == program.uid   # P1 knows its own
