@@ -48,8 +48,8 @@ class Explainer:
             yield from self.one(ident)
 
     def everything(self) -> list[str]:
-        return [*self.pools(), *self.raw.component_types, *self.raw.procedures, *self.triggers,
-                *(["scoring"] if self.raw.scoring is not None else [])]
+        return [*self.pools(), *self.tracks(), *self.helds(), *self.raw.component_types, *self.raw.procedures,
+                *self.triggers, *(["scoring"] if self.raw.scoring is not None else [])]
 
     def pools(self) -> list[str]:
         """The counters read from items: their rule is not obvious from their name."""
@@ -71,6 +71,54 @@ class Explainer:
         yield paid
         yield from self.history(entry.id)
 
+    def tracks(self) -> list[str]:
+        """The counters that are markers on a track: pushes, laps and marked spaces are rules to print."""
+        return [cid for cid, e in self.raw.counters.items() if hasattr(e.data, "get") and e.data.get("track")]
+
+    def track(self, entry: Entry) -> Iterator[str]:
+        """A track as rules text: who pushes whom, the laps, the marked spaces."""
+        spec, data = entry.data["track"], entry.data
+        name = self.render.name_of(entry.id)
+        low, high = data.get("min", 0), data.get("max")
+        span = f"from {low} to {high}" if high is not None else f"from {low} up"
+        yield f"Counter {name} ({entry.id}): a marker for each " \
+              f"{'player' if data.get('scope', 'player') == 'player' else 'game'} on a track {span}"
+        lap = spec.get("lap")
+        if lap is not None:
+            yield f"  Laps of {lap} spaces: {lap + 1} is space 1 of the second lap;" \
+                  " markers on different laps stand on top of each other"
+        if spec.get("push"):
+            shared = sorted(spec.get("shared", []) or [])
+            but = f" (except on {', '.join(map(str, shared))})" if shared else ""
+            yield f"  Markers never share a space{but}: a marker landing on another's space pushes it one" \
+                  " space on, in the direction it moved (which may push further)"
+        marks = spec.get("marks") or []
+        if marks:
+            yield f"  Landing on or passing {', '.join(map(str, marks))}: event `passed` for the marker's owner"
+        yield from self.history(entry.id)
+
+    def helds(self) -> list[str]:
+        """The counters held in containers: where they sit and how they are placed and paid is a rule."""
+        return [cid for cid, e in self.raw.counters.items() if hasattr(e.data, "get") and e.data.get("held")]
+
+    def held(self, entry: Entry) -> Iterator[str]:
+        spec = entry.data["held"]
+        name = self.render.name_of(entry.id)
+        zones = ", ".join(self.render.name_of(str(z)) for z in spec.get("zones", []) or [])
+        size = spec.get("size", 1)
+        yield f"Counter {name} ({entry.id}): held in the containers in {zones}" + \
+              (f"; each takes {size} room" if size != 1 else "")
+        yield f"  Gaining {name}: place each one in a container with room for it (what fits nowhere is lost);" \
+              " paying or losing it: take each one from a container of your choice"
+        yield from self.history(entry.id)
+
+    def container(self, data: dict) -> Iterator[str]:
+        """A container type's room and what it takes."""
+        spec, text = data["container"], self.render.text
+        room = text(str(spec["capacity"]), "expr") if spec.get("capacity") is not None else "no limit"
+        takes = text(str(spec["takes"]), "expr") if spec.get("takes") is not None else "every held counter"
+        yield f"  A container: holds {takes}; capacity {room}"
+
     def scoring(self, entry: Entry) -> Iterator[str]:
         """The end of the game: score, tie-breakers, and who cannot win."""
         data, text = entry.data, self.render.text
@@ -89,16 +137,13 @@ class Explainer:
         if ident in raw.components:
             yield from self.component(raw.components[ident])
         elif ident in raw.component_types:
-            members = [e for e in raw.components.values() if e.ctype == ident]
-            yield f"== {self.render.name_of(ident)} ({len(members)}) =="
-            admits = raw.component_types[ident].data.get("admits")
-            if admits is not None:
-                holder = f"the {self.render.name_of(ident)}"
-                yield f"  Takes an item only if {self.render.admission(str(admits), holder)}"
-            for entry in members:
-                yield from self.component(entry)
+            yield from self.component_type(ident)
         elif ident in self.pools():
             yield from self.pool(raw.counters[ident])
+        elif ident in self.tracks():
+            yield from self.track(raw.counters[ident])
+        elif ident in self.helds():
+            yield from self.held(raw.counters[ident])
         elif ident in raw.procedures:
             yield f"Procedure {words(ident)}: {self.render.text(str(raw.procedures[ident].data), 'effect')}"
             yield from self.history(ident)
@@ -107,10 +152,28 @@ class Explainer:
         elif ident in self.triggers:
             yield f"Trigger {ident}: {self.render.trigger(self.triggers[ident].data)}"
         else:
-            known = [*raw.components, *raw.component_types, *raw.procedures, *self.triggers, *self.pools(), "scoring"]
+            known = [*raw.components, *raw.component_types, *raw.procedures, *self.triggers, *self.pools(),
+                     *self.tracks(), *self.helds(), "scoring"]
             hint = did_you_mean(ident, known)
             raise UsageError(f"'{ident}' is not a component, component type, procedure or trigger of this pack"
                              + (f"; {hint}" if hint else ""))
+
+    def component_type(self, ident: str) -> Iterator[str]:
+        """A component type: its rules for what it takes, how it turns or holds, then every component."""
+        raw = self.raw
+        members = [e for e in raw.components.values() if e.ctype == ident]
+        data = raw.component_types[ident].data
+        yield f"== {self.render.name_of(ident)} ({len(members)}) =="
+        if data.get("admits") is not None:
+            holder = f"the {self.render.name_of(ident)}"
+            yield f"  Takes an item only if {self.render.admission(str(data['admits']), holder)}"
+        if hasattr(data.get("turns"), "get"):
+            yield "  Tiles that turn: each is linked to a neighbour when both have an exit facing each other;" \
+                  " turning a tile N sides clockwise moves its exits"
+        if hasattr(data.get("container"), "get"):
+            yield from self.container(data)
+        for entry in members:
+            yield from self.component(entry)
 
     def component(self, entry: Entry) -> Iterator[str]:
         data = entry.data

@@ -18,23 +18,28 @@ from engine.dsl.parse import DslText
 from engine.dsl.sites import Site, SiteIndex, pack_sites
 from engine.packs.raw import Entry, RawPack
 from engine.packs.source import SourceFile
-from engine.runtime.boards import DERIVED_KINDS, Graph, derived_id, grid_neighbours
+from engine.runtime.boards import DERIVED_KINDS, Graph, derived_id, grid_neighbours, turned_links
 from engine.runtime.context import Ctx
 from engine.runtime.costs import all_payers
 from engine.runtime.defs import (
     ActionDef,
+    AnytimeDef,
     AttrDef,
     ComponentDef,
     ComponentType,
+    ContainerDef,
     Cost,
     CounterDef,
     DieDef,
     Effect,
     Expr,
+    Held,
     ItemPool,
+    ModifierDef,
     Pack,
     RankTable,
     Scoring,
+    Track,
     TriggerDef,
     WildcardDef,
     ZoneDef,
@@ -44,7 +49,7 @@ from engine.runtime.limits import MAX_ITEMS
 
 PLAIN_TYPES = ("int", "str", "bool", "list")
 DSL_TYPES = ("expr", "cond", "effect", "cost")
-COMPONENT_KEYS = {"id", "name", "text", "copies", "costs", "actions", "mode", "triggers"}
+COMPONENT_KEYS = {"id", "name", "text", "copies", "costs", "actions", "mode", "triggers", "modifiers", "anytime"}
 
 
 class Builder:
@@ -136,7 +141,8 @@ class Builder:
             pack.counters[cid] = CounterDef(cid, str(d.get("name", cid)), d.get("scope", "player"),
                                             int(d.get("initial", 0)), int(d.get("min", 0)), d.get("max"),
                                             bool(d.get("resource", False)), list(d.get("substitutes", []) or []),
-                                            d.get("zone"), d.get("supply"), _pool(d.get("items")))
+                                            d.get("zone"), d.get("supply"), _pool(d.get("items")),
+                                            _track(d.get("track")), _held(d.get("held")))
         for wid, e in raw.wildcards.items():
             d = e.data
             pack.wildcards[wid] = WildcardDef(wid, str(d.get("name", wid)), list(d.get("gain", [])),
@@ -146,10 +152,10 @@ class Builder:
         for zid, e in raw.zones.items():
             d = e.data
             pack.zones[zid] = ZoneDef(zid, str(d.get("name", zid)), d.get("scope", "player"),
-                                      d.get("visibility", "public"), d.get("capacity"), [],
+                                      d.get("visibility", "public"), _plain_size(d.get("capacity")), [],
                                       d.get("refill_from"), d.get("draw_from"), d.get("discard_to"),
-                                      bool(d.get("active", False)), int(d.get("keep_filled", 0)),
-                                      bool(d.get("random_draw", False)))
+                                      bool(d.get("active", False)), _plain_size(d.get("keep_filled")) or 0,
+                                      bool(d.get("random_draw", False)), face_down=d.get("face_down"))
         for tid, e in raw.component_types.items():
             pack.types[tid] = self._ctype(tid, e)
 
@@ -179,14 +185,17 @@ class Builder:
         procedures and pack triggers."""
         raw, pack = self.raw, self.pack
         pack.listened = _listened(raw)  # known before any DSL compiles: code for unheard events is simpler
-        for zid, e in raw.zones.items():
-            for i, _slot in enumerate(e.data.get("slots", []) or []):
-                pack.zones[zid].slots.append(self.cost_at(e.src, (*e.path, "slots", i, "cost")))
+        # choices compile differently in a pack with anytime actions: known before any DSL compiles too
+        pack.anytime = any(hasattr(e.data, "get") and e.data.get("anytime") for e in raw.components.values())
+        self._zone_dsl()
         self._pool_exprs()
         for tid, e in raw.component_types.items():
             admits = self.admission_at(e.src, (*e.path, "admits"))
             if admits is not None:
                 pack.types[tid].admits = admits
+            if hasattr(e.data.get("container"), "get"):
+                pack.types[tid].container = ContainerDef(self.expr_at(e.src, (*e.path, "container", "capacity")),
+                                                         self.expr_at(e.src, (*e.path, "container", "takes")))
         for tid, e in raw.component_types.items():
             self._derived_defaults(tid, e)
         for comp_id, e in raw.components.items():
@@ -196,6 +205,16 @@ class Builder:
             pack.procedures[name] = self.effect_at(e.src, e.path)
         for e in raw.triggers:
             pack.triggers.append(self._trigger(e.data, e.src, e.path, e.id))
+
+    def _zone_dsl(self) -> None:
+        """Zones' slot costs, and sizes read per match (by player count)."""
+        for zid, e in self.raw.zones.items():
+            zone = self.pack.zones[zid]
+            for i, _slot in enumerate(e.data.get("slots", []) or []):
+                zone.slots.append(self.cost_at(e.src, (*e.path, "slots", i, "cost")))
+            for key in ("capacity", "keep_filled"):
+                if isinstance(e.data.get(key), str):
+                    zone.sizes[key] = self.expr_at(e.src, (*e.path, key)) or _zero
 
     def _trigger_indexes(self) -> None:
         """Triggers by event, and which events anyone hears (generated code skips the rest)."""
@@ -244,7 +263,7 @@ class Builder:
         """Board graphs from `links` and `grid`, then the locations `derive` asks for (edges, corners)."""
         pack = self.pack
         for tid, ctype in pack.types.items():
-            if ctype.links is None and ctype.grid is None:
+            if ctype.links is None and ctype.grid is None and ctype.turns is None:
                 continue
             members = self._board_members(tid, ctype)
             if members is not None:
@@ -284,7 +303,29 @@ class Builder:
                 return None
             for cid, near in grid_neighbours(ctype.grid[0], cells).items():
                 members[cid] += near
+        if ctype.turns is not None:
+            tiles = self._turning_tiles(tid, ctype, e, list(members))
+            if tiles is None:
+                return None
+            for cid, near in turned_links(tiles).items():
+                members[cid] += near
         return members
+
+    def _turning_tiles(self, tid: str, ctype: ComponentType, e: Entry,
+                       ids: list[str]) -> dict[str, tuple[list[str], list[int], int]] | None:
+        """Tiles that turn: each one's neighbour per side, its exits and how far it starts turned."""
+        assert ctype.turns is not None
+        wanted = dict(zip(("sides", "exits", "rotation"), ctype.turns, strict=True))
+        for key, attr in wanted.items():
+            kind = "int" if key == "rotation" else "list"
+            if ctype.attrs.get(attr, AttrDef("", "")).type != kind:
+                self.sink.error(e.src, (*e.path, "turns", key), "TYPE003",
+                                f"turns.{key} names '{attr}', which must be a declared {kind} attribute of '{tid}'")
+                return None
+        sides, exits, rotation = ctype.turns
+        values = {cid: self.pack.components[cid].values for cid in ids}
+        return {cid: ([str(s) if s else "" for s in v.get(sides) or []], [int(x) for x in v.get(exits) or []],
+                      int(v.get(rotation) or 0)) for cid, v in values.items()}
 
     def _grid_cells(self, tid: str, ctype: ComponentType, e: Entry) -> dict[str, tuple[int, int]] | None:
         """Each component's cell on the type's grid (its `at` attribute: two whole numbers), all different."""
@@ -340,6 +381,42 @@ class Builder:
                             f"discard sends items to the discard_to of zone '{pool.zone}', which has none",
                             f"add discard_to: ZONE to zone '{pool.zone}'")
 
+    def _check_face_down(self, z: ZoneDef, e: Entry) -> None:
+        """A zone's `face_down` names a bool attribute of the items that may lie there."""
+        kinds = {t.attrs[z.face_down].type for t in self.pack.types.values() if z.face_down in t.attrs}
+        if kinds != {"bool"}:
+            found = f"is declared as {', '.join(sorted(kinds))}" if kinds else "is not declared by any component type"
+            self.sink.error(e.src, (*e.path, "face_down"), "ZONE001",
+                            f"face_down names '{z.face_down}', which {found}: it must be a bool attribute",
+                            "declare it on the items' type: attrs: {" + str(z.face_down) + ": {type: bool, default:"
+                            " false}}")
+
+    def _check_track(self, c: CounterDef, e: Entry) -> None:
+        """A track's markers are stored values, and pushing needs one marker per player."""
+        at = (*e.path, "track")
+        if c.track is not None and c.track.push and c.scope == "global":
+            self.sink.error(e.src, (*at, "push"), "TRACK001",
+                            f"'{c.id}' is one counter for the game, so its track has one marker: nothing to push",
+                            "make the counter per player (remove scope: global) or drop push")
+        if c.zone is not None or c.items is not None:
+            self.sink.error(e.src, at, "TRACK002",
+                            f"'{c.id}' counts items (zone or items), so it has no marker to move on a track",
+                            "give the track to a stored counter")
+
+    def _check_held(self, c: CounterDef, e: Entry) -> None:
+        """A held counter: known zones, some component type that is a container, nothing else backing it."""
+        assert c.held is not None
+        for zid in c.held.zones:
+            self._ref(zid, self.pack.zones, e, ("held", "zones"), "zone")
+        if not any(hasattr(t.data.get("container"), "get") for t in self.raw.component_types.values()):
+            self.sink.error(e.src, (*e.path, "held"), "HELD001",
+                            f"'{c.id}' is held in containers, but no component type is a container",
+                            "declare container: {capacity: EXPR} on the type of the items that hold it")
+        if c.zone is not None or c.items is not None or c.supply is not None or c.track is not None:
+            self.sink.error(e.src, (*e.path, "held"), "HELD002",
+                            f"'{c.id}' is held in containers, so it cannot also be backed by a zone, items, a supply"
+                            " or be a track", "keep `held` alone, or use another counter")
+
     def _pool_exprs(self) -> None:
         """Pass 2: compile each item-backed counter's value, where and discard (self = the item)."""
         for cid, c in self.pack.counters.items():
@@ -363,9 +440,12 @@ class Builder:
         if derived is not None:
             attrs.setdefault("ends", AttrDef("ends", "list", [], None, "ids of the spaces this location touches"))
         grid = d.get("grid") if isinstance(d.get("grid"), dict) else None
+        turns = d.get("turns") if hasattr(d.get("turns"), "get") else None
         return ComponentType(tid, str(d.get("name", tid)), d.get("zone"), bool(d.get("per_player", False)), attrs,
                              d.get("links"), (derived, str(derive[derived])) if derived else None,
-                             grid=(str(grid.get("shape", "hex")), str(grid.get("at", "at"))) if grid else None)
+                             grid=(str(grid.get("shape", "hex")), str(grid.get("at", "at"))) if grid else None,
+                             turns=(str(turns.get("sides", "sides")), str(turns.get("exits", "exits")),
+                                    str(turns.get("rotation", "rotation"))) if turns else None)
 
     def _check_references(self) -> None:
         """Names used by definitions (not DSL): zones, counters, attribute types."""
@@ -379,6 +459,8 @@ class Builder:
             for key in ("refill_from", "draw_from", "discard_to"):
                 if getattr(z, key) is not None:
                     self._ref(getattr(z, key), pack.zones, raw.zones[zid], (key,), "zone")
+            if z.face_down is not None:
+                self._check_face_down(z, raw.zones[zid])
         for tid, t in pack.types.items():
             self._type_references(t, raw.component_types[tid])
 
@@ -397,6 +479,10 @@ class Builder:
                                     f"supply '{c.supply}' must be a global counter")
             if c.items is not None:
                 self._check_pool(c.items, e)
+            if c.track is not None:
+                self._check_track(c, e)
+            if c.held is not None:
+                self._check_held(c, e)
 
     def _type_references(self, t: ComponentType, e: Entry) -> None:
         pack, tid = self.pack, t.id
@@ -525,6 +611,20 @@ class Builder:
             comp.actions.append(self._action(e.src, (*e.path, "actions", i), a, i))
         for i, t in enumerate(d.get("triggers", []) or []):
             comp.triggers.append(self._trigger(t, e.src, (*e.path, "triggers", i), f"{comp.id}.trigger{i + 1}"))
+        for i, m in enumerate(d.get("modifiers", []) or []):
+            at = (*e.path, "modifiers", i)
+            comp.modifiers.append(ModifierDef(str(m.get("id", f"modifier{i + 1}")),
+                                              self.admission_at(e.src, (*at, "applies")),
+                                              self.expr_at(e.src, (*at, "discount")),
+                                              self.cost_at(e.src, (*at, "surcharge")),
+                                              self.expr_at(e.src, (*at, "from"))))
+            self.pack.modified = True
+        for i, a in enumerate(d.get("anytime", []) or []):
+            at = (*e.path, "anytime", i)
+            effect = self.effect_at(e.src, (*at, "effect"))
+            comp.anytime.append(AnytimeDef(str(a.get("id", f"{comp.id}.anytime{i + 1}")),
+                                           str(a.get("label") or effect.text), self.expr_at(e.src, (*at, "window")),
+                                           self.cost_at(e.src, (*at, "cost")), effect, a.get("limit")))
 
     def _action(self, src: SourceFile, path: tuple, a: Any, index: int) -> ActionDef:
         effect = self.effect_at(src, (*path, "effect"))
@@ -586,6 +686,27 @@ def _no_cost(ctx: Ctx) -> dict[str, int]:
 
 def build_pack(raw: RawPack) -> Pack:
     return Builder(raw).build()
+
+
+def _plain_size(value: Any) -> int | None:
+    """A zone size written as a number (an expression string is read per match: ZoneDef.sizes)."""
+    return None if value is None or isinstance(value, str) else int(value)
+
+
+def _track(spec: Any) -> Track | None:
+    """The `track:` of a counter (the schema has checked its shape)."""
+    if not hasattr(spec, "get"):
+        return None
+    lap = spec.get("lap")
+    return Track(bool(spec.get("push", False)), frozenset(int(v) for v in spec.get("shared", []) or []),
+                 None if lap is None else int(lap), tuple(int(v) for v in spec.get("marks", []) or []))
+
+
+def _held(spec: Any) -> Held | None:
+    """The `held:` of a counter (the schema has checked its shape)."""
+    if not hasattr(spec, "get"):
+        return None
+    return Held(tuple(str(z) for z in spec.get("zones", []) or []), int(spec.get("size", 1)))
 
 
 def _pool(spec: Any) -> ItemPool | None:

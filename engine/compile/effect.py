@@ -32,8 +32,11 @@ from engine.usage import Usage
 # Python refuses a function with more than 20 blocks (loops, try) nested statically. Generated code nests
 # this many per DSL statement; one more is kept for the `except` clause of the innermost `try`.
 PYTHON_BLOCKS = {"repeat_n": 2, "repeat_choose_item": 2, "repeat_choose_alt": 2, "for_stmt": 1, "choose_item": 1,
-                 "choose_alt": 1, "as_stmt": 1}
+                 "choose_alt": 1, "as_stmt": 1, "within": 1}
 MAX_BLOCK_DEPTH = 19
+# choices that offer anytime actions: in a pack that has some, the chosen option runs inside a `try` that
+# marks it committed (one more Python block)
+CHOICES = ("choose_alt", "repeat_choose_alt", "choose_item", "repeat_choose_item")
 
 
 @dataclass
@@ -70,7 +73,7 @@ class EffectCompiler(ExprCompiler):
 
     def stmt(self, t: Tree) -> Code:
         method = getattr(self, STATEMENT + t.data, None)       # Walker.walk, inlined: called per statement
-        weight = PYTHON_BLOCKS.get(str(t.data), 0)
+        weight = PYTHON_BLOCKS.get(str(t.data), 0) + (self.pack.anytime and t.data in CHOICES)
         with self.nested(weight, lambda: self.dsl.error(t, "DSL006", self.too_deep_message())):
             body, legal = method(t) if method is not None else self.no_method(STATEMENT, t)
         return Code(stamp(body, self.unit.line(partial(self.dsl.where, t))), legal, self.dsl.snippet(t))
@@ -169,6 +172,10 @@ class EffectCompiler(ExprCompiler):
             if cdef is not None and cdef.items is not None:
                 self._not_item_backed(tok, "set")
                 return [], None
+            if cdef is not None and cdef.held is not None:
+                self.dsl.error(tok, "HELD003", f"'{tok}' is what containers hold: it cannot be set",
+                               f"gain or lose it (within a container: `within C {{ lose 1 {tok} }}`)")
+                return [], None
             if cdef is None or cdef.zone is not None:
                 self.dsl.error(tok, "DSL013", f"'{n}' cannot be set: only counters and item attributes can",
                                None)
@@ -218,7 +225,8 @@ class EffectCompiler(ExprCompiler):
         """
         cdef = self.pack.counters.get(name)
         listened = self.pack.listened
-        if cdef is None or cdef.zone is not None or cdef.supply is not None or "changed" in listened \
+        if cdef is None or not cdef.stored or cdef.supply is not None or cdef.track is not None \
+                or "changed" in listened \
                 or (op == "gain" and "gained" in listened):
             return None
         store = (expr("game.state.counters") if cdef.scope == "global"
@@ -366,13 +374,20 @@ class EffectCompiler(ExprCompiler):
                for i, (_, b) in enumerate(branches)]
         done = (stmts("L.append(DONE)\nO.append(None)\nR.append('')", L=labels, O=opts, R=rules, DONE=const(DONE))
                 if repeat else [])
-        after = (stmts("try:\n    RUN\nexcept StopLoop:\n    break", RUN=run) if repeat
-                 else [*run, ast.Break()])
+        after = self._committed(stmts("try:\n    RUN\nexcept StopLoop:\n    break", RUN=run) if repeat
+                                else [*run, ast.Break()])
         return stmts("while True:\n    O = []\n    L = []\n    R = []\n    OFFER\n    if not O:\n        break\n"
-                     "    DONE_\n    C = game.ask(ctx, 'choose', P, L, O, optional=REP, rules=R)\n"
-                     "    if C is None:\n        break\n    AFTER", O=opts, L=labels, R=rules, C=chosen,
-                     OFFER=offer or [ast.Pass()], DONE_=done or [ast.Pass()], P=prompt, REP=const(repeat),
-                     AFTER=after)
+                     "    DONE_\n    C = game.ask(ctx, 'choose', P, L, O, optional=REP, rules=R, fresh=True)\n"
+                     "    if C is reask:\n        continue\n    if C is None:\n        break\n    AFTER", O=opts,
+                     L=labels, R=rules, C=chosen, OFFER=offer or [ast.Pass()], DONE_=done or [ast.Pass()], P=prompt,
+                     REP=const(repeat), AFTER=after)
+
+    def _committed(self, run: list[ast.stmt]) -> list[ast.stmt]:
+        """The chosen option's code; in a pack with anytime actions, marked as committed while it runs, so
+        no anytime action is offered inside it (it could undo what the choice was offered for)."""
+        if not self.pack.anytime:
+            return run
+        return stmts("game.committed += 1\ntry:\n    RUN\nfinally:\n    game.committed -= 1", RUN=run)
 
     def _item_choice(self, t: Tree, repeat: bool, optional: bool):
         var_tok, coll_t = t.children[0], t.children[1]
@@ -398,10 +413,11 @@ class EffectCompiler(ExprCompiler):
         may_stop = repeat or optional
         done = stmts("L.append(DONE)\nT.append(None)", L=labels, T=things, DONE=const(DONE)) if may_stop else []
         stop = stmts("if V is None:\n    break", V=py) if may_stop else []
-        after = (stmts("try:\n    BODY\nexcept StopLoop:\n    break", BODY=body.body or [ast.Pass()]) if repeat
-                 else [*body.body, ast.Break()])
+        after = self._committed(stmts("try:\n    BODY\nexcept StopLoop:\n    break", BODY=body.body or [ast.Pass()])
+                                if repeat else [*body.body, ast.Break()])
         code = stmts("while True:\n    T, L = OPTIONS\n    if not T:\n        break\n"
-                     "    DONE_\n    V = game.ask(ctx, 'choose', P, L, T, optional=OPT)\n    STOP\n    AFTER",
+                     "    DONE_\n    V = game.ask(ctx, 'choose', P, L, T, optional=OPT, fresh=True)\n"
+                     "    if V is reask:\n        continue\n    STOP\n    AFTER",
                      T=things, OPTIONS=options, L=labels, DONE_=done or [ast.Pass()], V=py, P=prompt,
                      OPT=const(may_stop), STOP=stop or [ast.Pass()], AFTER=after)
         return code, (None if may_stop else legal)
@@ -481,6 +497,31 @@ class EffectCompiler(ExprCompiler):
         return stmts("P = WHO\nif not isinstance(P, PlayerRef):\n    raise RuleError('as needs a player, got ' + "
                      "describe(P))\nO = ctx.seat\nctx.seat = P.seat\ntry:\n    BODY\nfinally:\n    ctx.seat = O",
                      P=self.unit.temp(), WHO=who, O=self.unit.temp(), BODY=body.body or [ast.Pass()]), None
+
+    def _s_within(self, t: Tree):
+        """`within C { ... }`: held counters in the block read, gain into and pay from container C alone."""
+        container = self.expr(t.children[0])
+        body = self.block(t.children[1])
+        legal = None if body.legal is None else expr("game.legal_within(ctx, C, lambda: L)", C=container,
+                                                          L=body.legal)
+        return stmts("O = ctx.pool\nctx.pool = need_container(C)\ntry:\n    BODY\nfinally:\n    ctx.pool = O",
+                     O=self.unit.temp(), C=container, BODY=body.body or [ast.Pass()]), legal
+
+    def _s_block_link(self, t: Tree):
+        a, b = (self.expr(c) for c in t.children)
+        return stmts("game.block(A, B, True)", A=a, B=b), None
+
+    def _s_unblock_link(self, t: Tree):
+        a, b = (self.expr(c) for c in t.children)
+        return stmts("game.block(A, B, False)", A=a, B=b), None
+
+    def _s_rotate(self, t: Tree):
+        tile, steps = (self.expr(c) for c in t.children)
+        return stmts("game.rotate(T, N)", T=tile, N=steps), None
+
+    def _s_reorder(self, t: Tree):
+        """`reorder by EXPR`: EXPR is read for each seat (as `me`), so it is compiled as a function of one."""
+        return stmts("game.reorder(ctx, lambda ctx: K)", K=self.expr(t.children[0])), None
 
     def _s_emit(self, t: Tree):
         name_tok, *args = t.children

@@ -26,6 +26,8 @@ _ARITHMETIC = {"add": ("+", 4), "sub": ("-", 4), "mul": ("×", 5), "div": ("/", 
 _PLAYERS = {"me": "you", "next_player": "the next player", "others": "the other players",
             "everyone": "every player", "players": "the number of players", "self": "this", "event": "the event"}
 _EVENTS = {"gained": "a counter is gained", "paid": "a counter is paid", "changed": "a counter changes",
+           "passed": "a marker lands on or passes a marked space",
+           "exhausted": "a deck runs out",
            "moved": "an item moves", "placed": "an item is played", "step_start": "a step starts",
            "step_end": "a step ends"}
 _TIMING = {"before": "Before", "instead": "Instead of", "after": "On"}
@@ -157,6 +159,15 @@ class Renderer(Walker):
     def _s_link(self, t: Tree) -> str:
         return f"join {self.expr(t.children[0])} to {self.expr(t.children[1])} (now adjacent)"
 
+    def _s_block_link(self, t: Tree) -> str:
+        return f"block the link between {self.expr(t.children[0])} and {self.expr(t.children[1])}"
+
+    def _s_unblock_link(self, t: Tree) -> str:
+        return f"unblock the link between {self.expr(t.children[0])} and {self.expr(t.children[1])}"
+
+    def _s_rotate(self, t: Tree) -> str:
+        return f"turn {self.expr(t.children[0])} {self.expr(t.children[1])} sides clockwise"
+
     def _s_unlink(self, t: Tree) -> str:
         return f"cut the link between {self.expr(t.children[0])} and {self.expr(t.children[1])}"
 
@@ -237,6 +248,13 @@ class Renderer(Walker):
 
     def _s_as_stmt(self, t: Tree) -> str:
         return f"as {self.expr(t.children[0])}: {self.block(t.children[1])}"
+
+    def _s_reorder(self, t: Tree) -> str:
+        return f"the turn order becomes every player by {self.expr(t.children[0])}, lowest first (ties keep" \
+               " their order)"
+
+    def _s_within(self, t: Tree) -> str:
+        return f"using only what {self.expr(t.children[0])} holds: {self.block(t.children[1])}"
 
     # ---------------------------------------------------------------- expressions
     def expr(self, t: Tree | Token | None) -> str:
@@ -368,6 +386,30 @@ class Renderer(Walker):
             yield "Actions (one per activation):" if data.get("mode", "one") == "one" else "Actions (each, in order):"
         yield from (f"  {a}" if len(actions) > 1 else a for a in actions)
         yield from (self.trigger(t) for t in _seq(data.get("triggers")) if isinstance(t, Mapping))
+        yield from (self.modifier(m) for m in _seq(data.get("modifiers")) if isinstance(m, Mapping))
+        yield from (self.anytime(a) for a in _seq(data.get("anytime")) if isinstance(a, Mapping))
+
+    def anytime(self, data: Mapping) -> str:
+        """An anytime action as a rule: when it may be taken, what it costs and does."""
+        window = f" while {self.text(str(data['window']), 'expr')}" if data.get("window") is not None else ""
+        limit = {"turn": ", once a turn", "round": ", once a round", "game": ", once a game"}.get(
+            str(data.get("limit")), "")
+        cost = f"pay {self.text(str(data['cost']), 'cost')} to " if data.get("cost") is not None else ""
+        does = self.text(str(data.get("effect", "")), "effect")
+        return f"At any of your choices{window}{limit}: you may {cost}{does[:1].lower()}{does[1:]}"
+
+    def modifier(self, data: Mapping) -> str:
+        """A cost modifier as a rule: which costs, and how they change."""
+        which = "every cost you pay" if data.get("applies") is None else \
+            f"the cost of an item (it) you pay for, if {self.text(str(data['applies']), 'expr')}"
+        parts = []
+        if data.get("discount") is not None:
+            parts.append(f"{self.text(str(data['discount']), 'expr')} less (you choose of what)")
+        if data.get("surcharge") is not None:
+            parts.append(f"{self.text(str(data['surcharge']), 'cost')} more")
+        if data.get("from") is not None:
+            parts.append(f"paid from what {self.text(str(data['from']), 'expr')} holds")
+        return f"While in play, {which}: {'; '.join(parts) or 'unchanged'}."
 
     def attributes(self, entry: Entry) -> str:
         """Declared attribute values, references by name and expressions in words."""

@@ -42,6 +42,12 @@ def pack_sites(raw: RawPack) -> Iterator[Site]:
                 yield Site(e.src, (*e.path, "attrs", name, "default"), str(default), start, tid)
         if isinstance(e.data, Mapping) and e.data.get("admits") is not None:
             yield Site(e.src, (*e.path, "admits"), str(e.data["admits"]), "expr", tid)
+        container = e.data.get("container") if isinstance(e.data, Mapping) else None
+        if isinstance(container, Mapping):
+            yield from _keyed(e.src, (*e.path, "container"), container, (("takes", "expr"),), tid)
+            if container.get("capacity") is not None:
+                yield Site(e.src, (*e.path, "container", "capacity"), str(container["capacity"]), "expr", tid,
+                           number="a container's capacity")
     for e in raw.components.values():
         yield from component_sites(e.src, e.path, e.data, e.ctype, derived.get(e.ctype or "", {}))
     for e in raw.procedures.values():
@@ -57,6 +63,9 @@ def pack_sites(raw: RawPack) -> Iterator[Site]:
 def _definition_sites(raw: RawPack) -> Iterator[Site]:
     """Slot costs of zones, and the expressions of item-backed counters (`self` = the item)."""
     for e in raw.zones.values():
+        for key in ("capacity", "keep_filled"):
+            if isinstance(e.data, Mapping) and isinstance(e.data.get(key), str):
+                yield Site(e.src, (*e.path, key), str(e.data[key]), "expr", number=f"a zone's {key} by player count")
         for i, slot in enumerate(_seq(e.data.get("slots"))):
             if isinstance(slot, Mapping) and slot.get("cost") is not None:
                 yield Site(e.src, (*e.path, "slots", i, "cost"), str(slot["cost"]), "cost")
@@ -85,6 +94,22 @@ def component_sites(src: SourceFile, path: DataPath, data: Any, ctype: str | Non
             yield from _keyed(src, at, action, (("cost", "cost"), ("when", "expr"), ("effect", "effect")), ctype)
     for i, trigger in enumerate(_seq(data.get("triggers"))):
         yield from _trigger_sites(src, (*path, "triggers", i), trigger, ctype)
+    yield from _in_play_sites(src, path, data, ctype)
+
+
+def _in_play_sites(src: SourceFile, path: DataPath, data: Mapping, ctype: str | None) -> Iterator[Site]:
+    """A component's rules that act while it is in play: anytime actions and cost modifiers."""
+    for i, action in enumerate(_seq(data.get("anytime"))):
+        if isinstance(action, Mapping):
+            yield from _keyed(src, (*path, "anytime", i), action,
+                              (("window", "expr"), ("cost", "cost"), ("effect", "effect")), ctype)
+    for i, modifier in enumerate(_seq(data.get("modifiers"))):
+        if isinstance(modifier, Mapping):
+            at = (*path, "modifiers", i)
+            yield from _keyed(src, at, modifier, (("applies", "expr"), ("surcharge", "cost"), ("from", "expr")), ctype)
+            if modifier.get("discount") is not None:
+                yield Site(src, (*at, "discount"), str(modifier["discount"]), "expr", ctype,
+                           number="a cost modifier's discount")
 
 
 _DSL_STARTS = {"expr": "expr", "cond": "expr", "effect": "effect", "cost": "cost"}

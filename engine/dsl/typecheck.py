@@ -219,7 +219,11 @@ class Checker(Walker):
         for child in t.children:
             self.want(child, AN_ITEM, f"'{t.data}'")
 
-    _s_unlink = _s_link
+    _s_unlink = _s_block_link = _s_unblock_link = _s_link
+
+    def _s_rotate(self, t: Tree) -> None:
+        self.want(t.children[0], AN_ITEM, "'rotate'")
+        self.want(t.children[1], NUMBER, "the steps of 'rotate'")
 
     def _s_roll_dice(self, t: Tree) -> None:
         self.want(t.children[0], NUMBER, f"'roll ... {t.children[1]}'")
@@ -300,6 +304,13 @@ class Checker(Walker):
 
     def _s_as_stmt(self, t: Tree) -> None:
         self.want(t.children[0], A_PLAYER, "'as'")
+        self.block(t.children[1])
+
+    def _s_reorder(self, t: Tree) -> None:
+        self.want(t.children[0], NUMBER, "'reorder by'")
+
+    def _s_within(self, t: Tree) -> None:
+        self.want(t.children[0], AN_ITEM, "'within'")
         self.block(t.children[1])
 
     # ---------------------------------------------------------------- expressions

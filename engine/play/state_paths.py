@@ -15,6 +15,7 @@ from typing import Any
 
 from engine.errors import CogworkError, RuleError
 from engine.play.match import Match
+from engine.runtime.containers import held, put
 from engine.runtime.context import Ctx
 from engine.runtime.defs import plain_type_fits
 from engine.runtime.interpreter import Interpreter
@@ -116,6 +117,8 @@ def _item_attr(game: Any, name: str, attr: str, seat: int | None) -> Any:
     item = game.instance(name, seat)
     if attr == "zone":
         return item.zone.id if item.zone else None
+    if _held_counter(game, item, attr):
+        return held(item, attr)
     if attr in item.attrs:
         return item.attrs[attr]
     if attr in item.comp.derived:
@@ -134,6 +137,8 @@ def write(session: Match, path: str, value: Any) -> None:
         cdef = game.pack.counters[name]
         if cdef.zone is not None:
             raise PathError(f"'{name}' counts the items in zone '{cdef.zone}': set that zone instead")
+        if cdef.held is not None:
+            raise PathError(f"'{name}' is what containers hold: set a container's, like P1.CONTAINER.{name}")
         if cdef.scope == "player" and seat is None:
             raise PathError(f"counter '{name}' belongs to each player: write P1.{name}")
         game.set_counter(ctx, name, _whole_number(name, value))
@@ -149,16 +154,29 @@ def write(session: Match, path: str, value: Any) -> None:
         _fill_zone(game, zone, seat, value)
         return
     if name in game.pack.components and len(rest) == 1:
-        item = game.instance(name, seat)
-        if rest[0] not in item.comp.ctype.attrs:
-            raise PathError(f"'{name}' has no attribute '{rest[0]}' (declared: {', '.join(item.comp.ctype.attrs)});"
-                            f" to move it, set a zone's list instead")
-        attr_type = item.comp.ctype.attrs[rest[0]].type
-        if plain_type_fits(attr_type, value) is False:
-            raise ValueTypeError(f"'{name}.{rest[0]}' is of type {attr_type}, not {_kind(value)}")
-        game.set_attr(item, rest[0], value)
+        _write_attr(game, game.instance(name, seat), path, rest[0], value)
         return
     raise PathError(f"'{path}' cannot be set (counters, dice pools, zones and component attributes can)")
+
+
+def _write_attr(game: Interpreter, item: Item, path: str, attr: str, value: Any) -> None:
+    """`COMPONENT.ATTR`: a declared attribute, or what a container holds of a held counter."""
+    if _held_counter(game, item, attr):
+        put(item, attr, _whole_number(path, value))
+        return
+    if attr not in item.comp.ctype.attrs:
+        raise PathError(f"'{item.comp.id}' has no attribute '{attr}' (declared: {', '.join(item.comp.ctype.attrs)});"
+                        f" to move it, set a zone's list instead")
+    attr_type = item.comp.ctype.attrs[attr].type
+    if plain_type_fits(attr_type, value) is False:
+        raise ValueTypeError(f"'{item.comp.id}.{attr}' is of type {attr_type}, not {_kind(value)}")
+    game.set_attr(item, attr, value)
+
+
+def _held_counter(game: Interpreter, item: Item, name: str) -> bool:
+    """`CONTAINER.COUNTER`: what a container holds of a counter held in containers."""
+    cdef = game.pack.counters.get(name)
+    return item.comp.ctype.container is not None and cdef is not None and cdef.held is not None
 
 
 def _fill_zone(game: Interpreter, zone: Zone, seat: int | None, ids: Any) -> None:

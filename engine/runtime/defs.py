@@ -56,6 +56,54 @@ class ItemPool:
     discard: Expr | None = None           # items it holds for go to the zone's discard_to instead
 
 
+@dataclass(frozen=True)
+class Track:
+    """A counter read as a marker on a track (`track:`): markers that push, laps, marked spaces.
+
+    Why: race and score tracks let no two markers share a space (the one arriving pushes the other on),
+    run a second lap past the end, and interlace with another track at spaces whose crossing costs
+    something; plain counters plus `changed` triggers cannot move another player's marker in step.
+    """
+
+    push: bool = False
+    shared: frozenset[int] = frozenset()  # spaces of a lap where markers may stand together
+    lap: int | None = None                # spaces in a lap: lap + 1 is space 1 of lap 2
+    marks: tuple[int, ...] = ()           # values whose landing on or passing emits `passed`
+
+    def place(self, value: int) -> tuple[int, int]:
+        """(lap, space) of a marker at `value`: laps count from 0; with no laps, (0, value)."""
+        if self.lap is None or value <= self.lap:
+            return 0, value
+        turn = (value - 1) // self.lap
+        return turn, value - turn * self.lap
+
+    def crossed(self, old: int, new: int) -> list[int]:
+        """The marked values a move from old to new lands on or passes, in the order it meets them."""
+        if new > old:
+            return [m for m in sorted(self.marks) if old < m <= new]
+        return [m for m in sorted(self.marks, reverse=True) if new <= m < old]
+
+
+@dataclass(frozen=True)
+class Held:
+    """A counter held in containers (`held:`): its value is what the containers in `zones` hold.
+
+    Why: resources that sit in barrels, on tiles or on cards, each with room for so much, are paid from a
+    given one and moved between them; a single number per player cannot say where they are.
+    """
+
+    zones: tuple[str, ...]
+    size: int = 1                          # the capacity one unit takes
+
+
+@dataclass
+class ContainerDef:
+    """A component type whose items hold counters (`container:`): how much room, and which counters."""
+
+    capacity: Expr | None = None           # room, in units of size (self = the container); None: no limit
+    takes: Expr | None = None              # the counter ids it takes (a list; self = the container); None: all
+
+
 @dataclass
 class CounterDef:
     id: str
@@ -69,6 +117,14 @@ class CounterDef:
     zone: str | None = None
     supply: str | None = None  # a global counter gains come from (and payments go back to): a limited supply
     items: ItemPool | None = None  # the counter is the sum of item values, paid by exhausting items
+    track: Track | None = None     # a marker on a track: pushes, laps, marked spaces
+    held: Held | None = None       # the total held by containers in some zones (engine/runtime/containers.py)
+
+    # kept as a number in the state (not counted from a zone, items or containers): read on every change
+    stored: bool = field(init=False, default=True)
+
+    def __post_init__(self) -> None:
+        self.stored = self.zone is None and self.items is None and self.held is None
 
     def clamp(self, value: int) -> int:
         """The value within the counter's bounds; past the engine's hard limit (no declared `max`) an error."""
@@ -111,6 +167,8 @@ class ZoneDef:
     active: bool = False
     keep_filled: int = 0         # a market row: refill to this many from `draw_from` when an item leaves
     random_draw: bool = False    # a bag: draws take a random item instead of the first
+    sizes: dict[str, Expr] = field(default_factory=dict)  # `capacity`/`keep_filled` read per match (players)
+    face_down: str | None = None  # a bool attribute: items with it true are seen by the zone's owner only
 
 
 @dataclass
@@ -145,6 +203,8 @@ class ComponentType:
     derive: tuple[str, str] | None = None    # ("edges" | "corners", space type): generated locations
     grid: tuple[str, str] | None = None      # ("hex" | "square", coordinate attribute): links from geometry
     admits: Expr | None = None               # slot admission: may item `it` be put here (self = this item)?
+    container: ContainerDef | None = None    # its items hold counters (engine/runtime/containers.py)
+    turns: tuple[str, str, str] | None = None  # (sides, exits, rotation) attributes: tiles turned in play
 
 
 @dataclass
@@ -172,6 +232,38 @@ class TriggerDef:
 
 
 @dataclass
+class ModifierDef:
+    """A cost modifier on a component (`modifiers:`): while its item is in an active zone, the costs its
+    owner pays (every player's, in a shared active zone) pass through it at the quote stage.
+
+    Why: discounts, surcharges and "pay from the common pool" are set by cards in play, and must reach
+    every cost (cards played, actions, cost attributes) without each rule restating them.
+    """
+
+    id: str
+    applies: Expr | None       # self = this item, it = the item whose cost is paid; None: every cost
+    discount: Expr | None      # this many units less, off the parts the payer chooses
+    surcharge: Cost | None     # added to the cost
+    source: Expr | None        # a container the held counters are paid from (`from:`)
+
+
+@dataclass
+class AnytimeDef:
+    """An action its owner may take at any choice they are asked while `window` holds (`anytime:`).
+
+    Why: "at any time during your turn, you may ..." is not a step of the flow: the player starts it, at
+    whichever choice they are at; the choice is then worked out afresh.
+    """
+
+    id: str
+    label: str
+    window: Expr | None        # self = the item, for the player asked; None: always
+    cost: Cost | None
+    effect: Effect
+    limit: str | None          # turn, round or game
+
+
+@dataclass
 class ComponentDef:
     id: str
     name: str
@@ -188,6 +280,8 @@ class ComponentDef:
     triggers_on: dict[str, list[TriggerDef]] = field(default_factory=dict)  # `triggers` by event
     effects: dict[str, Effect] = field(default_factory=dict)  # `effect` attributes: `do ITEM.ATTR` runs one
     prices: dict[str, Cost] = field(default_factory=dict)     # `cost` attributes: `pay ITEM.ATTR` pays one
+    modifiers: list[ModifierDef] = field(default_factory=list)  # cost modifiers while in an active zone
+    anytime: list[AnytimeDef] = field(default_factory=list)     # actions offered at any choice in a window
 
 
 @dataclass
@@ -252,3 +346,5 @@ class Pack:
     payers: dict[str, list[str]] = field(default_factory=dict)  # cost solver's cache: who may pay a unit of X
     graphs: dict[str, Graph] = field(default_factory=dict)  # board graphs by space type
     display: dict[str, Any] = field(default_factory=dict)  # pack.yaml `display`: how a table page lays it out
+    modified: bool = False     # some component has cost modifiers: costs pass the quote stage
+    anytime: bool = False      # some component has anytime actions: choices offer them

@@ -5,7 +5,8 @@ set search instead plays on samples: every item in a zone the seat cannot see no
 random, among the places such items occupy, and the random generator is reseeded. What the seat is
 taken to know:
 
-- everything it can see now (visible zones, every counter, every item attribute in a visible zone);
+- everything it can see now (visible zones, the top of a `top` zone, face-up items in a `face_down` zone,
+  every counter, every item attribute in a visible zone);
 - how many items each hidden zone holds (its view shows the size);
 - whose each hidden item is and what type it is, place by place: an item only trades places with items
   of the same owner and component type, so a hand stays a hand of cards, a deck a deck of its owner's
@@ -40,7 +41,7 @@ def redeal_hidden(state: State, seat: int, rng: random.Random, pinned: Iterable[
         if zone.visible_to(seat):
             continue
         for position, item in enumerate(zone.items):
-            if item.uid not in keep:
+            if item.uid not in keep and not zone.shows(item, seat):   # the visible top, face-up items stay
                 owner = -1 if item.owner is None else item.owner
                 places.setdefault((owner, item.comp.ctype.id), []).append((zone, position))
     dealt = 0

@@ -13,11 +13,13 @@ from contextlib import contextmanager
 from typing import Any
 
 from engine.errors import RuleError, StopLoop
-from engine.runtime.boards import Graph
+from engine.runtime.anytime import REASK, AnytimeOffer
+from engine.runtime.boards import Graph, faces_open
+from engine.runtime.containers import held, need_container, put, used
 from engine.runtime.context import Ctx
-from engine.runtime.costs import can_pay, explain, payment_ways, way_label
+from engine.runtime.costs import can_pay, explain, payment_ways, reductions, way_label
 from engine.runtime.decision import DONE, KINDS, Decision
-from engine.runtime.defs import ActionDef, CounterDef, Pack, TriggerDef
+from engine.runtime.defs import ActionDef, AnytimeDef, CounterDef, Pack, TriggerDef
 from engine.runtime.dsl_values import as_items, contains, describe, offer, stored
 from engine.runtime.events import Event, EventKind
 from engine.runtime.limits import (
@@ -25,6 +27,7 @@ from engine.runtime.limits import (
     DRAW_WORK,
     MAX_GAME_WORK,
     MAX_LIST,
+    MAX_VALUE,
     MAX_WORK,
     LimitError,
     out_of_work,
@@ -36,7 +39,7 @@ MAX_TRIGGER_FIRINGS = 200_000
 MAX_CALL_DEPTH = 64
 MAX_DECISIONS = 200_000
 # events the interpreter emits itself; packs add their own with `emit`
-BUILTIN_EVENTS = ("gained", "paid", "changed", "moved", "placed", "step_start", "step_end")
+BUILTIN_EVENTS = ("gained", "paid", "changed", "passed", "moved", "placed", "exhausted", "step_start", "step_end")
 
 
 class Interpreter:
@@ -68,6 +71,8 @@ class Interpreter:
         # each type's items by owner, for `all_of` (the state's Item objects are this game's for good: `load`
         # rewrites them in place, a fork is a new game)
         self._of_type: dict[tuple[str, int | None], list[Item]] = {}
+        if like is None:
+            self._size_zones(players)
         # the total at which the work since the last decision runs out (a fork resumes at a decision)
         self._work_limit = min(self.state.work + MAX_WORK, MAX_GAME_WORK)
         self._trigger_depth = 0
@@ -81,6 +86,9 @@ class Interpreter:
         self._arrival: dict[str, Any] = {}
         self._call_depth = 0
         self._reserved: set[Item] = set()  # items being played: they cannot pay for themselves
+        # choices being carried out (an option taken, a trigger, an anytime action running): anytime actions
+        # are offered only at choices outside all of them (generated code counts the chosen options)
+        self.committed = 0
         # told of every event (engine/runtime/events.py); change it with watch/unwatch, which keep `quiet`
         self.observers: list[Callable[[Event], None]] = []
         self.quiet = True   # no trace, nobody watching: the generated flow keeps no position and tells nothing
@@ -95,6 +103,15 @@ class Interpreter:
         refs = [PlayerRef(seat) for seat in range(players)]
         self._rotations = [refs[seat:] + refs[:seat] for seat in range(players)]
         self._orders = [[p.seat for p in rotation] for rotation in self._rotations]
+
+    def _size_zones(self, players: int) -> None:
+        """Zones whose capacity or market size depends on the player count: read once, for this match."""
+        for zone in self.state.all_zones():
+            for key, size in zone.zdef.sizes.items():
+                value = int(size(Ctx(self, None)))
+                if value < 0:
+                    raise RuleError(f"zone '{zone.id}': {key} is {value} with {players} players; it must be 0 or more")
+                setattr(zone, key, value)
 
     # ---------------------------------------------------------------- the flow's position
     # The flow is one generated function; where it stands is its Python stack. To rebuild that stack
@@ -178,17 +195,32 @@ class Interpreter:
         self.tell(Event(EventKind.STEP_STARTED, None, {"step": self.state.step, "round": periods["round"],
                                                        "turn": periods["turn"]}))
 
-    def _seats_seeing(self, *zones: Zone | None) -> frozenset[int] | None:
-        """Who may see into any of `zones`: None when they are all public."""
-        if all(z is None or z.visibility == "public" for z in zones):
+    def _seats_seeing(self, *zones: Zone | None, item: Item | None = None,
+                      left_top: bool = False) -> frozenset[int] | None:
+        """Who may see into any of `zones` (with `item`: that item there): None when everyone may.
+        `left_top`: the item just left the first place of a `top` zone (where everyone saw it)."""
+        if all(z is None or (z.visibility == "public" and z.zdef.face_down is None) for z in zones):
             return None
+        if item is not None:
+            return frozenset(s for s in range(len(self.state.players))
+                             if any(z is not None and self._sees(z, item, s, left_top) for z in zones))
         return frozenset(s for s in range(len(self.state.players))
                          if any(z is not None and z.visible_to(s) for z in zones))
 
+    @staticmethod
+    def _sees(zone: Zone, item: Item, seat: int, left_top: bool) -> bool:
+        """The seat sees `item` in `zone`, or saw it there before it left."""
+        if item.zone is zone:
+            return zone.shows(item, seat)
+        if zone.visibility == "top":
+            face = zone.zdef.face_down
+            return left_top and (face is None or not item.attrs.get(face))
+        return zone.visible_to(seat)
+
     def _tell_about_item(self, kind: EventKind, seat: int | None, item: Item, zones: tuple[Zone | None, ...],
-                         data: dict[str, Any]) -> None:
+                         data: dict[str, Any], left_top: bool = False) -> None:
         """An event naming `item` for the seats that may see it in one of `zones`; the others get it without."""
-        seeing = self._seats_seeing(*zones)
+        seeing = self._seats_seeing(*zones, item=item, left_top=left_top)
         self.tell(Event(kind, seat, {"item": item.uid, "component": item.comp.id, **data}, seeing))
         if seeing is not None:
             others = frozenset(range(len(self.state.players))) - seeing
@@ -330,6 +362,54 @@ class Interpreter:
             graph = self.state.boards[key] = graph.copy()
         (graph.link if joined else graph.unlink)(first.comp.id, second.comp.id)
 
+    def _own_graph(self, item: Item) -> Graph:
+        """This match's own copy of the board `item` is on (made at its first change)."""
+        key = (item.comp.ctype.id, item.owner)
+        graph = self.graph_of(item)
+        if key not in self.state.boards:
+            graph = self.state.boards[key] = graph.copy()
+        return graph
+
+    def block(self, a: Any, b: Any, blocked: bool) -> None:
+        """`block A from B` / `unblock A from B`: take a link out of this match's board until unblocked."""
+        first, second = _need_item(a, "block"), _need_item(b, "block")
+        if first.comp.ctype is not second.comp.ctype or first.owner != second.owner:
+            raise RuleError(f"'{first.comp.name}' and '{second.comp.name}' are not spaces of the same board")
+        graph = self._own_graph(first)
+        (graph.block if blocked else graph.unblock)(first.comp.id, second.comp.id)
+
+    def is_blocked(self, a: Any, b: Any) -> bool:
+        """`blocked(A, B)`: the link between A and B is blocked now."""
+        first, second = _need_item(a, "blocked"), _need_item(b, "blocked")
+        pair = tuple(sorted((first.comp.id, second.comp.id)))
+        return pair in self.graph_of(first).blocked
+
+    def rotate(self, tile: Any, steps: Any) -> None:
+        """`rotate T by N`: turn a tile N sides clockwise; its links follow its exits (blocked ones stay)."""
+        item = _need_item(tile, "rotate")
+        turns = item.comp.ctype.turns
+        if turns is None:
+            raise RuleError(f"'{item.comp.name}' does not turn (its type declares no `turns`)")
+        sides_attr, exits_attr, rotation_attr = turns
+        sides = [str(s) if s else "" for s in item.attrs.get(sides_attr) or []]
+        if not sides:
+            return
+        item.attrs[rotation_attr] = (int(item.attrs.get(rotation_attr) or 0) + int(steps)) % len(sides)
+        graph = self._own_graph(item)
+
+        def tile_of(cid: str) -> tuple[list[str], list[int], int]:
+            other = self.instance(cid, item.owner)
+            return ([str(s) if s else "" for s in other.attrs.get(sides_attr) or []],
+                    [int(x) for x in other.attrs.get(exits_attr) or []], int(other.attrs.get(rotation_attr) or 0))
+        here = tile_of(item.comp.id)
+        for near in dict.fromkeys(s for s in sides if s and s in graph.links):
+            if tuple(sorted((item.comp.id, near))) in graph.blocked:
+                continue
+            if faces_open(*here, near) and faces_open(*tile_of(near), item.comp.id):
+                graph.link(item.comp.id, near)
+            else:
+                graph.unlink(item.comp.id, near)
+
     def neighbors(self, space: Any) -> list[Item]:
         """The spaces linked to `space`: of a board with several copies, those of the same copy."""
         graph = self.graph_of(space)
@@ -344,6 +424,8 @@ class Interpreter:
         cdef = self.pack.counters[name]
         if cdef.items is not None:
             return sum(value for _, value in self._pool(cdef, seat))
+        if cdef.held is not None:
+            return sum(held(c, name) for c in self.containers(cdef, seat))
         if cdef.zone is not None:
             items = self.state.zone(cdef.zone, seat).items
             if self._reserved:
@@ -366,20 +448,118 @@ class Interpreter:
                 found.append((item, 1 if pool.value is None else int(pool.value(ctx))))
         return found
 
-    def spendable(self, name: str, seat: int | None) -> int:
-        """How much of a counter a payment may use: an item-backed counter's items of positive value."""
+    def spendable(self, name: str, seat: int | None, within: Item | None = None) -> int:
+        """How much of a counter a payment may use: an item-backed counter's items of positive value; a
+        held counter's units in the `within` container, when a `within` block names one."""
         cdef = self.pack.counters.get(name)
         if cdef is not None and cdef.items is not None:
             return sum(value for _, value in self._pool(cdef, seat) if value > 0)
+        if within is not None and cdef is not None and cdef.held is not None:
+            return held(within, name)
         return self.counter(name, seat)
+
+    # ---------------------------------------------------------------- containers
+    def containers(self, cdef: CounterDef, seat: int | None) -> list[Item]:
+        """The containers holding a held counter: in its zones (the seat's copies of per-player ones)."""
+        assert cdef.held is not None
+        found: list[Item] = []
+        for zid in cdef.held.zones:
+            zone = self.state.zones.get(zid)
+            if zone is None:
+                if seat is None:
+                    continue
+                zone = self.state.players[seat].zones[zid]
+            found.extend(i for i in zone.items if i.comp.ctype.container is not None)
+        return self.each(found)
+
+    def held_total(self, ctx: Ctx, name: str) -> int:
+        """A held counter as a rule reads it: the `within` container's, or the total of the seat's."""
+        if ctx.pool is not None:
+            return held(ctx.pool, name)
+        return self.counter(name, ctx.seat)
+
+    def room_for(self, container: Any, name: str) -> int:
+        """How many more units of `name` fit in the container (0 if it does not take that counter)."""
+        item = need_container(container)
+        cdef = self.pack.counters.get(name)
+        if cdef is None or cdef.held is None:
+            raise RuleError(f"'{name}' is not held in containers (its counter declares no `held`)")
+        spec = item.comp.ctype.container
+        assert spec is not None
+        inner = Ctx(self, item.owner, item)
+        if spec.takes is not None:
+            takes = spec.takes(inner)
+            if name not in (takes if isinstance(takes, list | tuple) else [takes]):
+                return 0
+        if spec.capacity is None:
+            return MAX_VALUE - held(item, name)
+        return max(0, (int(spec.capacity(inner)) - used(item, self.pack.counters)) // cdef.held.size)
+
+    def legal_within(self, ctx: Ctx, container: Any, legal: Callable[[], Any]) -> bool:
+        """Whether a `within` block can start: its leading statement's test, run within the container."""
+        saved, ctx.pool = ctx.pool, need_container(container)
+        try:
+            return bool(legal())
+        finally:
+            ctx.pool = saved
+
+    def held_in(self, container: Any, name: str) -> int:
+        """`held(C, NAME)`: how many of a held counter the container holds."""
+        return held(need_container(container), name)
+
+    def _fill(self, ctx: Ctx, cdef: CounterDef, amount: int) -> None:
+        """Gain units of a held counter: into the `within` container, or one unit at a time into a container
+        with room that the player picks; what fits nowhere is lost."""
+        if ctx.pool is not None:
+            put(ctx.pool, cdef.id, held(ctx.pool, cdef.id) + min(amount, self.room_for(ctx.pool, cdef.id)))
+            return
+        self.spend(amount, f"placing {amount:,} {cdef.name} one at a time")
+        for _ in range(amount):
+            open_ = [c for c in self.containers(cdef, ctx.seat) if self.room_for(c, cdef.id) > 0]
+            if not open_:
+                return
+            chosen = self.choose_item(ctx, f"put 1 {cdef.name} in", open_)
+            put(chosen, cdef.id, held(chosen, cdef.id) + 1)
+
+    def _drain(self, ctx: Ctx, cdef: CounterDef, amount: int) -> None:
+        """Take up to `amount` units of a held counter: from the `within` container, or one unit at a time
+        from a container the player picks (all of them at once when there is no choice to make)."""
+        if ctx.pool is not None:
+            put(ctx.pool, cdef.id, held(ctx.pool, cdef.id) - min(amount, held(ctx.pool, cdef.id)))
+            return
+        having = [c for c in self.containers(cdef, ctx.seat) if held(c, cdef.id) > 0]
+        if sum(held(c, cdef.id) for c in having) <= amount:
+            for c in having:
+                put(c, cdef.id, 0)
+            return
+        self.spend(amount, f"paying {amount:,} {cdef.name} one at a time")
+        for _ in range(amount):
+            chosen = self.choose_item(ctx, f"take 1 {cdef.name} from", having)
+            put(chosen, cdef.id, held(chosen, cdef.id) - 1)
+            having = [c for c in having if held(c, cdef.id) > 0]
 
     def acting(self, seat: int | None) -> int:
         """The acting seat, or a clear error where no player acts (e.g. a top-level flow step)."""
         return self._seat(seat)
 
     def turn_order(self) -> list[int]:
-        """Every seat in turn order from the first player (a list made once per first player: never change it)."""
+        """Every seat in turn order from the first player (a list made once per first player: never change it);
+        the order a rule set (`reorder by`), once one did."""
+        if self.state.order is not None:
+            return self.state.order
         return self._orders[self.state.counters.get("first_player", 0) % len(self._orders)]
+
+    def everyone(self) -> list[PlayerRef]:
+        """`everyone`: every player in turn order."""
+        if self.state.order is not None:
+            return [self._rotations[seat][0] for seat in self.state.order]
+        return self.players_from(self.state.counters.get("first_player", 0))
+
+    def reorder(self, ctx: Ctx, key: Callable[[Ctx], Any]) -> None:
+        """`reorder by EXPR`: the turn order becomes the seats sorted by EXPR (each read for that seat),
+        lowest first; seats with equal values keep their order (a stable sort of the current order)."""
+        current = self.turn_order()
+        self.state.order = sorted(current, key=lambda seat: key(Ctx(self, seat)))
 
     def players_from(self, seat: int) -> list[PlayerRef]:
         """Every player in turn order, starting with `seat` (a list made once per seat: never change it)."""
@@ -449,10 +629,22 @@ class Interpreter:
 
     # ---------------------------------------------------------------- decisions
     def ask(self, ctx: Ctx, kind: str, prompt: str, labels: list[str], values: list[Any],
-            optional: bool = False, rules: list[str] | None = None) -> Any:
+            optional: bool = False, rules: list[str] | None = None, fresh: bool = False) -> Any:
         """Pause for the acting player's choice; a forced single option is taken at once.
 
-        `rules`: the DSL text each option runs, for options that are blocks of the rules (see `Decision`)."""
+        `rules`: the DSL text each option runs, for options that are blocks of the rules (see `Decision`).
+        `fresh`: the caller can work its options out again: anytime actions in their window are offered
+        too, and when one is taken it runs and the answer is REASK (engine/runtime/anytime.py)."""
+        if fresh and self.pack.anytime and ctx.seat is not None and not self.committed and not self._trigger_depth:
+            offers = self._anytime_offers(ctx.seat)
+            if offers:
+                texts = [*(rules or [""] * len(values)), *(o.action.effect.text for o in offers)]
+                answer = self._ask(ctx, kind, prompt, [*labels, *(o.label for o in offers)], [*values, *offers],
+                                   texts)
+                if isinstance(answer, AnytimeOffer):
+                    self._take_anytime(ctx.seat, answer)
+                    return REASK
+                return answer
         if len(values) == 1 and not optional:
             if self.on_forced is not None and self.live:
                 self.on_forced(ctx.seat, kind, labels[0])
@@ -461,6 +653,16 @@ class Interpreter:
         state.decisions += 1
         if state.decisions > MAX_DECISIONS:
             raise LimitError(f"more than {MAX_DECISIONS} decisions in one game: does a loop never end?")
+        return self._ask(ctx, kind, prompt, labels, values, rules, counted=True)
+
+    def _ask(self, ctx: Ctx, kind: str, prompt: str, labels: list[str], values: list[Any],
+             rules: list[str] | None = None, counted: bool = False) -> Any:
+        """Hand the decision to whoever drives the game, and return the value of the answer."""
+        state = self.state
+        if not counted:
+            state.decisions += 1
+            if state.decisions > MAX_DECISIONS:
+                raise LimitError(f"more than {MAX_DECISIONS} decisions in one game: does a loop never end?")
         seat = self._seat(ctx.seat)  # raises when nobody is there to ask
         self.new_stretch()
         source = ctx.self_item
@@ -468,12 +670,51 @@ class Interpreter:
         decision = Decision(seat, KINDS[kind], prompt, labels, values, state.step, rules or [], open_source)
         return values[self.pause(decision)]
 
+    def _anytime_offers(self, seat: int) -> list[AnytimeOffer]:
+        """The anytime actions the seat may take now: on items in its active zones (and the shared ones),
+        in their window, within their limit, payable and able to start."""
+        offers = []
+        for zone in self._active_zones[seat]:
+            for item in zone.items:
+                for action in item.comp.anytime:
+                    inner = Ctx(self, seat, item)
+                    if action.window is not None and not action.window(inner):
+                        continue
+                    if action.limit is not None and self.state.trigger_uses.get(self._use_key(action, seat), 0):
+                        continue
+                    if action.cost is not None and not self.can_pay(inner, action.cost.amounts(inner), item):
+                        continue
+                    if action.effect.legal is None or action.effect.legal(inner):
+                        offers.append(AnytimeOffer(action, item))
+        return offers
+
+    def _use_key(self, action: AnytimeDef, seat: int) -> tuple[str, int | None, str]:
+        assert action.limit is not None
+        return (action.id, seat, f"{action.limit}:{self._epoch(action.limit)}")
+
+    def _take_anytime(self, seat: int, offer: AnytimeOffer) -> None:
+        """Run an anytime action (its cost, then its effect), not offering anytime actions inside it."""
+        action, inner = offer.action, Ctx(self, seat, offer.item)
+        if action.limit is not None:
+            key = self._use_key(action, seat)
+            self.state.trigger_uses[key] = self.state.trigger_uses.get(key, 0) + 1
+        self.committed += 1
+        try:
+            if action.cost is not None:
+                self.pay(inner, action.cost.amounts(inner), action.cost.text, offer.item)
+            action.effect.run(inner)
+        finally:
+            self.committed -= 1
+
     # ---------------------------------------------------------------- counters
     def set_counter(self, ctx: Ctx, name: str, value: int) -> None:
         cdef = self.pack.counters[name]
         if cdef.items is not None:
             raise RuleError(f"'{cdef.name}' is the sum of the items in zone '{cdef.items.zone}': it cannot be"
                             " gained, lost or set, only paid (by exhausting items)")
+        if cdef.held is not None:
+            raise RuleError(f"'{cdef.name}' is held in containers: gain, lose or pay it (within a container),"
+                            " it cannot be set")
         self._store(cdef, ctx.seat)[name] = cdef.clamp(value)
 
     def _store(self, cdef: CounterDef, seat: int | None) -> dict[str, int]:
@@ -500,7 +741,9 @@ class Interpreter:
             self.set_counter(ctx, name, 0)  # raises: an item-backed counter is never gained
 
         def apply() -> None:
-            if cdef.zone is not None:
+            if cdef.held is not None:
+                self._fill(ctx, cdef, amount)
+            elif cdef.zone is not None:
                 own = self.state.zone(cdef.zone, ctx.seat)
                 src = self._linked_zone(self.pack.zones[cdef.zone].draw_from, ctx.seat)
                 self.draw(ctx, src, own, amount)
@@ -511,16 +754,50 @@ class Interpreter:
     def change(self, ctx: Ctx, name: str, value: int) -> None:
         """Set a counter and tell listeners: event `changed` with `old` and `new` (tracks, thresholds)."""
         cdef = self.pack.counters[name]
-        if cdef.zone is None:
+        if cdef.stored:
             store = self._store(cdef, ctx.seat)
             old = store[name]
             new = store[name] = cdef.clamp(value)
-        else:
+        else:   # a zone's count; items and containers refuse to be set (set_counter says why)
             old = self.counter(name, ctx.seat)
             self.set_counter(ctx, name, value)
             new = self.counter(name, ctx.seat)
-        if new != old and "changed" in self.pack.listened:
+        if cdef.track is not None and new != old:
+            self._track_moved(cdef, ctx.seat, old, new)
+        elif new != old and "changed" in self.pack.listened:
             self.emit("changed", ctx.seat, {"counter": name, "old": old, "new": new})
+
+    def _track_moved(self, cdef: CounterDef, seat: int | None, old: int, new: int) -> None:
+        """A marker on a track moved from old to new: it pushes the markers it lands on (which may push
+        further), then every moved marker tells `changed` and the marked spaces it passed (`passed`)."""
+        track = cdef.track
+        assert track is not None
+        moved = [(seat, old, new)]
+        if track.push and seat is not None:
+            step = 1 if new > old else -1
+            players = self.state.players
+            here, value = seat, new
+            for _ in range(len(players)):   # each push moves another marker; at most every other one
+                lap, space = track.place(value)
+                if space in track.shared:
+                    break
+                hit = next((p for p in players if p.seat != here and track.place(p.counters[cdef.id]) == (lap, space)),
+                           None)
+                if hit is None:
+                    break
+                was = hit.counters[cdef.id]
+                value = hit.counters[cdef.id] = cdef.clamp(was + step)
+                if value == was:
+                    break
+                here = hit.seat
+                moved.append((here, was, value))
+        listened = self.pack.listened
+        for who, before, after in moved:
+            if "changed" in listened:
+                self.emit("changed", who, {"counter": cdef.id, "old": before, "new": after})
+            if "passed" in listened:
+                for space in track.crossed(before, after):
+                    self.emit("passed", who, {"counter": cdef.id, "space": space, "old": before, "new": after})
 
     def _from_supply(self, cdef: CounterDef, amount: int) -> int:
         """Take up to `amount` from a limited shared supply (all of it when the counter has none)."""
@@ -538,21 +815,64 @@ class Interpreter:
         cdef = self.pack.counters[name]
         if cdef.items is not None:
             self.set_counter(ctx, name, 0)  # raises: an item-backed counter is only paid
+        if cdef.held is not None:
+            if amount > 0:
+                self._drain(ctx, cdef, amount)
+            return
         have = self.counter(name, ctx.seat)
         self.change(ctx, name, have - max(0, amount))
         self._to_supply(cdef, have - self.counter(name, ctx.seat))
 
-    def can_pay(self, ctx: Ctx, need: dict[str, int]) -> bool:
-        return can_pay(self.pack, need, lambda c: self.spendable(c, ctx.seat))
+    def can_pay(self, ctx: Ctx, need: dict[str, int], source: Item | None = None) -> bool:
+        """Whether `need` can be paid now: as quoted (cost modifiers in play) when the pack has modifiers.
+        `source`: the item whose cost it is (a card played, an action's item), if any."""
+        if self.pack.modified:
+            needs, pool = self.quote(ctx, need, source)
+            saved, ctx.pool = ctx.pool, pool or ctx.pool
+            try:
+                return any(can_pay(self.pack, n, lambda c: self.spendable(c, ctx.seat, ctx.pool)) for n in needs)
+            finally:
+                ctx.pool = saved
+        return can_pay(self.pack, need, lambda c: self.spendable(c, ctx.seat, ctx.pool))
 
-    def pay(self, ctx: Ctx, need: dict[str, int], text: str) -> None:
-        ways = payment_ways(self.pack, need, lambda c: self.spendable(c, ctx.seat))
-        if not ways:
-            why = explain(self.pack, need, lambda c: self.spendable(c, ctx.seat))
-            raise RuleError(f"cannot pay '{text}': {why}")
-        way = self.ask(ctx, "pay", f"pay {text}", [way_label(w) for w in ways], ways)
-        for name, amount in sorted(way.items()):
-            self._spend(ctx, name, amount)
+    def pay(self, ctx: Ctx, need: dict[str, int], text: str, source: Item | None = None) -> None:
+        needs, pool = self.quote(ctx, need, source) if self.pack.modified else ([need], None)
+        saved, ctx.pool = ctx.pool, pool or ctx.pool
+        try:
+            available = lambda c: self.spendable(c, ctx.seat, ctx.pool)  # noqa: E731
+            ways: list[dict[str, int]] = []
+            for quoted in needs:
+                ways.extend(w for w in payment_ways(self.pack, quoted, available) if w not in ways)
+            if not ways:
+                raise RuleError(f"cannot pay '{text}': {explain(self.pack, needs[0], available)}")
+            way = self.ask(ctx, "pay", f"pay {text}", [way_label(w) for w in ways], ways)
+            for name, amount in sorted(way.items()):
+                self._spend(ctx, name, amount)
+        finally:
+            ctx.pool = saved
+
+    def quote(self, ctx: Ctx, need: dict[str, int], source: Item | None) -> tuple[list[dict[str, int]], Item | None]:
+        """The quote stage every cost passes: the cost modifiers of the items in the payer's active zones
+        (and the shared ones) that apply add their surcharges, take off their discounts (each way to place
+        them is a cost the payer may pay) and may name a container to pay from. Returns the costs and that
+        container (None: the usual pools)."""
+        if ctx.seat is None:
+            return [need], None
+        quoted, discount, pool = dict(need), 0, None
+        for zone in self._active_zones[ctx.seat]:
+            for item in zone.items:
+                for modifier in item.comp.modifiers:
+                    inner = Ctx(self, ctx.seat, item, offered=source)
+                    if modifier.applies is not None and (source is None or not modifier.applies(inner)):
+                        continue
+                    if modifier.surcharge is not None:
+                        for name, amount in modifier.surcharge.amounts(inner).items():
+                            quoted[name] = quoted.get(name, 0) + amount
+                    if modifier.discount is not None:
+                        discount += int(modifier.discount(inner))
+                    if modifier.source is not None and pool is None:
+                        pool = need_container(modifier.source(inner))
+        return reductions(quoted, discount), pool
 
     def _spend(self, ctx: Ctx, name: str, amount: int) -> None:
         cdef = self.pack.counters[name]
@@ -562,6 +882,9 @@ class Interpreter:
         def apply() -> None:
             if cdef.items is not None:
                 self._exhaust(ctx, cdef, amount)
+                return
+            if cdef.held is not None:
+                self._drain(ctx, cdef, amount)
                 return
             if cdef.zone is None:
                 self.change(ctx, name, self.counter(name, ctx.seat) - amount)
@@ -606,7 +929,7 @@ class Interpreter:
         item.attrs[attr] = stored(value)
 
     def move(self, ctx: Ctx, item: Item, zone: Zone, top: bool = False) -> None:
-        cap = zone.zdef.capacity
+        cap = zone.capacity
         if cap is not None and len(zone.items) >= cap and item.zone is not zone:
             raise RuleError(f"zone '{zone.id}' is full ({cap} items)")
         origin = item.zone
@@ -617,20 +940,22 @@ class Interpreter:
             self._place(ctx, item, origin, zone, top)
 
     def _place(self, ctx: Ctx, item: Item, origin: Zone | None, zone: Zone, top: bool) -> None:
+        left_top = False
         if origin is not None:
+            left_top = bool(self.observers) and origin.visibility == "top" and origin.items[0] is item
             origin.items.remove(item)
         zone.items.insert(0, item) if top else zone.items.append(item)
         item.zone = zone
         if self.observers:
             self._tell_about_item(EventKind.MOVED, ctx.seat, item, (origin, zone),
-                                  {"from": _key(origin), "to": _key(zone)})
-        if origin is not None and origin.zdef.keep_filled:
+                                  {"from": _key(origin), "to": _key(zone)}, left_top)
+        if origin is not None and origin.keep_filled:
             self.refill(ctx, origin)
 
     def refill(self, ctx: Ctx, zone: Zone) -> None:
         """A market row tops itself up from its `draw_from` zone whenever an item leaves it."""
         source = self._linked_zone(zone.zdef.draw_from, zone.owner)
-        missing = zone.zdef.keep_filled - len(zone.items)
+        missing = zone.keep_filled - len(zone.items)
         if missing > 0:
             self.draw(ctx, source, zone, missing)
 
@@ -643,16 +968,25 @@ class Interpreter:
             if state.work > self._work_limit:
                 raise self.out_of_work(f"drawing {amount:,} items")
             if not src.items and src.zdef.refill_from:
-                refill = self.state.zone(src.zdef.refill_from, src.owner)
-                src.items.extend(refill.items)
-                for item in refill.items:
-                    item.zone = src
-                refill.items.clear()
-                self.shuffle(src)
+                self._refill_from(ctx, src, tell=False)
             if not src.items:
                 return
             pick = self.state.rng.randrange(len(src.items)) if src.zdef.random_draw else 0
             self.move(ctx, src.items[pick], dst)
+            if not src.items and src.zdef.refill_from and "exhausted" in self.pack.listened:
+                self._refill_from(ctx, src, tell=True)   # the deck ran out: its event now, then the reshuffle
+
+    def _refill_from(self, ctx: Ctx, deck: Zone, tell: bool) -> None:
+        """An empty deck takes its `refill_from` zone, shuffled; `tell`: first the event `exhausted` (when a
+        trigger listens, a draw that takes the last item does this at once; else the next draw does it)."""
+        if tell:
+            self.emit("exhausted", ctx.seat, {"zone": deck})
+        refill = self.state.zone(deck.zdef.refill_from, deck.owner)  # type: ignore[arg-type]
+        deck.items.extend(refill.items)
+        for item in refill.items:
+            item.zone = deck
+        refill.items.clear()
+        self.shuffle(deck)
 
     def shuffle(self, zone: Zone) -> None:
         self.state.rng.shuffle(self.each(zone.items))
@@ -688,12 +1022,12 @@ class Interpreter:
     def can_play(self, ctx: Ctx, item: Any, zone: Any, free: bool) -> bool:
         if not isinstance(item, Item) or not isinstance(zone, Zone):
             raise RuleError(f"play needs an item and a zone, got {describe(item)} and {describe(zone)}")
-        cap = zone.zdef.capacity
+        cap = zone.capacity
         if cap is not None and len(zone.items) >= cap:
             return False
         self._reserved.add(item)  # the item being played cannot pay for itself
         try:
-            return any(self.can_pay(ctx, need) for _, need in self._play_needs(ctx, item, zone, free))
+            return any(self.can_pay(ctx, need, item) for _, need in self._play_needs(ctx, item, zone, free))
         finally:
             self._reserved.discard(item)
 
@@ -703,10 +1037,10 @@ class Interpreter:
         self._reserved.add(item)
         try:
             options = [(text, need) for text, need in self._play_needs(ctx, item, zone, free)
-                       if self.can_pay(ctx, need)]
+                       if self.can_pay(ctx, need, item)]
             labels = [text for text, _ in options]
             text, need = self.ask(ctx, "cost", f"cost for {item.comp.name}", labels, options)
-            self.pay(ctx, need, text)
+            self.pay(ctx, need, text, item)
         finally:
             self._reserved.discard(item)
         self.emit("placed", ctx.seat, {"item": item, "zone": zone},
@@ -719,7 +1053,7 @@ class Interpreter:
     def _legal_action(self, ctx: Ctx, action: ActionDef) -> bool:
         if action.when is not None and not action.when(ctx):
             return False
-        if action.cost is not None and not self.can_pay(ctx, action.cost.amounts(ctx)):
+        if action.cost is not None and not self.can_pay(ctx, action.cost.amounts(ctx), ctx.self_item):
             return False
         return action.effect.legal is None or bool(action.effect.legal(ctx))
 
@@ -728,7 +1062,7 @@ class Interpreter:
         if item is not None and self.observers:
             self._tell_about_item(EventKind.ACTIVATED, ctx.seat, item, (item.zone,), {"action": action.label})
         if action.cost is not None:
-            self.pay(ctx, action.cost.amounts(ctx), action.cost.text)
+            self.pay(ctx, action.cost.amounts(ctx), action.cost.text, ctx.self_item)
         action.effect.run(ctx)
 
     @contextmanager
@@ -763,6 +1097,8 @@ class Interpreter:
 
     def position(self, seat: int) -> int:
         """A seat's place in turn order: 1 for the first player (the counter `first_player`), then clockwise."""
+        if self.state.order is not None:
+            return self.state.order.index(seat) + 1
         players = len(self.state.players)
         return (seat - self.state.counters.get("first_player", 0)) % players + 1
 
@@ -810,12 +1146,12 @@ class Interpreter:
         return need, " + ".join(texts) or "nothing"
 
     def can_pay_attr(self, ctx: Ctx, target: Any, name: str) -> bool:
-        return self.can_pay(ctx, self.price_of(ctx, target, name)[0])
+        return self.can_pay(ctx, self.price_of(ctx, target, name)[0], target if isinstance(target, Item) else None)
 
     def pay_attr(self, ctx: Ctx, target: Any, name: str) -> None:
         """`pay ITEM.ATTR`: pay the item's `cost` attribute (the player chooses among the ways)."""
         need, text = self.price_of(ctx, target, name)
-        self.pay(ctx, need, text)
+        self.pay(ctx, need, text, target if isinstance(target, Item) else None)
 
     def activate(self, ctx: Ctx, target: Any, limit: int) -> None:
         """Mode `one`: do one action with threshold <= limit, or none. Mode `each`: each in order."""

@@ -66,13 +66,16 @@ class Item:
 class Zone:
     """An ordered container of items; slot rows fill from the left."""
 
-    __slots__ = ("items", "owner", "visibility", "zdef")
+    __slots__ = ("capacity", "items", "keep_filled", "owner", "visibility", "zdef")
 
-    def __init__(self, zdef: ZoneDef, owner: int | None) -> None:
+    def __init__(self, zdef: ZoneDef, owner: int | None, like: Zone | None = None) -> None:
         self.zdef = zdef
         self.owner = owner
         self.items: list[Item] = []
         self.visibility = zdef.visibility
+        # sizes for this match: the definition's, or read from the player count (Interpreter sets them)
+        self.capacity: int | None = zdef.capacity if like is None else like.capacity
+        self.keep_filled: int = zdef.keep_filled if like is None else like.keep_filled
 
     @property
     def id(self) -> str:
@@ -83,11 +86,26 @@ class Zone:
         return f"<zone {self.zdef.id}{who} {len(self.items)}>"
 
     def visible_to(self, seat: int | None) -> bool:
+        """Whether `seat` sees every item here (a `top` zone shows only its first item: see `shows`)."""
         if self.visibility == "public":
-            return True
+            return self.zdef.face_down is None
         if self.visibility == "owner":
-            return seat is not None and seat == self.owner
+            return seat is not None and seat == self.owner and self.zdef.face_down is None
         return False
+
+    def shows(self, item: Item, seat: int | None) -> bool:
+        """Whether `seat` sees this item here: the zone's visibility, the visible top of a `top` zone, and
+        items turned face down (the zone's `face_down` attribute: seen by the zone's owner only)."""
+        if self.visibility == "top":
+            if not self.items or self.items[0] is not item:
+                return False
+        elif self.visibility == "owner":
+            if seat is None or seat != self.owner:
+                return False
+        elif self.visibility == "hidden":
+            return False
+        face = self.zdef.face_down
+        return face is None or not item.attrs.get(face) or (seat is not None and seat == self.owner)
 
 
 @dataclass(frozen=True)
@@ -128,6 +146,8 @@ class State:
     # a copy of the pack's graph, so the pack stays the same for every match
     boards: dict[tuple[str, int | None], Graph] = field(default_factory=dict)
     dice: dict[str, list[int]] = field(default_factory=dict)   # each dice pool's faces, by die id (`roll`)
+    # the turn order set by `reorder by EXPR` (seats, first player first); None: clockwise from first_player
+    order: list[int] | None = None
 
     def zone(self, zid: str, seat: int | None) -> Zone:
         """The zone `zid`: the seat's own copy for per-player zones."""
@@ -154,9 +174,9 @@ class State:
             item.uid, item.comp, item.owner, item.copy, item.attrs, item.zone = \
                 old.uid, old.comp, old.owner, old.copy, dict(attrs), None
             items.append(item)
-        players = [Player(p.seat, {}, {zid: Zone(z.zdef, z.owner) for zid, z in p.zones.items()})
+        players = [Player(p.seat, {}, {zid: Zone(z.zdef, z.owner, z) for zid, z in p.zones.items()})
                    for p in self.players]
-        state = State(players, {}, {zid: Zone(z.zdef, None) for zid, z in self.zones.items()}, random.Random(0),
+        state = State(players, {}, {zid: Zone(z.zdef, None, z) for zid, z in self.zones.items()}, random.Random(0),
                       items)
         for zone, (_, uids) in zip(state.all_zones(), data["zones"], strict=True):
             zone.items = [items[uid] for uid in uids]
@@ -184,10 +204,12 @@ class State:
             "counters": dict(self.counters), "players": [dict(p.counters) for p in self.players],
             "zones": zones, "attrs": attrs,
             "trigger_uses": dict(self.trigger_uses),
-            "boards": {key: (g.type_id, g.order, {cid: tuple(near) for cid, near in g.links.items()})
+            "boards": {key: (g.type_id, g.order, {cid: tuple(near) for cid, near in g.links.items()},
+                             *((tuple(sorted(g.blocked)),) if g.blocked else ()))
                        for key, g in self.boards.items()},
             "dice": {did: tuple(faces) for did, faces in self.dice.items()},
             "rng": self.rng.getstate(),
+            **({"order": tuple(self.order)} if self.order is not None else {}),   # only once a rule set it
         }
 
     def load(self, data: dict[str, Any], items: bool = True) -> None:
@@ -215,10 +237,12 @@ class State:
                 for item in zone.items:
                     item.zone = zone
         self.trigger_uses = dict(data["trigger_uses"])
-        self.boards = {key: Graph(type_id, order, {cid: list(near) for cid, near in links.items()})
-                       for key, (type_id, order, links) in data["boards"].items()}
+        self.boards = {key: Graph(board[0], board[1], {cid: list(near) for cid, near in board[2].items()},
+                                  {tuple(pair) for pair in board[3]} if len(board) > 3 else set())
+                       for key, board in data["boards"].items()}
         self.dice = {did: list(faces) for did, faces in data["dice"].items()}
         self.rng.setstate(data["rng"])
+        self.order = list(data["order"]) if data.get("order") is not None else None
 
     def digest(self) -> str:
         """A hash of `to_data()` but `steps` (the flow's bookkeeping, kept only by forkable matches: it
@@ -247,10 +271,10 @@ def new_state(pack: Pack, players: int, seed: int) -> State:
     seats = [Player(seat) for seat in range(players)]
     global_zones = {z.id: Zone(z, None) for z in pack.zones.values() if z.scope == "global"}
     counters = {c.id: c.initial for c in pack.counters.values()
-                if c.scope == "global" and c.zone is None and c.items is None}
+                if c.scope == "global" and c.stored}
     for player in seats:
         player.counters = {c.id: c.initial for c in pack.counters.values()
-                           if c.scope == "player" and c.zone is None and c.items is None}
+                           if c.scope == "player" and c.stored}
         player.zones = {z.id: Zone(z, player.seat) for z in pack.zones.values() if z.scope == "player"}
     state = State(seats, counters, global_zones, rng)
     state.dice = {did: [] for did in pack.dice}
