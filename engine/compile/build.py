@@ -18,7 +18,7 @@ from engine.dsl.parse import DslText
 from engine.dsl.sites import Site, SiteIndex, pack_sites
 from engine.packs.raw import Entry, RawPack
 from engine.packs.source import SourceFile
-from engine.runtime.boards import DERIVED_KINDS, Graph, derived_id, grid_neighbours
+from engine.runtime.boards import DERIVED_KINDS, FILES, Graph, Grid, derived_id, grid_cell_name, grid_neighbours
 from engine.runtime.context import Ctx
 from engine.runtime.costs import all_payers
 from engine.runtime.defs import (
@@ -169,6 +169,35 @@ class Builder:
             line, col = e.src.key_pos(e.path[:-1]) if len(e.path) > 1 else (1, 1)
             pack.usage.ref(ctype.id, (e.src.display, line, col))
             order += 1
+        for tid, ctype in pack.types.items():
+            if ctype.grid_size is not None:
+                order = self._grid_components(tid, ctype, order)
+        return order
+
+    def _grid_components(self, tid: str, ctype: ComponentType, order: int) -> int:
+        """One component per cell of a grid declared by size, row 1 first, each row from column 1."""
+        columns, rows = ctype.grid_size or (0, 0)
+        e = self.raw.component_types[tid]
+        if columns * rows > MAX_ITEMS:
+            self.sink.error(e.src, (*e.path, "grid", "size"), "PACK012",
+                            f"a {columns} by {rows} grid holds more than {MAX_ITEMS:,} cells, the engine's limit")
+            return order
+        if ctype.grid_names == "chess" and columns > len(FILES):
+            self.sink.error(e.src, (*e.path, "grid", "names"), "BOARD003",
+                            f"chess names go up to column {len(FILES)} ('z'); this grid has {columns} columns")
+            return order
+        for row in range(1, rows + 1):
+            for col in range(1, columns + 1):
+                name = grid_cell_name(ctype.grid_names, col, row)
+                cid = name if ctype.grid_names == "chess" else f"{tid}_{col}_{row}"
+                if cid in self.pack.components:
+                    self.sink.error(e.src, (*e.path, "grid"), "BOARD003",
+                                    f"the grid's cell '{cid}' has the id of a component listed in the pack",
+                                    "rename that component: a grid declared by size names its own cells")
+                    return order
+                values = self._defaults(ctype) | {"col": col, "row": row}
+                self.pack.components[cid] = ComponentDef(cid, name, ctype, 1, values, {}, [], [], "one", [], "", order)
+                order += 1
         return order
 
     def _dsl_texts(self) -> None:
@@ -279,6 +308,7 @@ class Builder:
             cells = self._grid_cells(tid, ctype, e)
             if cells is None:
                 return None
+            self.pack.grids[tid] = Grid.of(ctype.grid[0], cells)
             for cid, near in grid_neighbours(ctype.grid[0], cells).items():
                 members[cid] += near
         return members
@@ -286,6 +316,9 @@ class Builder:
     def _grid_cells(self, tid: str, ctype: ComponentType, e: Entry) -> dict[str, tuple[int, int]] | None:
         """Each component's cell on the type's grid (its `at` attribute: two whole numbers), all different."""
         shape, at = ctype.grid or ("", "")
+        if ctype.grid_size is not None:   # generated: each cell's column and row
+            return {c.id: (int(c.values["col"]), int(c.values["row"]))
+                    for c in self.pack.components.values() if c.ctype is ctype}
         if ctype.attrs.get(at, AttrDef("", "")).type != "list":
             self.sink.error(e.src, (*e.path, "grid", "at"), "TYPE003",
                             f"grid.at names '{at}', which must be a declared list attribute of '{tid}'")
@@ -360,9 +393,15 @@ class Builder:
         if derived is not None:
             attrs.setdefault("ends", AttrDef("ends", "list", [], None, "ids of the spaces this location touches"))
         grid = d.get("grid") if isinstance(d.get("grid"), dict) else None
+        size = grid.get("size") if grid else None
+        sized = (int(size[0]), int(size[1])) if isinstance(size, list) and len(size) == 2 else None
+        if sized is not None:  # generated cells say where they are
+            attrs.setdefault("col", AttrDef("col", "int", 0, None, "the cell's column (1 = the first)"))
+            attrs.setdefault("row", AttrDef("row", "int", 0, None, "the cell's row (1 = the first)"))
         return ComponentType(tid, str(d.get("name", tid)), d.get("zone"), bool(d.get("per_player", False)), attrs,
                              d.get("links"), (derived, str(derive[derived])) if derived else None,
-                             grid=(str(grid.get("shape", "hex")), str(grid.get("at", "at"))) if grid else None)
+                             grid=(str(grid.get("shape", "hex")), str(grid.get("at", "" if sized else "at")))
+                             if grid else None, grid_size=sized, grid_names=str((grid or {}).get("names", "coordinates")))
 
     def _check_references(self) -> None:
         """Names used by definitions (not DSL): zones, counters, attribute types."""

@@ -30,7 +30,7 @@ from engine.usage import Usage
 DONE = "done"
 # Python refuses a function with more than 20 blocks (loops, try) nested statically. Generated code nests
 # this many per DSL statement; one more is kept for the `except` clause of the innermost `try`.
-PYTHON_BLOCKS = {"repeat_n": 2, "repeat_choose_item": 2, "repeat_choose_alt": 2, "for_stmt": 1, "choose_item": 1,
+PYTHON_BLOCKS = {"repeat_n": 2, "repeat_choose_item": 2, "repeat_choose_alt": 2, "for_stmt": 1, "choose_item": 1, "while_stmt": 2,
                  "choose_alt": 1, "as_stmt": 1}
 MAX_BLOCK_DEPTH = 19
 
@@ -52,6 +52,7 @@ class EffectCompiler(ExprCompiler):
         self.known_procedures = procedures
         self.blocks = 1  # Python blocks around the code being generated: the function's own `try`
         self.too_deep = False  # reported once per generated function
+        self.lets: set[str] = set()  # Python locals of `let`s: `set NAME = ...` may change them
 
     def effect_function(self, tree: Tree, text: str) -> Effect:
         """The whole text as an `Effect`: its run function and, when it has one, its legality test."""
@@ -63,7 +64,11 @@ class EffectCompiler(ExprCompiler):
 
     def effect(self, tree: Tree) -> Code:
         """A statement list: runs in order; legal if its first statement is."""
-        codes = [self.stmt(s) for s in tree.children if isinstance(s, Tree)]
+        saved = self.scope   # a `let` binds its name to the end of this statement list
+        try:
+            codes = [self.stmt(s) for s in tree.children if isinstance(s, Tree)]
+        finally:
+            self.scope = saved
         body = [node for c in codes for node in c.body]
         return Code(body, codes[0].legal if codes else None, self.dsl.snippet(tree))
 
@@ -164,6 +169,9 @@ class EffectCompiler(ExprCompiler):
         if isinstance(target, Tree) and target.data == "name":
             tok = target.children[0]
             n = str(tok)
+            if n in self.scope and self.scope[n] in self.lets:   # a `let` local takes a new value
+                py = self.scope[n]
+                return stmts("V = X", V=py, X=value), None
             cdef = self.pack.counters.get(n)
             if cdef is not None and cdef.items is not None:
                 self._not_item_backed(tok, "set")
@@ -377,6 +385,24 @@ class EffectCompiler(ExprCompiler):
         body = self.block(t.children[1])
         return stmts("try:\n    for K in game.passes(N):\n        BODY\nexcept StopLoop:\n    pass",
                      K=self.unit.temp(), N=count, BODY=body.body or [ast.Pass()]), None
+
+    def _s_while_stmt(self, t: Tree):
+        cond = self.truth(t.children[0])
+        body = self.block(t.children[1])
+        return stmts("try:\n    while C:\n        game.spend(1, 'a while loop')\n        BODY\nexcept StopLoop:\n"
+                     "    pass", C=cond, BODY=body.body or [ast.Pass()]), None
+
+    def _s_let(self, t: Tree):
+        """`let NAME = VALUE`: a local for the rest of the statement list (bound after VALUE is worked out)."""
+        name_tok, value_t = t.children
+        name = str(name_tok)
+        value = self.expr(value_t)
+        taken = self.taken_name(name)
+        if taken is not None:
+            self.dsl.error(name_tok, "DSL016", f"'let {name}' would hide {taken}", "choose another name")
+        py, _ = self.bind(name)   # no kind: `set NAME = ...` may give it a value of another kind
+        self.lets.add(py)
+        return stmts("V = X", V=py, X=value), None
 
     def _s_end_game(self, t: Tree):
         return stmts("raise GameOver"), None

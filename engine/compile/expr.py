@@ -42,7 +42,7 @@ HELPERS: dict[str, Any] = {
     "item_actions": values.item_actions, "need_zone": values.need_zone, "need_item": values.need_item,
     "set_item_attr": values.set_item_attr, "show": values.show, "offer": values.offer,
     "describe": values.describe, "bounded": limits.bounded, "number_span": limits.number_span,
-    "refuse": limits.refuse,
+    "refuse": limits.refuse, "first": values.first,
 }
 _COMPARE = {"eq": ast.Eq, "ne": ast.NotEq, "lt": ast.Lt, "le": ast.LtE, "gt": ast.Gt, "ge": ast.GtE}
 _ARITH = {"add": ast.Add, "sub": ast.Sub, "mul": ast.Mult}
@@ -187,6 +187,16 @@ class ExprCompiler(Walker):
     def unknown(self, tok: Token | Tree, kind: str, candidates: list[str]) -> None:
         word = str(tok) if isinstance(tok, Token) else self.dsl.snippet(tok)
         self.dsl.error(tok, "REF001", f"unknown {kind} '{word}'", did_you_mean(word, candidates))
+
+    def taken_name(self, name: str) -> str | None:
+        """What a new local called `name` would hide: a built-in name or a name the pack defines."""
+        if name in BUILTIN_NAMES:
+            return f"the built-in name '{name}'"
+        for kind, table in (("counter", self.pack.counters), ("zone", self.pack.zones),
+                            ("component", self.pack.components)):
+            if name in table:
+                return f"the {kind} '{name}'"
+        return None
 
     def with_it(self, tree: Tree, over: ast.expr) -> tuple[str, ast.expr]:
         """(Python name of `it`, the expression compiled with `it` bound to each of `over`): where, sum, sorted."""
@@ -421,6 +431,51 @@ class ExprCompiler(Walker):
         it, key = self.with_it(args[1], coll)
         kind = "items" if element_kind(coll) == "item" else "list"
         return charged(kinded(expr("sorted(E, key=lambda IT: K)", E=paid(self.read(coll)), IT=it, K=key), kind))
+
+    def grid_type(self, arg: Any, fn: str) -> str | None:
+        """The grid type a grid function's first argument names (`at(cell, 1, 2)`), else reported."""
+        tname = str(arg.children[0]) if _is_name(arg) else ""
+        if tname not in self.pack.types:
+            self.unknown(arg, "component type", list(self.pack.types))
+            return None
+        self.usage.ref(tname, self.dsl.place(arg))
+        if self.pack.types[tname].grid is None:
+            grids = [t for t, ctype in self.pack.types.items() if ctype.grid is not None]
+            self.dsl.error(arg, "BOARD003", f"{fn}() needs a grid board type, and '{tname}' declares no `grid`",
+                           did_you_mean(tname, grids) or "declare the type's grid: grid: {shape: square, size: [W, H]}")
+            return None
+        return tname
+
+    def lower_at(self, tok: Token, args: list) -> ast.expr:
+        tname = self.grid_type(args[0], "at")
+        col, row = self.expr(args[1]), self.expr(args[2])
+        if tname is None:
+            return const(0)
+        return kinded(expr("game.grids.at(T, ctx.seat, C, R)", T=const(tname), C=col, R=row), "item")
+
+    def _grid_run(self, args: list, fn: str) -> ast.expr:
+        tname = self.grid_type(args[0], fn)
+        number = self.expr(args[1])
+        if tname is None:
+            return ast.List([], ast.Load())
+        return kinded(expr(f"game.grids.{fn}(T, ctx.seat, N)", T=const(tname), N=number), "items")
+
+    def lower_column(self, tok: Token, args: list) -> ast.expr:
+        return self._grid_run(args, "column")
+
+    def lower_row(self, tok: Token, args: list) -> ast.expr:
+        return self._grid_run(args, "row")
+
+    def lower_first(self, tok: Token, args: list) -> ast.expr:
+        coll = self.expr(args[0])
+        return kinded(expr("first(X)", X=self.read(coll)), element_kind(coll))
+
+    def lower_in_a_row(self, tok: Token, args: list) -> ast.expr:
+        cell, n = self.expr(args[0]), self.expr(args[1])
+        py, saved = self.bind("it", "item")
+        test = self.expr(args[2])
+        self.scope = saved
+        return expr("game.grids.in_a_row(C, N, lambda IT: K)", C=cell, N=n, IT=py, K=test)
 
     def lower_cost_uses(self, tok: Token, args: list) -> ast.expr:
         """cost_uses(item, NAME [, amount]): some alternative cost of item names NAME (that many)."""

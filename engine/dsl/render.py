@@ -190,6 +190,12 @@ class Renderer(Walker):
     def _s_repeat_n(self, t: Tree) -> str:
         return f"{self.expr(t.children[0])} times: {self.block(t.children[1])}"
 
+    def _s_while_stmt(self, t: Tree) -> str:
+        return f"as long as {self.expr(t.children[0])}: {self.block(t.children[1])}"
+
+    def _s_let(self, t: Tree) -> str:
+        return f"let {t.children[0]} be {self.expr(t.children[1])}"
+
     def _s_do_stmt(self, t: Tree) -> str:
         target = t.children[0]
         if isinstance(target, Tree) and target.data == "attr" and str(target.children[1]) in self.effects:

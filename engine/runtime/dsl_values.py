@@ -154,6 +154,13 @@ def index(value: Any, i: Any) -> Any:
     return seq[i - 1]
 
 
+def first(seq: Any) -> Any:
+    """first(COLL): its first element; a rule error when it is empty."""
+    for value in seq:
+        return value
+    raise RuleError("first() of an empty collection")
+
+
 def pick(seq: list[Any], i: Any) -> Any:
     """pick(list, i): the i-th element (1-based); 0 for i <= 0."""
     i = int(i)

@@ -20,6 +20,7 @@ from engine.runtime.decision import KINDS, Decision
 from engine.runtime.defs import ActionDef, CounterDef, Pack, TriggerDef
 from engine.runtime.dsl_values import as_items, contains, describe, offer, stored
 from engine.runtime.events import Event, EventKind
+from engine.runtime.grids import GridCells
 from engine.runtime.limits import CALL_WORK, DRAW_WORK, MAX_GAME_WORK, MAX_WORK, LimitError, out_of_work
 from engine.runtime.state import Item, ItemRef, PlayerRef, Zone, new_state
 
@@ -57,6 +58,7 @@ class Interpreter:
         else:
             self.state, self._copies = like.state.copy_as(data), like._copies
         self._first = {key: self.state.items[uids[0]] for key, uids in self._copies.items()}  # for `instance`
+        self.grids = GridCells(self)   # grid boards' cells by coordinates (the DSL's grid functions)
         # the total at which the work since the last decision runs out (a fork resumes at a decision)
         self._work_limit = min(self.state.work + MAX_WORK, MAX_GAME_WORK)
         self._trigger_depth = 0

@@ -1,0 +1,115 @@
+"""The cells of one match's grid boards by coordinates: what the DSL's grid functions read.
+
+`at(TYPE, COL, ROW)`, `column(TYPE, COL)`, `row(TYPE, ROW)`, `line(CELL, DIR)` and
+`in_a_row(CELL, N, COND)` compile to calls here. The pack knows where each cell
+is (`Pack.grids`, engine/runtime/boards.py); this maps coordinates to the items
+of this match once per board and owner, so a lookup is one dict read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from engine.errors import RuleError
+from engine.runtime.boards import GRID_AXES, GRID_DIRECTIONS, Grid
+from engine.runtime.dsl_values import describe
+from engine.runtime.state import Item
+
+if TYPE_CHECKING:
+    from engine.runtime.interpreter import Interpreter
+
+
+class GridCells:
+    """One match's grid cells: (board type, owner) -> {(column, row): item}, made on first use."""
+
+    def __init__(self, game: Interpreter) -> None:
+        self.game = game
+        self._cells: dict[tuple[str, int | None], dict[tuple[int, int], Item]] = {}
+        self._lines: dict[tuple[str, int | None, int], dict[int, list[Item]]] = {}
+
+    def _grid(self, type_id: str) -> Grid:
+        grid = self.game.pack.grids.get(type_id)
+        if grid is None:
+            raise RuleError(f"'{type_id}' is not a grid board (its type declares no `grid`)")
+        return grid
+
+    def cells(self, type_id: str, owner: int | None) -> dict[tuple[int, int], Item]:
+        key = (type_id, owner)
+        found = self._cells.get(key)
+        if found is None:
+            game = self.game
+            found = self._cells[key] = {xy: game.instance(cid, owner) for cid, xy in self._grid(type_id).at.items()}
+        return found
+
+    def _owner(self, type_id: str, seat: int | None) -> int | None:
+        return seat if self.game.pack.types[type_id].per_player else None
+
+    def at(self, type_id: str, seat: int | None, col: Any, row: Any) -> Item:
+        """`at(TYPE, COL, ROW)`: the cell there; a rule error off the board."""
+        item = self.cells(type_id, self._owner(type_id, seat)).get((int(col), int(row)))
+        if item is None:
+            raise RuleError(f"there is no cell at column {col}, row {row} of the '{type_id}' grid")
+        return item
+
+    def column(self, type_id: str, seat: int | None, col: Any) -> list[Item]:
+        """`column(TYPE, COL)`: the column's cells, lowest row first (empty off the board)."""
+        return list(self._runs(type_id, self._owner(type_id, seat), 0).get(int(col), ()))
+
+    def row(self, type_id: str, seat: int | None, row: Any) -> list[Item]:
+        """`row(TYPE, ROW)`: the row's cells, lowest column first (empty off the board)."""
+        return list(self._runs(type_id, self._owner(type_id, seat), 1).get(int(row), ()))
+
+    def _runs(self, type_id: str, owner: int | None, by: int) -> dict[int, list[Item]]:
+        """The board's columns (by 0) or rows (by 1), each in order along it; made once (callers copy)."""
+        key = (type_id, owner, by)
+        found = self._lines.get(key)
+        if found is None:
+            found = self._lines[key] = {}
+            for xy, item in sorted(self.cells(type_id, owner).items(), key=lambda e: (e[0][by], e[0][1 - by])):
+                found.setdefault(xy[by], []).append(item)
+        return found
+
+    def _place(self, cell: Any, what: str) -> tuple[Grid, tuple[int, int], dict[tuple[int, int], Item]]:
+        if cell.__class__ is not Item:
+            raise RuleError(f"{what} needs a cell of a grid, got {describe(cell)}")
+        grid = self._grid(cell.comp.ctype.id)
+        return grid, grid.at[cell.comp.id], self.cells(cell.comp.ctype.id, cell.owner)
+
+    def line(self, cell: Any, direction: Any) -> list[Item]:
+        """`line(CELL, DIR)`: the cells from CELL's neighbour in direction DIR on to the board's edge."""
+        grid, (col, row), cells = self._place(cell, "line()")
+        step = GRID_DIRECTIONS[grid.shape].get(str(direction))
+        if step is None:
+            raise RuleError(f"'{direction}' is not a direction of a {grid.shape} grid (its directions: "
+                            f"{', '.join(GRID_DIRECTIONS[grid.shape])})")
+        found = []
+        while True:
+            col, row = col + step[0], row + step[1]
+            item = cells.get((col, row))
+            if item is None:
+                return found
+            found.append(item)
+
+    def in_a_row(self, cell: Any, n: Any, holds: Callable[[Item], Any]) -> bool:
+        """`in_a_row(CELL, N, COND)`: CELL and at least N - 1 more cells in one straight line through it
+        (across, up or diagonal on squares; along one of the 3 axes on hexes), next to each other and all
+        meeting COND."""
+        grid, (col, row), cells = self._place(cell, "in_a_row()")
+        need = int(n)
+        if not holds(cell):
+            return need <= 0
+        for dc, dr in GRID_AXES[grid.shape]:
+            run = 1
+            for sc, sr in ((dc, dr), (-dc, -dr)):
+                c, r = col + sc, row + sr
+                while run < need:
+                    other = cells.get((c, r))
+                    if other is None or not holds(other):
+                        break
+                    run += 1
+                    c, r = c + sc, r + sr
+            if run >= need:
+                return True
+        return False
+
