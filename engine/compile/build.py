@@ -186,6 +186,13 @@ class Builder:
             self.sink.error(e.src, (*e.path, "grid", "names"), "BOARD003",
                             f"chess names go up to column {len(FILES)} ('z'); this grid has {columns} columns")
             return order
+        listed = next((c for c in self.pack.components.values() if c.ctype is ctype), None)
+        if listed is not None:
+            ce = self.raw.components[listed.id]
+            self.sink.error(ce.src, ce.path, "BOARD003", f"'{listed.id}' is listed, but the grid of '{tid}' is "
+                            "declared by size and makes its cells itself",
+                            "remove it, or declare `at` instead of `size`")
+            return order
         for row in range(1, rows + 1):
             for col in range(1, columns + 1):
                 name = grid_cell_name(ctype.grid_names, col, row)
@@ -401,7 +408,8 @@ class Builder:
         return ComponentType(tid, str(d.get("name", tid)), d.get("zone"), bool(d.get("per_player", False)), attrs,
                              d.get("links"), (derived, str(derive[derived])) if derived else None,
                              grid=(str(grid.get("shape", "hex")), str(grid.get("at", "" if sized else "at")))
-                             if grid else None, grid_size=sized, grid_names=str((grid or {}).get("names", "coordinates")))
+                             if grid else None, grid_size=sized,
+                             grid_names=str((grid or {}).get("names", "coordinates")))
 
     def _check_references(self) -> None:
         """Names used by definitions (not DSL): zones, counters, attribute types."""

@@ -30,8 +30,8 @@ from engine.usage import Usage
 DONE = "done"
 # Python refuses a function with more than 20 blocks (loops, try) nested statically. Generated code nests
 # this many per DSL statement; one more is kept for the `except` clause of the innermost `try`.
-PYTHON_BLOCKS = {"repeat_n": 2, "repeat_choose_item": 2, "repeat_choose_alt": 2, "for_stmt": 1, "choose_item": 1, "while_stmt": 2,
-                 "choose_alt": 1, "as_stmt": 1}
+PYTHON_BLOCKS = {"repeat_n": 2, "repeat_choose_item": 2, "repeat_choose_alt": 2, "for_stmt": 1, "choose_item": 1,
+                 "while_stmt": 2, "choose_alt": 1, "as_stmt": 1}
 MAX_BLOCK_DEPTH = 19
 
 

@@ -83,7 +83,7 @@ class GridCells:
         if step is None:
             raise RuleError(f"'{direction}' is not a direction of a {grid.shape} grid (its directions: "
                             f"{', '.join(GRID_DIRECTIONS[grid.shape])})")
-        found = []
+        found: list[Item] = []
         while True:
             col, row = col + step[0], row + step[1]
             item = cells.get((col, row))
