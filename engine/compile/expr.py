@@ -307,6 +307,8 @@ class ExprCompiler(Walker):
         base = self.expr(base_tree)
         self._note_attr_use(base_tree, base, name_tok)
         if kind_of(base) == "player":
+            if name == "seat" and _is_name(base_tree, "me") and "me" not in self.scope:
+                return kinded(expr("game.acting(ctx.seat) + 1"), "value")   # no list of players to build
             return self._player_attr(base, name)
         return self._item_attr(base, name)
 

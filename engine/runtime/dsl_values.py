@@ -260,6 +260,8 @@ def offer(things: list[Any]) -> tuple[list[Any], list[str]]:
     Items of as many components as there are items (the usual case) need neither keys nor label fixes.
     """
     if len(things) > 1:
+        if all(thing.__class__ is int for thing in things) and len(set(things)) == len(things):
+            return list(things), [str(thing) for thing in things]   # distinct numbers: as distinct/option_labels
         try:
             names = [thing.comp.name for thing in things]
             different = len({thing.comp.id for thing in things}) == len(things)

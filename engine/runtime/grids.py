@@ -47,7 +47,10 @@ class GridCells:
 
     def at(self, type_id: str, seat: int | None, col: Any, row: Any) -> Item:
         """`at(TYPE, COL, ROW)`: the cell there; a rule error off the board."""
-        item = self.cells(type_id, self._owner(type_id, seat)).get((int(col), int(row)))
+        cells = self._cells.get((type_id, None))   # a shared board (the usual case), else the seat's
+        if cells is None or self.game.pack.types[type_id].per_player:
+            cells = self.cells(type_id, self._owner(type_id, seat))
+        item = cells.get((int(col), int(row)))
         if item is None:
             raise RuleError(f"there is no cell at column {col}, row {row} of the '{type_id}' grid")
         return item
