@@ -58,6 +58,7 @@ class Interpreter:
         else:
             self.state, self._copies = like.state.copy_as(data), like._copies
         self._first = {key: self.state.items[uids[0]] for key, uids in self._copies.items()}  # for `instance`
+        self._shared: dict[str, Item] | None = None   # `_first` of the shared components, by id alone
         self.grids = GridCells(self)   # grid boards' cells by coordinates (the DSL's grid functions)
         # the total at which the work since the last decision runs out (a fork resumes at a decision)
         self._work_limit = min(self.state.work + MAX_WORK, MAX_GAME_WORK)
@@ -232,6 +233,13 @@ class Interpreter:
     # ---------------------------------------------------------------- lookups
     def instance(self, comp_id: str, seat: int | None) -> Item:
         """The item of component `comp_id`: the seat's own for per-player types."""
+        shared = self._shared
+        if shared is None:   # made on the first lookup: the common case, a shared component, is one dict read
+            shared = self._shared = {cid: item for (cid, owner), item in self._first.items()
+                                     if owner is None and not item.comp.ctype.per_player}
+        item = shared.get(comp_id)
+        if item is not None:
+            return item
         comp = self.pack.components[comp_id]
         owner = seat if comp.ctype.per_player else None
         item = self._first.get((comp_id, owner))
@@ -324,7 +332,9 @@ class Interpreter:
 
     def acting(self, seat: int | None) -> int:
         """The acting seat, or a clear error where no player acts (e.g. a top-level flow step)."""
-        return self._seat(seat)
+        if seat is None:   # _seat, inlined: generated code asks this for every `me`
+            return self._seat(seat)
+        return seat
 
     def turn_order(self) -> list[int]:
         """Every seat in turn order from the first player (a list made once per first player: never change it)."""
