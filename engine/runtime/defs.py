@@ -244,4 +244,7 @@ class Pack:
     payers: dict[str, list[str]] = field(default_factory=dict)  # cost solver's cache: who may pay a unit of X
     graphs: dict[str, Graph] = field(default_factory=dict)  # board graphs by space type
     grids: dict[str, Grid] = field(default_factory=dict)    # where each cell is, for grid board types
+    # which uid each component's items get, by player count (engine/runtime/state.py `layout`): filled by
+    # the first match of each count, the same for all
+    layouts: dict[int, Any] = field(default_factory=dict)
     display: dict[str, Any] = field(default_factory=dict)  # pack.yaml `display`: how a table page lays it out

@@ -3,7 +3,7 @@
 `at(TYPE, COL, ROW)`, `column(TYPE, COL)`, `row(TYPE, ROW)`, `line(CELL, DIR)` and
 `in_a_row(CELL, N, COND)` compile to calls here. The pack knows where each cell
 is (`Pack.grids`, engine/runtime/boards.py); this maps coordinates to the items
-of this match once per board and owner, so a lookup is one dict read.
+of the match's items by uid, kept once per pack and player count, so a lookup is two reads.
 """
 
 from __future__ import annotations
@@ -21,12 +21,11 @@ if TYPE_CHECKING:
 
 
 class GridCells:
-    """One match's grid cells: (board type, owner) -> {(column, row): item}, made on first use."""
+    """One match's view of its grid boards: coordinates -> uid maps made once per pack and player count
+    (`Layout.grid_cells`), read against this match's items."""
 
     def __init__(self, game: Interpreter) -> None:
         self.game = game
-        self._cells: dict[tuple[str, int | None], dict[tuple[int, int], Item]] = {}
-        self._lines: dict[tuple[str, int | None, int], dict[int, list[Item]]] = {}
 
     def _grid(self, type_id: str) -> Grid:
         grid = self.game.pack.grids.get(type_id)
@@ -34,12 +33,14 @@ class GridCells:
             raise RuleError(f"'{type_id}' is not a grid board (its type declares no `grid`)")
         return grid
 
-    def cells(self, type_id: str, owner: int | None) -> dict[tuple[int, int], Item]:
-        key = (type_id, owner)
-        found = self._cells.get(key)
+    def cells(self, type_id: str, owner: int | None) -> dict[tuple[int, int], int]:
+        """(column, row) -> the uid of the cell's item, for the board of `owner` (None: the shared one)."""
+        known = self.game.layout.grid_cells
+        found = known.get((type_id, owner))
         if found is None:
             game = self.game
-            found = self._cells[key] = {xy: game.instance(cid, owner) for cid, xy in self._grid(type_id).at.items()}
+            found = known.setdefault((type_id, owner), {xy: game.instance(cid, owner).uid
+                                                        for cid, xy in self._grid(type_id).at.items()})
         return found
 
     def _owner(self, type_id: str, seat: int | None) -> int | None:
@@ -47,33 +48,36 @@ class GridCells:
 
     def at(self, type_id: str, seat: int | None, col: Any, row: Any) -> Item:
         """`at(TYPE, COL, ROW)`: the cell there; a rule error off the board."""
-        cells = self._cells.get((type_id, None))   # a shared board (the usual case), else the seat's
+        cells = self.game.layout.grid_cells.get((type_id, None))   # a shared board (the usual case), else the seat's
         if cells is None or self.game.pack.types[type_id].per_player:
             cells = self.cells(type_id, self._owner(type_id, seat))
-        item = cells.get((int(col), int(row)))
-        if item is None:
+        uid = cells.get((int(col), int(row)))
+        if uid is None:
             raise RuleError(f"there is no cell at column {col}, row {row} of the '{type_id}' grid")
-        return item
+        return self.game.state.items[uid]
 
     def column(self, type_id: str, seat: int | None, col: Any) -> list[Item]:
         """`column(TYPE, COL)`: the column's cells, lowest row first (empty off the board)."""
-        return list(self._runs(type_id, self._owner(type_id, seat), 0).get(int(col), ()))
+        items = self.game.state.items
+        return [items[uid] for uid in self._runs(type_id, self._owner(type_id, seat), 0).get(int(col), ())]
 
     def row(self, type_id: str, seat: int | None, row: Any) -> list[Item]:
         """`row(TYPE, ROW)`: the row's cells, lowest column first (empty off the board)."""
-        return list(self._runs(type_id, self._owner(type_id, seat), 1).get(int(row), ()))
+        items = self.game.state.items
+        return [items[uid] for uid in self._runs(type_id, self._owner(type_id, seat), 1).get(int(row), ())]
 
-    def _runs(self, type_id: str, owner: int | None, by: int) -> dict[int, list[Item]]:
-        """The board's columns (by 0) or rows (by 1), each in order along it; made once (callers copy)."""
-        key = (type_id, owner, by)
-        found = self._lines.get(key)
+    def _runs(self, type_id: str, owner: int | None, by: int) -> dict[int, list[int]]:
+        """The board's columns (by 0) or rows (by 1) as uids, each in order along it; made once."""
+        known = self.game.layout.grid_runs
+        found = known.get((type_id, owner, by))
         if found is None:
-            found = self._lines[key] = {}
-            for xy, item in sorted(self.cells(type_id, owner).items(), key=lambda e: (e[0][by], e[0][1 - by])):
-                found.setdefault(xy[by], []).append(item)
+            runs: dict[int, list[int]] = {}
+            for xy, uid in sorted(self.cells(type_id, owner).items(), key=lambda e: (e[0][by], e[0][1 - by])):
+                runs.setdefault(xy[by], []).append(uid)
+            found = known.setdefault((type_id, owner, by), runs)
         return found
 
-    def _place(self, cell: Any, what: str) -> tuple[Grid, tuple[int, int], dict[tuple[int, int], Item]]:
+    def _place(self, cell: Any, what: str) -> tuple[Grid, tuple[int, int], dict[tuple[int, int], int]]:
         if cell.__class__ is not Item:
             raise RuleError(f"{what} needs a cell of a grid, got {describe(cell)}")
         grid = self._grid(cell.comp.ctype.id)
@@ -86,13 +90,14 @@ class GridCells:
         if step is None:
             raise RuleError(f"'{direction}' is not a direction of a {grid.shape} grid (its directions: "
                             f"{', '.join(GRID_DIRECTIONS[grid.shape])})")
+        items = self.game.state.items
         found: list[Item] = []
         while True:
             col, row = col + step[0], row + step[1]
-            item = cells.get((col, row))
-            if item is None:
+            uid = cells.get((col, row))
+            if uid is None:
                 return found
-            found.append(item)
+            found.append(items[uid])
 
     def in_a_row(self, cell: Any, n: Any, holds: Callable[[Item], Any]) -> bool:
         """`in_a_row(CELL, N, COND)`: CELL and at least N - 1 more cells in one straight line through it
@@ -102,17 +107,17 @@ class GridCells:
         need = int(n)
         if not holds(cell):
             return need <= 0
+        items = self.game.state.items
         for dc, dr in GRID_AXES[grid.shape]:
             run = 1
             for sc, sr in ((dc, dr), (-dc, -dr)):
                 c, r = col + sc, row + sr
                 while run < need:
-                    other = cells.get((c, r))
-                    if other is None or not holds(other):
+                    uid = cells.get((c, r))
+                    if uid is None or not holds(items[uid]):
                         break
                     run += 1
                     c, r = c + sc, r + sr
             if run >= need:
                 return True
         return False
-

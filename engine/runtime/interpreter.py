@@ -22,7 +22,7 @@ from engine.runtime.dsl_values import as_items, contains, describe, offer, store
 from engine.runtime.events import Event, EventKind
 from engine.runtime.grids import GridCells
 from engine.runtime.limits import CALL_WORK, DRAW_WORK, MAX_GAME_WORK, MAX_WORK, LimitError, out_of_work
-from engine.runtime.state import Item, ItemRef, PlayerRef, Zone, new_state
+from engine.runtime.state import Item, ItemRef, PlayerRef, Zone, layout, new_state
 
 MAX_TRIGGER_DEPTH = 16
 MAX_TRIGGER_FIRINGS = 200_000
@@ -51,14 +51,11 @@ class Interpreter:
         self.options = {name: False for name in pack.options} | dict(options or {})
         if like is None or data is None:
             self.state = new_state(pack, players, seed)
-            # each component's items by owner, as uids in copy order (fixed for the match and its forks)
-            self._copies: dict[tuple[str, int | None], list[int]] = {}
-            for item in self.state.items:
-                self._copies.setdefault((item.comp.id, item.owner), []).append(item.uid)
         else:
-            self.state, self._copies = like.state.copy_as(data), like._copies
-        self._first = {key: self.state.items[uids[0]] for key, uids in self._copies.items()}  # for `instance`
-        self._shared: dict[str, Item] | None = None   # `_first` of the shared components, by id alone
+            self.state = like.state.copy_as(data)
+        # each component's items by owner, as uids in copy order (fixed for the pack and player count)
+        self.layout = layout(pack, self.state)
+        self._copies = self.layout.copies
         self.grids = GridCells(self)   # grid boards' cells by coordinates (the DSL's grid functions)
         # the total at which the work since the last decision runs out (a fork resumes at a decision)
         self._work_limit = min(self.state.work + MAX_WORK, MAX_GAME_WORK)
@@ -233,19 +230,14 @@ class Interpreter:
     # ---------------------------------------------------------------- lookups
     def instance(self, comp_id: str, seat: int | None) -> Item:
         """The item of component `comp_id`: the seat's own for per-player types."""
-        shared = self._shared
-        if shared is None:   # made on the first lookup: the common case, a shared component, is one dict read
-            shared = self._shared = {cid: item for (cid, owner), item in self._first.items()
-                                     if owner is None and not item.comp.ctype.per_player}
-        item = shared.get(comp_id)
-        if item is not None:
-            return item
-        comp = self.pack.components[comp_id]
-        owner = seat if comp.ctype.per_player else None
-        item = self._first.get((comp_id, owner))
-        if item is None:
-            raise RuleError(f"component '{comp_id}' has no item for player {owner}")
-        return item
+        uid = self.layout.shared.get(comp_id)   # the common case, a component no player owns: one dict read
+        if uid is None:
+            comp = self.pack.components[comp_id]
+            owner = seat if comp.ctype.per_player else None
+            uid = self.layout.first.get((comp_id, owner))
+            if uid is None:
+                raise RuleError(f"component '{comp_id}' has no item for player {owner}")
+        return self.state.items[uid]
 
     def item(self, ref: ItemRef) -> Item:
         """The very item an attribute refers to."""
