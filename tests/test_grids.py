@@ -89,11 +89,31 @@ def test_listing_a_component_of_a_sized_grid_is_an_error(tmp_path: Path) -> None
     assert [d.code for d in found.value.diagnostics] == ["BOARD003"]
 
 
-def test_explain_renders_the_grid_functions_and_let() -> None:
+def test_explain_renders_the_grid_functions_let_and_parameters() -> None:
     procedures = yaml.safe_load((PACK / "game.yaml").read_text())["procedures"]
     renderer = Renderer(load_pack(str(PACK)))
-    drop, walk = (renderer.text(procedures[name], "effect") for name in ("drop", "count_open"))
-    assert "let c be the first of column k of the Cell grid, lowest first" in drop
-    assert "c is one of 3 cells in a row" in drop
+    texts = {name: text if isinstance(text, str) else text["effect"] for name, text in procedures.items()}
+    drop, claim, walk = (renderer.text(texts[name], "effect") for name in ("drop", "claim", "count_open"))
+    assert "claim with the first of column k of the Cell grid, lowest first" in drop
+    assert "c is one of 3 cells in a row" in claim
+    assert "Let n be 0" in walk
     assert "the cells from the Cell at column 3, row 1 going north to the edge" in walk
     assert "As long as n is less than" in walk
+
+
+@pytest.mark.parametrize(("call", "code"), [("call claim(at(cell, 1, 1))", "DSL011"), ("call claim", "DSL011"),
+                                            ("call count_open(1)", "DSL011")])
+def test_a_call_gives_each_parameter_a_value(tmp_path: Path, call: str, code: str) -> None:
+    game = (PACK / "game.yaml").read_text().replace("- {id: last_look, do: \"call count_open\"}",
+                                                    f"- {{id: last_look, do: \"{call}\"}}", 1)
+    with pytest.raises(PackError) as found:
+        load_pack(str(_pack_with(tmp_path, game)))
+    assert [d.code for d in found.value.diagnostics] == [code]
+
+
+def test_a_parameter_may_not_hide_a_name(tmp_path: Path) -> None:
+    game = (PACK / "game.yaml").read_text().replace("params: [c, mark]", "params: [c, won]", 1)
+    with pytest.raises(PackError) as found:
+        load_pack(str(_pack_with(tmp_path, game)))
+    hiding = [d for d in found.value.diagnostics if d.code == "DSL016"]
+    assert len(hiding) == 1 and "parameter 'won' would hide the counter 'won'" in hiding[0].message

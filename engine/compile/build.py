@@ -15,7 +15,7 @@ from engine.compile.flow import FlowCompiler
 from engine.compile.sink import Diagnostics
 from engine.diagnostics import Diagnostic, PackError, did_you_mean
 from engine.dsl.parse import DslText
-from engine.dsl.sites import Site, SiteIndex, pack_sites
+from engine.dsl.sites import Site, SiteIndex, pack_sites, procedure_params
 from engine.packs.raw import Entry, RawPack
 from engine.packs.source import SourceFile
 from engine.runtime.boards import DERIVED_KINDS, FILES, Graph, Grid, derived_id, grid_cell_name, grid_neighbours
@@ -51,7 +51,7 @@ class Builder:
 
     def __init__(self, raw: RawPack, sites: Iterable[Site] | None = None) -> None:
         self.raw = raw
-        self.procedures = set(raw.procedures)
+        self.procedures = {name: procedure_params(e.data) for name, e in raw.procedures.items()}
         self.sink = Diagnostics()
         # every DSL text, by place: compiled where it is needed (`sites`: pack_sites(raw), listed already)
         self.sites = SiteIndex(pack_sites(raw) if sites is None else sites)
@@ -226,9 +226,27 @@ class Builder:
             if comp_id in pack.components:
                 self._component_dsl(pack.components[comp_id], e)
         for name, e in raw.procedures.items():
-            pack.procedures[name] = self.effect_at(e.src, e.path)
+            pack.procedures[name] = self._procedure(name, e)
         for e in raw.triggers:
             pack.triggers.append(self._trigger(e.data, e.src, e.path, e.id))
+
+    def _procedure(self, name: str, e: Entry) -> Effect:
+        """A procedure: its text, or `{params, effect}` (the parameters, locals named not to hide a name)."""
+        params = self.procedures[name]
+        if not params:
+            return self.effect_at(e.src, e.path)
+        path = (*e.path, "effect")
+        dsl = self.sink.text(e.src, path, self.sites.text(e.src, path, ""))
+        compiler = self._compiler(dsl)
+        for i, param in enumerate(params):
+            taken = compiler.taken_name(param)
+            if taken is not None or param in params[:i]:
+                self.sink.error(e.src, (*e.path, "params", i), "DSL016",
+                                f"parameter '{param}' would hide {taken or 'another parameter of the same name'}",
+                                "choose another name")
+        tree = dsl.parse("effect")
+        shown = " ".join(dsl.text.split())
+        return Effect(_nothing, None, shown) if tree is None else compiler.effect_function(tree, shown, params)
 
     def _trigger_indexes(self) -> None:
         """Triggers by event, and which events anyone hears (generated code skips the rest)."""

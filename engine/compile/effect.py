@@ -9,7 +9,7 @@ answer, so an effect can stop anywhere and resume there.
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import partial
@@ -47,20 +47,32 @@ class Code:
 class EffectCompiler(ExprCompiler):
     """Statements on top of expressions; one instance per DSL text."""
 
-    def __init__(self, pack: Pack, dsl: DslText, procedures: set[str], usage: Usage | None = None) -> None:
+    def __init__(self, pack: Pack, dsl: DslText, procedures: Mapping[str, tuple[str, ...]],
+                 usage: Usage | None = None) -> None:
         super().__init__(pack, dsl, usage)
-        self.known_procedures = procedures
+        self.known_procedures = procedures   # each procedure's parameters
         self.blocks = 1  # Python blocks around the code being generated: the function's own `try`
         self.too_deep = False  # reported once per generated function
         self.lets: set[str] = set()  # Python locals of `let`s: `set NAME = ...` may change them
 
-    def effect_function(self, tree: Tree, text: str) -> Effect:
-        """The whole text as an `Effect`: its run function and, when it has one, its legality test."""
+    def effect_function(self, tree: Tree, text: str, params: tuple[str, ...] = ()) -> Effect:
+        """The whole text as an `Effect`: its run function and, when it has one, its legality test. A
+        procedure's `params` are locals holding the values its `call` passed (`ctx.args`)."""
         with checking_only():  # names resolved and problems reported now, the code built when first run
+            self.take_params(params)
             code = self.effect(tree)
         legal = None if code.legal is None else self.function(
-            lambda c: stmts("return X", X=c.effect(tree).legal), "legal")
-        return Effect(self.function(lambda c: c.effect(tree).body), legal, text)
+            lambda c: [*c.take_params(params), *stmts("return X", X=c.effect(tree).legal)], "legal")
+        return Effect(self.function(lambda c: [*c.take_params(params), *c.effect(tree).body]), legal, text)
+
+    def take_params(self, params: tuple[str, ...]) -> list[ast.stmt]:
+        """Bind each parameter to its value in `ctx.args` (like a `let`: `set NAME = ...` changes it)."""
+        code: list[ast.stmt] = []
+        for i, name in enumerate(params):
+            py, _ = self.bind(name)
+            self.lets.add(py)
+            code += stmts("V = ctx.args[I]", V=py, I=const(i))
+        return code
 
     def effect(self, tree: Tree) -> Code:
         """A statement list: runs in order; legal if its first statement is."""
@@ -436,7 +448,17 @@ class EffectCompiler(ExprCompiler):
             self.unknown(name_tok, "procedure", sorted(self.known_procedures))
             return [], None
         self.usage.ref(name, self.dsl.place(name_tok))
-        return stmts("game.call(ctx, N)", N=const(name)), expr("game.can_call(ctx, N)", N=const(name))
+        args = [self.expr(a) for a in t.children[1:] if a is not None]
+        params = self.known_procedures[name]
+        if len(args) != len(params):
+            takes = f"{len(params)} ({', '.join(params)})" if params else "none"
+            self.dsl.error(name_tok, "DSL011", f"procedure '{name}' takes {takes} arguments, got {len(args)}")
+            return [], None
+        if not args:
+            return stmts("game.call(ctx, N)", N=const(name)), expr("game.can_call(ctx, N)", N=const(name))
+        values = ast.Tuple(args, ast.Load())
+        return (stmts("game.call(ctx, N, A)", N=const(name), A=values),
+                expr("game.can_call(ctx, N, A)", N=const(name), A=values))
 
     def _s_as_stmt(self, t: Tree):
         """`as PLAYER { ... }`: the block acts for (and asks) that player; locals stay visible."""

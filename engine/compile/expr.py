@@ -308,7 +308,8 @@ class ExprCompiler(Walker):
         self._note_attr_use(base_tree, base, name_tok)
         if kind_of(base) == "player":
             if name == "seat" and _is_name(base_tree, "me") and "me" not in self.scope:
-                return kinded(expr("game.acting(ctx.seat) + 1"), "value")   # no list of players to build
+                # inline: no list of players to build, no call unless nobody acts (then acting() raises)
+                return kinded(expr("(ctx.seat + 1 if ctx.seat is not None else game.acting(None))"), "value")
             return self._player_attr(base, name)
         return self._item_attr(base, name)
 

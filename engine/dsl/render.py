@@ -213,7 +213,8 @@ class Renderer(Walker):
         return text + (" for free" if t.children[2] is not None else ", paying its cost")
 
     def _s_call(self, t: Tree) -> str:
-        return words(str(t.children[0]))
+        args = [self.expr(a) for a in t.children[1:] if a is not None]
+        return words(str(t.children[0])) + (f" with {and_list(args)}" if args else "")
 
     def _s_emit(self, t: Tree) -> str:
         return f"announce {words(str(t.children[0]))}"

@@ -30,6 +30,7 @@ class Site:
     self_type: str | None = None                 # component type of `self`, when the text belongs to one
     bound: tuple[tuple[str, Site], ...] = ()     # flow `for` variables and the expression each ranges over
     number: str | None = None                    # what the value is, when it must be a number ("the score")
+    params: tuple[str, ...] = ()                 # a procedure's parameters: locals its text starts with
 
 
 def pack_sites(raw: RawPack) -> Iterator[Site]:
@@ -45,13 +46,24 @@ def pack_sites(raw: RawPack) -> Iterator[Site]:
     for e in raw.components.values():
         yield from component_sites(e.src, e.path, e.data, e.ctype, derived.get(e.ctype or "", {}))
     for e in raw.procedures.values():
-        yield Site(e.src, e.path, str(e.data), "effect")
+        params = procedure_params(e.data)
+        if isinstance(e.data, Mapping):
+            yield Site(e.src, (*e.path, "effect"), str(e.data.get("effect", "")), "effect", params=params)
+        else:
+            yield Site(e.src, e.path, str(e.data), "effect")
     for e in raw.triggers:
         yield from _trigger_sites(e.src, e.path, e.data, None)
     if raw.flow is not None:
         yield from _flow_sites(raw.flow.src, raw.flow.path, raw.flow.data, ())
     if raw.scoring is not None:
         yield from _scoring_sites(raw.scoring.src, raw.scoring.path, raw.scoring.data)
+
+
+def procedure_params(data: Any) -> tuple[str, ...]:
+    """A procedure's parameters: `{params: [a, b], effect: ...}`; none for a procedure written as its text."""
+    if isinstance(data, Mapping) and isinstance(data.get("params"), list):
+        return tuple(str(p) for p in data["params"])
+    return ()
 
 
 def _definition_sites(raw: RawPack) -> Iterator[Site]:

@@ -70,6 +70,7 @@ def typecheck(sites: Iterable[tuple[Site, DslText, Tree]], pack: Pack) -> list[D
 def site_scope(pack: Pack, site: Site) -> dict[str, T]:
     """The names a site's text starts with: `self`, and the flow `for` variables around it."""
     scope = {"self": T("item", site.self_type) if site.self_type else ANY}
+    scope.update({param: ANY for param in site.params})   # a procedure's parameters: any value
     for var, over in site.bound:
         tree = parse(over.text, "expr")
         silent = DslText(over.text, over.src, over.path)     # `over` is checked as a site of its own
@@ -308,9 +309,14 @@ class Checker(Walker):
                 self.infer(arg.children[1])
 
     def _no_values(self, t: Tree) -> None:
-        """`call NAME`, `stop`, `end_game`: no value in them to check."""
+        """`stop`, `end_game`: no value in them to check."""
 
-    _s_call = _s_stop = _s_end_game = _no_values
+    _s_stop = _s_end_game = _no_values
+
+    def _s_call(self, t: Tree) -> None:
+        for arg in t.children[1:]:
+            if isinstance(arg, Tree):
+                self.infer(arg)
 
     def _s_as_stmt(self, t: Tree) -> None:
         self.want(t.children[0], A_PLAYER, "'as'")

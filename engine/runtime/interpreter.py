@@ -792,7 +792,10 @@ class Interpreter:
                 self.perform(inner, action)
 
     # ---------------------------------------------------------------- procedures and events
-    def call(self, ctx: Ctx, name: str) -> None:
+    def call(self, ctx: Ctx, name: str, args: tuple[Any, ...] | None = None) -> None:
+        """`call NAME` (the caller's context) or `call NAME(A, ...)` (the same, holding the parameters' values)."""
+        if args is not None:
+            ctx = Ctx(self, ctx.seat, ctx.self_item, ctx.event, ctx.offered, args)
         state = self.state
         state.work += CALL_WORK
         if state.work > self._work_limit:
@@ -805,10 +808,12 @@ class Interpreter:
         finally:
             self._call_depth -= 1
 
-    def can_call(self, ctx: Ctx, name: str) -> bool:
+    def can_call(self, ctx: Ctx, name: str, args: tuple[Any, ...] | None = None) -> bool:
         legal = self.pack.procedures[name].legal
         if legal is None:
             return True
+        if args is not None:
+            ctx = Ctx(self, ctx.seat, ctx.self_item, ctx.event, ctx.offered, args)
         if self._call_depth >= MAX_CALL_DEPTH:
             return False
         self._call_depth += 1
