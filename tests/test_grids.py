@@ -63,7 +63,8 @@ def test_every_direction_of_in_a_row(tmp_path: Path) -> None:
         "flow:\n", "flow:\n  - {id: setup, do: \"set at(cell, 1, 1).mark = 1; set at(cell, 2, 2).mark = 1; "
         "set at(cell, 3, 3).mark = 1; set at(cell, 5, 1).mark = 1; set at(cell, 5, 3).mark = 1\"}\n"
         "  - {id: probe, do: \"if in_a_row(at(cell, 2, 2), 3, it.mark == 1) and in_a_row(at(cell, 3, 3), 3, "
-        "it.mark == 1) and not in_a_row(at(cell, 5, 1), 2, it.mark == 1) and count(line(at(cell, 1, 1), "
+        "it.mark == 1) and in_a_row(at(cell, 1, 1), 3, it.mark > 0) and not in_a_row(at(cell, 5, 1), 2, it.mark > 0) "
+        "and not in_a_row(at(cell, 5, 1), 2, it.mark == 1) and count(line(at(cell, 1, 1), "
         "\\\"ne\\\")) == 3 and count(line(at(cell, 1, 1), \\\"sw\\\")) == 0 { set open = 7; end_game }\"}\n", 1)
     session = Match(load_pack(str(_pack_with(tmp_path, game))), 2, 1)
     session.run([RandomAgent(1, seat) for seat in range(2)])

@@ -475,10 +475,28 @@ class ExprCompiler(Walker):
 
     def lower_in_a_row(self, tok: Token, args: list) -> ast.expr:
         cell, n = self.expr(args[0]), self.expr(args[1])
+        compared = self._attr_equals(args[2])
+        if compared is not None:   # `it.ATTR == VALUE`: VALUE worked out once, no call per cell
+            attr, value_t = compared
+            return expr("game.grids.in_a_row_of(C, N, A, V)", C=cell, N=n, A=const(attr), V=self.expr(value_t))
         py, saved = self.bind("it", "item")
         test = self.expr(args[2])
         self.scope = saved
         return expr("game.grids.in_a_row(C, N, lambda IT: K)", C=cell, N=n, IT=py, K=test)
+
+    def _attr_equals(self, cond: Any) -> tuple[str, Any] | None:
+        """(ATTR, VALUE) for a condition `it.ATTR == VALUE` where ATTR is stored plainly by every type that
+        declares it and VALUE reads neither `it` nor calls a function (a `roll()` must roll per cell)."""
+        if not (isinstance(cond, Tree) and cond.data == "eq"):
+            return None
+        for side, other in (cond.children, reversed(cond.children)):
+            if (isinstance(side, Tree) and side.data == "attr" and _is_name(side.children[0], "it")
+                    and _plain_everywhere(self.pack, str(side.children[1]))
+                    and str(side.children[1]) not in ITEM_BUILTINS and str(side.children[1]) in self.attr_names
+                    and isinstance(other, Tree) and not any(_is_name(node, "it") or node.data == "call_fn"
+                                                            for node in other.iter_subtrees())):
+                return str(side.children[1]), other
+        return None
 
     def lower_cost_uses(self, tok: Token, args: list) -> ast.expr:
         """cost_uses(item, NAME [, amount]): some alternative cost of item names NAME (that many)."""

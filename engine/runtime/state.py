@@ -267,6 +267,7 @@ class Layout:
     shared: dict[str, int]                            # component id -> first uid, for components no player owns
     grid_cells: dict[tuple[str, int | None], dict[tuple[int, int], int]] = field(default_factory=dict)
     grid_runs: dict[tuple[str, int | None, int], dict[int, list[int]]] = field(default_factory=dict)
+    grid_rays: dict[int, list[tuple[list[int], list[int]]]] = field(default_factory=dict)  # cell uid -> its lines
 
 
 def layout(pack: Pack, state: State) -> Layout:
