@@ -16,6 +16,7 @@ from engine.diagnostics import PackError
 from engine.dsl.render import Renderer
 from engine.play.agents import RandomAgent
 from engine.play.match import Match
+from engine.runtime.limits import LimitError
 from engine.runtime.scoring import winners
 
 PACK = Path(__file__).parent / "fixtures" / "packs" / "lines"
@@ -118,3 +119,11 @@ def test_a_parameter_may_not_hide_a_name(tmp_path: Path) -> None:
         load_pack(str(_pack_with(tmp_path, game)))
     hiding = [d for d in found.value.diagnostics if d.code == "DSL016"]
     assert len(hiding) == 1 and "parameter 'won' would hide the counter 'won'" in hiding[0].message
+
+
+def test_an_endless_while_runs_out_of_work(tmp_path: Path) -> None:
+    """`while true { ... }` is bounded by the work budget: a LimitError (RUN002), not a hang."""
+    game = (PACK / "game.yaml").read_text().replace("repeat: {count: 10}", "repeat: {count: 0}", 1).replace(
+        '- {id: last_look, do: "call count_open"}', '- {id: last_look, do: "while true { set open = open + 1 }"}', 1)
+    with pytest.raises(LimitError, match="while loop"):
+        Match(load_pack(str(_pack_with(tmp_path, game))), 2, 1)
