@@ -457,8 +457,8 @@ class EffectCompiler(ExprCompiler):
         if not args:
             return stmts("game.call(ctx, N)", N=const(name)), expr("game.can_call(ctx, N)", N=const(name))
         values = ast.Tuple(args, ast.Load())
-        return (stmts("game.call(ctx, N, A)", N=const(name), A=values),
-                expr("game.can_call(ctx, N, A)", N=const(name), A=values))
+        return (stmts("game.call_with(ctx, N, A)", N=const(name), A=values),
+                expr("game.can_call_with(ctx, N, A)", N=const(name), A=values))
 
     def _s_as_stmt(self, t: Tree):
         """`as PLAYER { ... }`: the block acts for (and asks) that player; locals stay visible."""

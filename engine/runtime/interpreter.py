@@ -792,10 +792,14 @@ class Interpreter:
                 self.perform(inner, action)
 
     # ---------------------------------------------------------------- procedures and events
-    def call(self, ctx: Ctx, name: str, args: tuple[Any, ...] | None = None) -> None:
-        """`call NAME` (the caller's context) or `call NAME(A, ...)` (the same, holding the parameters' values)."""
-        if args is not None:
-            ctx = Ctx(self, ctx.seat, ctx.self_item, ctx.event, ctx.offered, args)
+    def call_with(self, ctx: Ctx, name: str, args: tuple[Any, ...]) -> None:
+        """`call NAME(A, ...)`: the caller's context, holding the parameters' values."""
+        self.call(Ctx(self, ctx.seat, ctx.self_item, ctx.event, ctx.offered, args), name)
+
+    def call(self, ctx: Ctx, name: str) -> None:
+        """`call NAME`. Keep its signature without defaults: CPython 3.11 runs a call that fills a default
+        through C, and a recursive procedure then grows the C stack the flow's greenlet copies on every switch
+        (a runaway recursion's game took 3x the CPU, most of it in the kernel)."""
         state = self.state
         state.work += CALL_WORK
         if state.work > self._work_limit:
@@ -808,12 +812,14 @@ class Interpreter:
         finally:
             self._call_depth -= 1
 
-    def can_call(self, ctx: Ctx, name: str, args: tuple[Any, ...] | None = None) -> bool:
+    def can_call_with(self, ctx: Ctx, name: str, args: tuple[Any, ...]) -> bool:
+        """Whether `call NAME(A, ...)` can start."""
+        return self.can_call(Ctx(self, ctx.seat, ctx.self_item, ctx.event, ctx.offered, args), name)
+
+    def can_call(self, ctx: Ctx, name: str) -> bool:
         legal = self.pack.procedures[name].legal
         if legal is None:
             return True
-        if args is not None:
-            ctx = Ctx(self, ctx.seat, ctx.self_item, ctx.event, ctx.offered, args)
         if self._call_depth >= MAX_CALL_DEPTH:
             return False
         self._call_depth += 1
