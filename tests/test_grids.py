@@ -117,7 +117,7 @@ def test_a_parameter_may_not_hide_a_name(tmp_path: Path) -> None:
     game = (PACK / "game.yaml").read_text().replace("params: [c, mark]", "params: [c, won]", 1)
     with pytest.raises(PackError) as found:
         load_pack(str(_pack_with(tmp_path, game)))
-    hiding = [d for d in found.value.diagnostics if d.code == "DSL016"]
+    hiding = [d for d in found.value.diagnostics if d.code == "DSL017"]
     assert len(hiding) == 1 and "parameter 'won' would hide the counter 'won'" in hiding[0].message
 
 
