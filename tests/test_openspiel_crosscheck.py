@@ -33,13 +33,13 @@ def test_same_games_as_openspiel(game: str) -> None:
 
 
 def test_a_rule_mistake_is_caught(tmp_path: Path) -> None:
-    """Tic-tac-toe without its rising diagonal: some game must end differently from OpenSpiel's."""
+    """Tic-tac-toe asking four in a row (no game can be won): some game must end differently from OpenSpiel's."""
     pack_dir = tmp_path / "tic-tac-toe"
     shutil.copytree(ROOT / "content" / "tic-tac-toe", pack_dir, ignore=shutil.ignore_patterns("scenarios"))
     game_file = pack_dir / "game.yaml"
     text = game_file.read_text()
-    line = next(row for row in text.splitlines() if "id: rising_diagonal" in row)
-    game_file.write_text(text.replace(line + "\n", ""))
+    assert "in_a_row(c, 3," in text
+    game_file.write_text(text.replace("in_a_row(c, 3,", "in_a_row(c, 4,"))
     classic, pack = crosscheck.CLASSICS["tic-tac-toe"], load_pack(str(pack_dir))
     openspiel_game = pyspiel.load_game(classic.openspiel)
     with pytest.raises(crosscheck.MismatchError, match="differ"):

@@ -66,7 +66,7 @@ def tic_tac_toe_position(session: Match) -> str:
 
 # ---------------------------------------------------------------- connect four
 def connect_four_actions(session: Match, labels: list[str]) -> list[int]:
-    return [int(label.removeprefix("column ")) - 1 for label in labels]
+    return [int(label) - 1 for label in labels]   # our option k is column k
 
 
 def connect_four_position(session: Match) -> str:

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import argparse
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 
 from engine.commands.common import EXIT_OK, UsageError
 from engine.compile.build import Builder
 from engine.diagnostics import did_you_mean
-from engine.dsl.english import words
+from engine.dsl.english import and_list, words
 from engine.dsl.render import Renderer, threshold_unit
-from engine.dsl.sites import parsed_sites
+from engine.dsl.sites import parsed_sites, procedure_params
 from engine.packs.files import find_pack, load_pack_files
 from engine.packs.raw import Entry, RawPack
 
@@ -145,7 +145,11 @@ class Explainer:
         elif ident in self.helds():
             yield from self.held(raw.counters[ident])
         elif ident in raw.procedures:
-            yield f"Procedure {words(ident)}: {self.render.text(str(raw.procedures[ident].data), 'effect')}"
+            data = raw.procedures[ident].data
+            params = procedure_params(data)
+            text = data.get("effect", "") if isinstance(data, Mapping) else data
+            given = f" (given {and_list(list(params))})" if params else ""
+            yield f"Procedure {words(ident)}{given}: {self.render.text(str(text), 'effect')}"
             yield from self.history(ident)
         elif ident == "scoring" and raw.scoring is not None:
             yield from self.scoring(raw.scoring)
@@ -163,7 +167,13 @@ class Explainer:
         raw = self.raw
         members = [e for e in raw.components.values() if e.ctype == ident]
         data = raw.component_types[ident].data
-        yield f"== {self.render.name_of(ident)} ({len(members)}) =="
+        grid = data.get("grid")
+        size = grid.get("size") if isinstance(grid, Mapping) else None
+        if isinstance(size, list) and len(size) == 2:   # the cells are made from the size, not listed
+            shape = grid.get("shape", "hex")
+            yield f"== {self.render.name_of(ident)} ({size[0]} by {size[1]} {shape} grid: {size[0] * size[1]}) =="
+        else:
+            yield f"== {self.render.name_of(ident)} ({len(members)}) =="
         if data.get("admits") is not None:
             holder = f"the {self.render.name_of(ident)}"
             yield f"  Takes an item only if {self.render.admission(str(data['admits']), holder)}"

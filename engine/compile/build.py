@@ -15,10 +15,19 @@ from engine.compile.flow import FlowCompiler
 from engine.compile.sink import Diagnostics
 from engine.diagnostics import Diagnostic, PackError, did_you_mean
 from engine.dsl.parse import DslText
-from engine.dsl.sites import Site, SiteIndex, pack_sites
+from engine.dsl.sites import Site, SiteIndex, pack_sites, procedure_params
 from engine.packs.raw import Entry, RawPack
 from engine.packs.source import SourceFile
-from engine.runtime.boards import DERIVED_KINDS, Graph, derived_id, grid_neighbours, turned_links
+from engine.runtime.boards import (
+    DERIVED_KINDS,
+    FILES,
+    Graph,
+    Grid,
+    derived_id,
+    grid_cell_name,
+    grid_neighbours,
+    turned_links,
+)
 from engine.runtime.context import Ctx
 from engine.runtime.costs import all_payers
 from engine.runtime.defs import (
@@ -57,7 +66,7 @@ class Builder:
 
     def __init__(self, raw: RawPack, sites: Iterable[Site] | None = None) -> None:
         self.raw = raw
-        self.procedures = set(raw.procedures)
+        self.procedures = {name: procedure_params(e.data) for name, e in raw.procedures.items()}
         self.sink = Diagnostics()
         # every DSL text, by place: compiled where it is needed (`sites`: pack_sites(raw), listed already)
         self.sites = SiteIndex(pack_sites(raw) if sites is None else sites)
@@ -178,6 +187,42 @@ class Builder:
             line, col = e.src.key_pos(e.path[:-1]) if len(e.path) > 1 else (1, 1)
             pack.usage.ref(ctype.id, (e.src.display, line, col))
             order += 1
+        for tid, ctype in pack.types.items():
+            if ctype.grid_size is not None:
+                order = self._grid_components(tid, ctype, order)
+        return order
+
+    def _grid_components(self, tid: str, ctype: ComponentType, order: int) -> int:
+        """One component per cell of a grid declared by size, row 1 first, each row from column 1."""
+        columns, rows = ctype.grid_size or (0, 0)
+        e = self.raw.component_types[tid]
+        if columns * rows > MAX_ITEMS:
+            self.sink.error(e.src, (*e.path, "grid", "size"), "PACK012",
+                            f"a {columns} by {rows} grid holds more than {MAX_ITEMS:,} cells, the engine's limit")
+            return order
+        if ctype.grid_names == "chess" and columns > len(FILES):
+            self.sink.error(e.src, (*e.path, "grid", "names"), "BOARD003",
+                            f"chess names go up to column {len(FILES)} ('z'); this grid has {columns} columns")
+            return order
+        listed = next((c for c in self.pack.components.values() if c.ctype is ctype), None)
+        if listed is not None:
+            ce = self.raw.components[listed.id]
+            self.sink.error(ce.src, ce.path, "BOARD003", f"'{listed.id}' is listed, but the grid of '{tid}' is "
+                            "declared by size and makes its cells itself",
+                            "remove it, or declare `at` instead of `size`")
+            return order
+        for row in range(1, rows + 1):
+            for col in range(1, columns + 1):
+                name = grid_cell_name(ctype.grid_names, col, row)
+                cid = name if ctype.grid_names == "chess" else f"{tid}_{col}_{row}"
+                if cid in self.pack.components:
+                    self.sink.error(e.src, (*e.path, "grid"), "BOARD003",
+                                    f"the grid's cell '{cid}' has the id of a component listed in the pack",
+                                    "rename that component: a grid declared by size names its own cells")
+                    return order
+                values = self._defaults(ctype) | {"col": col, "row": row}
+                self.pack.components[cid] = ComponentDef(cid, name, ctype, 1, values, {}, [], [], "one", [], "", order)
+                order += 1
         return order
 
     def _dsl_texts(self) -> None:
@@ -202,7 +247,7 @@ class Builder:
             if comp_id in pack.components:
                 self._component_dsl(pack.components[comp_id], e)
         for name, e in raw.procedures.items():
-            pack.procedures[name] = self.effect_at(e.src, e.path)
+            pack.procedures[name] = self._procedure(name, e)
         for e in raw.triggers:
             pack.triggers.append(self._trigger(e.data, e.src, e.path, e.id))
 
@@ -215,6 +260,24 @@ class Builder:
             for key in ("capacity", "keep_filled"):
                 if isinstance(e.data.get(key), str):
                     zone.sizes[key] = self.expr_at(e.src, (*e.path, key)) or _zero
+
+    def _procedure(self, name: str, e: Entry) -> Effect:
+        """A procedure: its text, or `{params, effect}` (the parameters, locals named not to hide a name)."""
+        params = self.procedures[name]
+        if not params:
+            return self.effect_at(e.src, e.path)
+        path = (*e.path, "effect")
+        dsl = self.sink.text(e.src, path, self.sites.text(e.src, path, ""))
+        compiler = self._compiler(dsl)
+        for i, param in enumerate(params):
+            taken = compiler.taken_name(param)
+            if taken is not None or param in params[:i]:
+                self.sink.error(e.src, (*e.path, "params", i), "DSL017",
+                                f"parameter '{param}' would hide {taken or 'another parameter of the same name'}",
+                                "choose another name")
+        tree = dsl.parse("effect")
+        shown = " ".join(dsl.text.split())
+        return Effect(_nothing, None, shown) if tree is None else compiler.effect_function(tree, shown, params)
 
     def _trigger_indexes(self) -> None:
         """Triggers by event, and which events anyone hears (generated code skips the rest)."""
@@ -301,6 +364,7 @@ class Builder:
             cells = self._grid_cells(tid, ctype, e)
             if cells is None:
                 return None
+            self.pack.grids[tid] = Grid.of(ctype.grid[0], cells)
             for cid, near in grid_neighbours(ctype.grid[0], cells).items():
                 members[cid] += near
         if ctype.turns is not None:
@@ -330,6 +394,9 @@ class Builder:
     def _grid_cells(self, tid: str, ctype: ComponentType, e: Entry) -> dict[str, tuple[int, int]] | None:
         """Each component's cell on the type's grid (its `at` attribute: two whole numbers), all different."""
         shape, at = ctype.grid or ("", "")
+        if ctype.grid_size is not None:   # generated: each cell's column and row
+            return {c.id: (int(c.values["col"]), int(c.values["row"]))
+                    for c in self.pack.components.values() if c.ctype is ctype}
         if ctype.attrs.get(at, AttrDef("", "")).type != "list":
             self.sink.error(e.src, (*e.path, "grid", "at"), "TYPE003",
                             f"grid.at names '{at}', which must be a declared list attribute of '{tid}'")
@@ -441,9 +508,16 @@ class Builder:
             attrs.setdefault("ends", AttrDef("ends", "list", [], None, "ids of the spaces this location touches"))
         grid = d.get("grid") if isinstance(d.get("grid"), dict) else None
         turns = d.get("turns") if hasattr(d.get("turns"), "get") else None
+        size = grid.get("size") if grid else None
+        sized = (int(size[0]), int(size[1])) if isinstance(size, list) and len(size) == 2 else None
+        if sized is not None:  # generated cells say where they are
+            attrs.setdefault("col", AttrDef("col", "int", 0, None, "the cell's column (1 = the first)"))
+            attrs.setdefault("row", AttrDef("row", "int", 0, None, "the cell's row (1 = the first)"))
         return ComponentType(tid, str(d.get("name", tid)), d.get("zone"), bool(d.get("per_player", False)), attrs,
                              d.get("links"), (derived, str(derive[derived])) if derived else None,
-                             grid=(str(grid.get("shape", "hex")), str(grid.get("at", "at"))) if grid else None,
+                             grid=(str(grid.get("shape", "hex")), str(grid.get("at", "" if sized else "at")))
+                             if grid else None, grid_size=sized,
+                             grid_names=str((grid or {}).get("names", "coordinates")),
                              turns=(str(turns.get("sides", "sides")), str(turns.get("exits", "exits")),
                                     str(turns.get("rotation", "rotation"))) if turns else None)
 

@@ -9,7 +9,7 @@ answer, so an effect can stop anywhere and resume there.
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import partial
@@ -32,7 +32,7 @@ from engine.usage import Usage
 # Python refuses a function with more than 20 blocks (loops, try) nested statically. Generated code nests
 # this many per DSL statement; one more is kept for the `except` clause of the innermost `try`.
 PYTHON_BLOCKS = {"repeat_n": 2, "repeat_choose_item": 2, "repeat_choose_alt": 2, "for_stmt": 1, "choose_item": 1,
-                 "choose_alt": 1, "as_stmt": 1, "within": 1}
+                 "while_stmt": 2, "choose_alt": 1, "as_stmt": 1, "within": 1}
 MAX_BLOCK_DEPTH = 19
 # choices that offer anytime actions: in a pack that has some, the chosen option runs inside a `try` that
 # marks it committed (one more Python block)
@@ -51,23 +51,40 @@ class Code:
 class EffectCompiler(ExprCompiler):
     """Statements on top of expressions; one instance per DSL text."""
 
-    def __init__(self, pack: Pack, dsl: DslText, procedures: set[str], usage: Usage | None = None) -> None:
+    def __init__(self, pack: Pack, dsl: DslText, procedures: Mapping[str, tuple[str, ...]],
+                 usage: Usage | None = None) -> None:
         super().__init__(pack, dsl, usage)
-        self.known_procedures = procedures
+        self.known_procedures = procedures   # each procedure's parameters
         self.blocks = 1  # Python blocks around the code being generated: the function's own `try`
         self.too_deep = False  # reported once per generated function
+        self.lets: set[str] = set()  # Python locals of `let`s: `set NAME = ...` may change them
 
-    def effect_function(self, tree: Tree, text: str) -> Effect:
-        """The whole text as an `Effect`: its run function and, when it has one, its legality test."""
+    def effect_function(self, tree: Tree, text: str, params: tuple[str, ...] = ()) -> Effect:
+        """The whole text as an `Effect`: its run function and, when it has one, its legality test. A
+        procedure's `params` are locals holding the values its `call` passed (`ctx.args`)."""
         with checking_only():  # names resolved and problems reported now, the code built when first run
+            self.take_params(params)
             code = self.effect(tree)
         legal = None if code.legal is None else self.function(
-            lambda c: stmts("return X", X=c.effect(tree).legal), "legal")
-        return Effect(self.function(lambda c: c.effect(tree).body), legal, text)
+            lambda c: [*c.take_params(params), *stmts("return X", X=c.effect(tree).legal)], "legal")
+        return Effect(self.function(lambda c: [*c.take_params(params), *c.effect(tree).body]), legal, text)
+
+    def take_params(self, params: tuple[str, ...]) -> list[ast.stmt]:
+        """Bind each parameter to its value in `ctx.args` (like a `let`: `set NAME = ...` changes it)."""
+        code: list[ast.stmt] = []
+        for i, name in enumerate(params):
+            py, _ = self.bind(name)
+            self.lets.add(py)
+            code += stmts("V = ctx.args[I]", V=py, I=const(i))
+        return code
 
     def effect(self, tree: Tree) -> Code:
         """A statement list: runs in order; legal if its first statement is."""
-        codes = [self.stmt(s) for s in tree.children if isinstance(s, Tree)]
+        saved = self.scope   # a `let` binds its name to the end of this statement list
+        try:
+            codes = [self.stmt(s) for s in tree.children if isinstance(s, Tree)]
+        finally:
+            self.scope = saved
         body = [node for c in codes for node in c.body]
         return Code(body, codes[0].legal if codes else None, self.dsl.snippet(tree))
 
@@ -168,6 +185,9 @@ class EffectCompiler(ExprCompiler):
         if isinstance(target, Tree) and target.data == "name":
             tok = target.children[0]
             n = str(tok)
+            if n in self.scope and self.scope[n] in self.lets:   # a `let` local takes a new value
+                py = self.scope[n]
+                return stmts("V = X", V=py, X=value), None
             cdef = self.pack.counters.get(n)
             if cdef is not None and cdef.items is not None:
                 self._not_item_backed(tok, "set")
@@ -456,6 +476,24 @@ class EffectCompiler(ExprCompiler):
         return stmts("try:\n    for K in game.passes(N):\n        BODY\nexcept StopLoop:\n    pass",
                      K=self.unit.temp(), N=count, BODY=body.body or [ast.Pass()]), None
 
+    def _s_while_stmt(self, t: Tree):
+        cond = self.truth(t.children[0])
+        body = self.block(t.children[1])
+        return stmts("try:\n    while C:\n        game.spend(1, 'a while loop')\n        BODY\nexcept StopLoop:\n"
+                     "    pass", C=cond, BODY=body.body or [ast.Pass()]), None
+
+    def _s_let(self, t: Tree):
+        """`let NAME = VALUE`: a local for the rest of the statement list (bound after VALUE is worked out)."""
+        name_tok, value_t = t.children
+        name = str(name_tok)
+        value = self.expr(value_t)
+        taken = self.taken_name(name)
+        if taken is not None:
+            self.dsl.error(name_tok, "DSL017", f"'let {name}' would hide {taken}", "choose another name")
+        py, _ = self.bind(name)   # no kind: `set NAME = ...` may give it a value of another kind
+        self.lets.add(py)
+        return stmts("V = X", V=py, X=value), None
+
     def _s_end_game(self, t: Tree):
         return stmts("raise GameOver"), None
 
@@ -488,7 +526,17 @@ class EffectCompiler(ExprCompiler):
             self.unknown(name_tok, "procedure", sorted(self.known_procedures))
             return [], None
         self.usage.ref(name, self.dsl.place(name_tok))
-        return stmts("game.call(ctx, N)", N=const(name)), expr("game.can_call(ctx, N)", N=const(name))
+        args = [self.expr(a) for a in t.children[1:] if a is not None]
+        params = self.known_procedures[name]
+        if len(args) != len(params):
+            takes = f"{len(params)} ({', '.join(params)})" if params else "none"
+            self.dsl.error(name_tok, "DSL011", f"procedure '{name}' takes {takes} arguments, got {len(args)}")
+            return [], None
+        if not args:
+            return stmts("game.call(ctx, N)", N=const(name)), expr("game.can_call(ctx, N)", N=const(name))
+        values = ast.Tuple(args, ast.Load())
+        return (stmts("game.call_with(ctx, N, A)", N=const(name), A=values),
+                expr("game.can_call_with(ctx, N, A)", N=const(name), A=values))
 
     def _s_as_stmt(self, t: Tree):
         """`as PLAYER { ... }`: the block acts for (and asks) that player; locals stay visible."""

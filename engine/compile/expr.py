@@ -44,7 +44,7 @@ HELPERS: dict[str, Any] = {
     "item_actions": values.item_actions, "need_zone": values.need_zone, "need_item": values.need_item,
     "set_item_attr": values.set_item_attr, "show": values.show, "offer": values.offer,
     "describe": values.describe, "bounded": limits.bounded, "number_span": limits.number_span,
-    "refuse": limits.refuse, "need_container": need_container, "reask": REASK,
+    "refuse": limits.refuse, "need_container": need_container, "reask": REASK, "first": values.first,
 }
 _COMPARE = {"eq": ast.Eq, "ne": ast.NotEq, "lt": ast.Lt, "le": ast.LtE, "gt": ast.Gt, "ge": ast.GtE}
 _ARITH = {"add": ast.Add, "sub": ast.Sub, "mul": ast.Mult}
@@ -190,6 +190,16 @@ class ExprCompiler(Walker):
         word = str(tok) if isinstance(tok, Token) else self.dsl.snippet(tok)
         self.dsl.error(tok, "REF001", f"unknown {kind} '{word}'", did_you_mean(word, candidates))
 
+    def taken_name(self, name: str) -> str | None:
+        """What a new local called `name` would hide: a built-in name or a name the pack defines."""
+        if name in BUILTIN_NAMES:
+            return f"the built-in name '{name}'"
+        for kind, table in (("counter", self.pack.counters), ("zone", self.pack.zones),
+                            ("component", self.pack.components)):
+            if name in table:
+                return f"the {kind} '{name}'"
+        return None
+
     def with_it(self, tree: Tree, over: ast.expr) -> tuple[str, ast.expr]:
         """(Python name of `it`, the expression compiled with `it` bound to each of `over`): where, sum, sorted."""
         py, saved = self.bind("it", element_kind(over))
@@ -304,6 +314,9 @@ class ExprCompiler(Walker):
         base = self.expr(base_tree)
         self._note_attr_use(base_tree, base, name_tok)
         if kind_of(base) == "player":
+            if name == "seat" and _is_name(base_tree, "me") and "me" not in self.scope:
+                # inline: no list of players to build, no call unless nobody acts (then acting() raises)
+                return kinded(expr("(ctx.seat + 1 if ctx.seat is not None else game.acting(None))"), "value")
             return self._player_attr(base, name)
         return self._item_attr(base, name)
 
@@ -448,6 +461,69 @@ class ExprCompiler(Walker):
             return const(0)
         self.usage.ref(str(name), self.dsl.place(name))
         return expr(code, C=container, N=const(str(name)))
+
+    def grid_type(self, arg: Any, fn: str) -> str | None:
+        """The grid type a grid function's first argument names (`at(cell, 1, 2)`), else reported."""
+        tname = str(arg.children[0]) if _is_name(arg) else ""
+        if tname not in self.pack.types:
+            self.unknown(arg, "component type", list(self.pack.types))
+            return None
+        self.usage.ref(tname, self.dsl.place(arg))
+        if self.pack.types[tname].grid is None:
+            grids = [t for t, ctype in self.pack.types.items() if ctype.grid is not None]
+            self.dsl.error(arg, "BOARD003", f"{fn}() needs a grid board type, and '{tname}' declares no `grid`",
+                           did_you_mean(tname, grids) or "declare the type's grid: grid: {shape: square, size: [W, H]}")
+            return None
+        return tname
+
+    def lower_at(self, tok: Token, args: list) -> ast.expr:
+        tname = self.grid_type(args[0], "at")
+        col, row = self.expr(args[1]), self.expr(args[2])
+        if tname is None:
+            return const(0)
+        return kinded(expr("game.grids.at(T, ctx.seat, C, R)", T=const(tname), C=col, R=row), "item")
+
+    def _grid_run(self, args: list, fn: str) -> ast.expr:
+        tname = self.grid_type(args[0], fn)
+        number = self.expr(args[1])
+        if tname is None:
+            return ast.List([], ast.Load())
+        return kinded(expr(f"game.grids.{fn}(T, ctx.seat, N)", T=const(tname), N=number), "items")
+
+    def lower_column(self, tok: Token, args: list) -> ast.expr:
+        return self._grid_run(args, "column")
+
+    def lower_row(self, tok: Token, args: list) -> ast.expr:
+        return self._grid_run(args, "row")
+
+    def lower_first(self, tok: Token, args: list) -> ast.expr:
+        coll = self.expr(args[0])
+        return kinded(expr("first(X)", X=self.read(coll)), element_kind(coll))
+
+    def lower_in_a_row(self, tok: Token, args: list) -> ast.expr:
+        cell, n = self.expr(args[0]), self.expr(args[1])
+        compared = self._attr_equals(args[2])
+        if compared is not None:   # `it.ATTR == VALUE`: VALUE worked out once, no call per cell
+            attr, value_t = compared
+            return expr("game.grids.in_a_row_of(C, N, A, V)", C=cell, N=n, A=const(attr), V=self.expr(value_t))
+        py, saved = self.bind("it", "item")
+        test = self.expr(args[2])
+        self.scope = saved
+        return expr("game.grids.in_a_row(C, N, lambda IT: K)", C=cell, N=n, IT=py, K=test)
+
+    def _attr_equals(self, cond: Any) -> tuple[str, Any] | None:
+        """(ATTR, VALUE) for a condition `it.ATTR == VALUE` where ATTR is stored plainly by every type that
+        declares it and VALUE reads neither `it` nor calls a function (a `roll()` must roll per cell)."""
+        if not (isinstance(cond, Tree) and cond.data == "eq"):
+            return None
+        for side, other in (cond.children, reversed(cond.children)):
+            if (isinstance(side, Tree) and side.data == "attr" and _is_name(side.children[0], "it")
+                    and _plain_everywhere(self.pack, str(side.children[1]))
+                    and str(side.children[1]) not in ITEM_BUILTINS and str(side.children[1]) in self.attr_names
+                    and isinstance(other, Tree) and not any(_is_name(node, "it") or node.data == "call_fn"
+                                                            for node in other.iter_subtrees())):
+                return str(side.children[1]), other
+        return None
 
     def lower_cost_uses(self, tok: Token, args: list) -> ast.expr:
         """cost_uses(item, NAME [, amount]): some alternative cost of item names NAME (that many)."""

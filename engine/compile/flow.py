@@ -11,6 +11,7 @@ variable is a Python local the steps inside it read directly.
 from __future__ import annotations
 
 import ast
+from collections.abc import Mapping
 from typing import Any
 
 from engine.compile.codegen import const, expr, stamp, stmts
@@ -36,8 +37,8 @@ class FlowCompiler:
     """Compiles the flow into one function: its texts come from `sites`, names are resolved against `pack`,
     problems go to `sink`."""
 
-    def __init__(self, pack: Pack, procedures: set[str], sink: Diagnostics, sites: SiteIndex, src: SourceFile,
-                 path: tuple) -> None:
+    def __init__(self, pack: Pack, procedures: Mapping[str, tuple[str, ...]], sink: Diagnostics, sites: SiteIndex,
+                 src: SourceFile, path: tuple) -> None:
         self.pack = pack
         self.sink = sink
         self.sites = sites

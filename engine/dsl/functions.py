@@ -31,6 +31,7 @@ from engine.dsl.types import (
     ITEM,
     LIST,
     NUMBER,
+    TEXT,
     Expect,
     T,
     common,
@@ -129,6 +130,42 @@ def _neighbors(check: Checker, name: str, args: list[Any]) -> T:
     return list_of(space if space.kind == "item" else ITEM)
 
 
+def _grid_type(check: Checker, arg: Any) -> T:
+    """The cells of a grid type named as the first argument (`at(cell, 1, 2)`); the compiler reports a name
+    that is no grid type."""
+    tname = str(arg.children[0]) if isinstance(arg, Tree) and arg.data == "name" else ""
+    return T("item", tname) if tname in check.pack.types else ITEM
+
+
+def _grid_at(check: Checker, name: str, args: list[Any]) -> T:
+    for arg, what in zip(args[1:], ("the column", "the row"), strict=False):
+        check.want(arg, NUMBER, f"{what} in {name}()")
+    return _grid_type(check, args[0])
+
+
+def _grid_run(check: Checker, name: str, args: list[Any]) -> T:
+    check.want(args[1], NUMBER, f"the {name} in {name}()")
+    return list_of(_grid_type(check, args[0]))
+
+
+def _line(check: Checker, name: str, args: list[Any]) -> T:
+    cell = check.want(args[0], AN_ITEM, "line()")
+    check.want(args[1], TEXT, "the direction in line()")
+    check.direction(args[1], cell)
+    return list_of(cell if cell.kind == "item" else ITEM)
+
+
+def _first(check: Checker, name: str, args: list[Any]) -> T:
+    return element(check.want(args[0], COLLECTION, "first()"))
+
+
+def _in_a_row(check: Checker, name: str, args: list[Any]) -> T:
+    cell = check.want(args[0], AN_ITEM, "in_a_row()")
+    check.want(args[1], NUMBER, "the length in in_a_row()")
+    check.bind(Token("NAME", "it"), cell if cell.kind == "item" else ITEM, lambda: check.infer(args[2]))
+    return BOOL
+
+
 # ---------------------------------------------------------------- English that reads the parse trees
 
 
@@ -146,6 +183,10 @@ def _is_it(tree: Any) -> bool:
 def _cost_uses_english(shown: list[str], args: list[Any]) -> str:
     what = plural(shown[1], "2") if len(shown) == 2 else f"{shown[2]} {plural(shown[1], shown[2])}"
     return f"a cost of {shown[0]} uses {what}"
+
+
+_COMPASS = {"n": "north", "ne": "north-east", "e": "east", "se": "south-east", "s": "south", "sw": "south-west",
+            "w": "west", "nw": "north-west"}
 
 
 # ---------------------------------------------------------------- the functions
@@ -187,6 +228,18 @@ FUNCTIONS: dict[str, Function] = {f.name: f for f in (
              code="game.neighbors(A)"),
     Function("adjacent", (2, 2), BOOL, lambda s, a: f"{s[0]} is next to {s[-1]}", params=(AN_ITEM, AN_ITEM),
              code="game.graph_of(A).adjacent(A.comp.id, B.comp.id)"),
+    Function("at", (3, 3), ITEM, lambda s, a: f"the {s[0]} at column {s[1]}, row {s[2]}", rule=_grid_at),
+    Function("column", (2, 2), LIST, lambda s, a: f"column {s[1]} of the {s[0]} grid, lowest first",
+             rule=_grid_run),
+    Function("row", (2, 2), LIST, lambda s, a: f"row {s[1]} of the {s[0]} grid, leftmost first",
+             rule=_grid_run),
+    Function("line", (2, 2), LIST,
+             lambda s, a: f"the cells from {s[0]} going {_COMPASS.get(s[1], s[1])} to the edge", rule=_line,
+             code="game.grids.line(A, B)", code_kind="items"),
+    Function("first", (1, 1), ANY, lambda s, a: f"the first of {s[0]}", rule=_first),
+    Function("in_a_row", (3, 3), BOOL,
+             lambda s, a: f"{s[0]} is one of {s[1]} cells in a row (a straight line) that each are such that {s[2]}",
+             rule=_in_a_row),
     Function("distance", (2, 2), INT, lambda s, a: f"the distance from {s[0]} to {s[-1]}",
              params=(AN_ITEM, AN_ITEM), code="game.graph_of(A).distance(A.comp.id, B.comp.id)"),
 )}

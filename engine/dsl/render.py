@@ -218,6 +218,12 @@ class Renderer(Walker):
     def _s_repeat_n(self, t: Tree) -> str:
         return f"{self.expr(t.children[0])} times: {self.block(t.children[1])}"
 
+    def _s_while_stmt(self, t: Tree) -> str:
+        return f"as long as {self.expr(t.children[0])}: {self.block(t.children[1])}"
+
+    def _s_let(self, t: Tree) -> str:
+        return f"let {t.children[0]} be {self.expr(t.children[1])}"
+
     def _s_do_stmt(self, t: Tree) -> str:
         target = t.children[0]
         if isinstance(target, Tree) and target.data == "attr" and str(target.children[1]) in self.effects:
@@ -235,7 +241,8 @@ class Renderer(Walker):
         return text + (" for free" if t.children[2] is not None else ", paying its cost")
 
     def _s_call(self, t: Tree) -> str:
-        return words(str(t.children[0]))
+        args = [self.expr(a) for a in t.children[1:] if a is not None]
+        return words(str(t.children[0])) + (f" with {and_list(args)}" if args else "")
 
     def _s_emit(self, t: Tree) -> str:
         return f"announce {words(str(t.children[0]))}"

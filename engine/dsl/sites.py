@@ -15,7 +15,7 @@ from typing import Any
 from lark import Tree
 
 from engine.dsl.parse import DslText, parse
-from engine.packs.raw import RawPack
+from engine.packs.raw import Entry, RawPack
 from engine.packs.source import DataPath, SourceFile
 
 
@@ -30,6 +30,7 @@ class Site:
     self_type: str | None = None                 # component type of `self`, when the text belongs to one
     bound: tuple[tuple[str, Site], ...] = ()     # flow `for` variables and the expression each ranges over
     number: str | None = None                    # what the value is, when it must be a number ("the score")
+    params: tuple[str, ...] = ()                 # a procedure's parameters: locals its text starts with
 
 
 def pack_sites(raw: RawPack) -> Iterator[Site]:
@@ -37,27 +38,43 @@ def pack_sites(raw: RawPack) -> Iterator[Site]:
     yield from _definition_sites(raw)
     derived = {tid: _derived_attrs(e.data) for tid, e in raw.component_types.items()}
     for tid, e in raw.component_types.items():
-        for name, (start, default) in derived[tid].items():
-            if default is not None:
-                yield Site(e.src, (*e.path, "attrs", name, "default"), str(default), start, tid)
-        if isinstance(e.data, Mapping) and e.data.get("admits") is not None:
-            yield Site(e.src, (*e.path, "admits"), str(e.data["admits"]), "expr", tid)
-        container = e.data.get("container") if isinstance(e.data, Mapping) else None
-        if isinstance(container, Mapping):
-            yield from _keyed(e.src, (*e.path, "container"), container, (("takes", "expr"),), tid)
-            if container.get("capacity") is not None:
-                yield Site(e.src, (*e.path, "container", "capacity"), str(container["capacity"]), "expr", tid,
-                           number="a container's capacity")
+        yield from _type_sites(tid, e, derived[tid])
     for e in raw.components.values():
         yield from component_sites(e.src, e.path, e.data, e.ctype, derived.get(e.ctype or "", {}))
     for e in raw.procedures.values():
-        yield Site(e.src, e.path, str(e.data), "effect")
+        params = procedure_params(e.data)
+        if isinstance(e.data, Mapping):
+            yield Site(e.src, (*e.path, "effect"), str(e.data.get("effect", "")), "effect", params=params)
+        else:
+            yield Site(e.src, e.path, str(e.data), "effect")
     for e in raw.triggers:
         yield from _trigger_sites(e.src, e.path, e.data, None)
     if raw.flow is not None:
         yield from _flow_sites(raw.flow.src, raw.flow.path, raw.flow.data, ())
     if raw.scoring is not None:
         yield from _scoring_sites(raw.scoring.src, raw.scoring.path, raw.scoring.data)
+
+
+def _type_sites(tid: str, e: Entry, derived: Mapping[str, Any]) -> Iterator[Site]:
+    """A component type's texts: derived attributes' defaults, its admission rule, its container rules."""
+    for name, (start, default) in derived.items():
+        if default is not None:
+            yield Site(e.src, (*e.path, "attrs", name, "default"), str(default), start, tid)
+    if isinstance(e.data, Mapping) and e.data.get("admits") is not None:
+        yield Site(e.src, (*e.path, "admits"), str(e.data["admits"]), "expr", tid)
+    container = e.data.get("container") if isinstance(e.data, Mapping) else None
+    if isinstance(container, Mapping):
+        yield from _keyed(e.src, (*e.path, "container"), container, (("takes", "expr"),), tid)
+        if container.get("capacity") is not None:
+            yield Site(e.src, (*e.path, "container", "capacity"), str(container["capacity"]), "expr", tid,
+                       number="a container's capacity")
+
+
+def procedure_params(data: Any) -> tuple[str, ...]:
+    """A procedure's parameters: `{params: [a, b], effect: ...}`; none for a procedure written as its text."""
+    if isinstance(data, Mapping) and isinstance(data.get("params"), list):
+        return tuple(str(p) for p in data["params"])
+    return ()
 
 
 def _definition_sites(raw: RawPack) -> Iterator[Site]:

@@ -14,7 +14,7 @@ from typing import Any
 
 from lark import Token, Tree
 
-from engine.diagnostics import Diagnostic
+from engine.diagnostics import Diagnostic, did_you_mean
 from engine.dsl.functions import FUNCTIONS
 from engine.dsl.parse import DslText, counter_chain, parse
 from engine.dsl.sites import Site
@@ -48,6 +48,7 @@ from engine.dsl.types import (
     list_of,
 )
 from engine.dsl.walk import EXPRESSION, STATEMENT, Walker
+from engine.runtime.boards import GRID_DIRECTIONS
 from engine.runtime.defs import AttrDef, Pack
 
 _ATTR_KINDS = {"int": INT, "str": STR, "bool": BOOL, "list": LIST, "zone": ZONE, "cond": BOOL, "effect": EFFECT,
@@ -69,6 +70,7 @@ def typecheck(sites: Iterable[tuple[Site, DslText, Tree]], pack: Pack) -> list[D
 def site_scope(pack: Pack, site: Site) -> dict[str, T]:
     """The names a site's text starts with: `self`, and the flow `for` variables around it."""
     scope = {"self": T("item", site.self_type) if site.self_type else ANY}
+    scope.update({param: ANY for param in site.params})   # a procedure's parameters: any value
     for var, over in site.bound:
         tree = parse(over.text, "expr")
         silent = DslText(over.text, over.src, over.path)     # `over` is checked as a site of its own
@@ -153,9 +155,25 @@ class Checker(Walker):
             self.scope = saved
 
     def effect(self, tree: Tree) -> None:
-        for stmt in tree.children:
-            if isinstance(stmt, Tree):
-                self.walk(STATEMENT, stmt)
+        """The statements in order; a `let` binds its name for the statements after it, to the list's end."""
+        saved = self.scope
+        try:
+            for stmt in tree.children:
+                if isinstance(stmt, Tree):
+                    self.walk(STATEMENT, stmt)
+        finally:
+            self.scope = saved
+
+    def direction(self, tree: Tree | Token, cell: T) -> None:
+        """A direction written as text must be one of the grid's (when the cell's board is known)."""
+        ctype = self.pack.types.get(cell.ctype or "") if cell.kind == "item" else None
+        if ctype is None or ctype.grid is None or not (isinstance(tree, Tree) and tree.data == "string"):
+            return
+        names = GRID_DIRECTIONS.get(ctype.grid[0], {})
+        word = str(tree.children[0])[1:-1]
+        if word not in names:
+            self.dsl.error(tree, "BOARD004", f"'{word}' is not a direction of the {ctype.grid[0]} grid of "
+                           f"'{ctype.id}' (its directions: {', '.join(names)})", did_you_mean(word, list(names)))
 
     def block(self, tree: Tree) -> None:
         """A `block` or a `branch` (its effect is its last child, after the branch's label)."""
@@ -265,6 +283,14 @@ class Checker(Walker):
         self.want(t.children[0], NUMBER, "'repeat'")
         self.block(t.children[1])
 
+    def _s_while_stmt(self, t: Tree) -> None:
+        self.infer(t.children[0])
+        self.block(t.children[1])
+
+    def _s_let(self, t: Tree) -> None:
+        """`let NAME = VALUE`: NAME has VALUE's type from here to the end of the statement list."""
+        self.scope = {**self.scope, str(t.children[0]): self.infer(t.children[1])}
+
     def _s_do_stmt(self, t: Tree) -> None:
         self.want(t.children[0], DOABLE, "'do'")
 
@@ -298,9 +324,14 @@ class Checker(Walker):
                 self.infer(arg.children[1])
 
     def _no_values(self, t: Tree) -> None:
-        """`call NAME`, `stop`, `end_game`: no value in them to check."""
+        """`stop`, `end_game`: no value in them to check."""
 
-    _s_call = _s_stop = _s_end_game = _no_values
+    _s_stop = _s_end_game = _no_values
+
+    def _s_call(self, t: Tree) -> None:
+        for arg in t.children[1:]:
+            if isinstance(arg, Tree):
+                self.infer(arg)
 
     def _s_as_stmt(self, t: Tree) -> None:
         self.want(t.children[0], A_PLAYER, "'as'")

@@ -66,4 +66,5 @@ COLLECTION = Expect("TYPE013", "a collection (a zone or a list)", frozenset({"zo
 CONTAINER = Expect("TYPE013", "a collection (a zone or a list)", frozenset({"zone", "list", "str"}))
 A_LIST = Expect("TYPE013", "a list", frozenset({"list"}))
 A_PLAYER = Expect("TYPE014", "a player", frozenset({"player"}))
+TEXT = Expect("TYPE018", "text", frozenset({"str"}))
 HAS_ATTRS = Expect("TYPE015", "an item or a player", frozenset({"item", "player", "action"}))

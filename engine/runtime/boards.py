@@ -4,6 +4,11 @@ A board's links are listed (`links: ATTR`) or follow from coordinates on a
 grid (`grid: {shape: hex|square, at: ATTR}`: each component gives its cell in
 ATTR, and cells one step apart are neighbours).
 
+A grid board knows where each cell is (`Grid`): the DSL's grid functions read
+it (`at`, `column`, `row`, `line`, `in_a_row`). A grid may be declared by its
+size (`grid: {shape: square, size: [7, 6]}`): the builder then makes one
+component per cell, with `col` and `row` attributes.
+
 A component type declares `links: ATTR` when each of its components lists its
 neighbours' ids in the list attribute ATTR (links count both ways). Another
 type may declare `derive: {edges: SPACE_TYPE}` to get one component per pair
@@ -27,6 +32,37 @@ GRID_STEPS = {  # the neighbours of a cell: axial coordinates (q, r) on hexes, (
     "hex": ((1, 0), (-1, 0), (0, 1), (0, -1), (1, -1), (-1, 1)),
     "square": ((1, 0), (-1, 0), (0, 1), (0, -1)),
 }
+
+# named directions on each shape: square (column, row) with row 1 at the bottom, so `n` is row + 1;
+# hex axial (q, r) with r growing southwards (pointy-top hexes)
+GRID_DIRECTIONS: dict[str, dict[str, tuple[int, int]]] = {
+    "square": {"n": (0, 1), "ne": (1, 1), "e": (1, 0), "se": (1, -1),
+               "s": (0, -1), "sw": (-1, -1), "w": (-1, 0), "nw": (-1, 1)},
+    "hex": {"e": (1, 0), "ne": (1, -1), "nw": (0, -1), "w": (-1, 0), "sw": (-1, 1), "se": (0, 1)},
+}
+# the lines through a cell, one direction per axis (its opposite is the other half of the line)
+GRID_AXES = {"square": ((1, 0), (0, 1), (1, 1), (1, -1)), "hex": ((1, 0), (1, -1), (0, 1))}
+FILES = "abcdefghijklmnopqrstuvwxyz"   # `names: chess` calls column 1 `a`
+
+
+@dataclass(frozen=True)
+class Grid:
+    """Where each cell of a grid board is: component id -> (column, row), and back."""
+
+    shape: str
+    at: dict[str, tuple[int, int]]
+    cell: dict[tuple[int, int], str]
+
+    @classmethod
+    def of(cls, shape: str, at: dict[str, tuple[int, int]]) -> Grid:
+        return cls(shape, at, {xy: cid for cid, xy in at.items()})
+
+
+def grid_cell_name(naming: str, col: int, row: int) -> str:
+    """A generated cell's id and name: `b3` for `names: chess`, else `3,2`-style coordinates."""
+    if naming == "chess":
+        return f"{FILES[col - 1]}{row}"
+    return f"{col},{row}"
 
 
 @dataclass

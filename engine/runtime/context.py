@@ -15,16 +15,17 @@ class Ctx:
     `seat` changes inside `as PLAYER { ... }` blocks and per seat in `each_player` steps.
     """
 
-    __slots__ = ("event", "game", "offered", "pool", "seat", "self_item")
+    __slots__ = ("args", "event", "game", "offered", "pool", "seat", "self_item")
 
     def __init__(self, game: Interpreter, seat: int | None, self_item: Item | None = None,
-                 event: dict[str, Any] | None = None, offered: Item | None = None) -> None:
+                 event: dict[str, Any] | None = None, offered: Item | None = None, args: tuple[Any, ...] = ()) -> None:
         self.game = game
         self.seat = seat
         self.self_item = self_item
         self.event = event
         self.offered = offered  # an admission rule's `it`: the item offered to `self_item`
         self.pool: Item | None = None  # the container a `within` block reads, gains into and pays from
+        self.args = args        # a procedure's parameters' values (`call NAME(A, B)`)
 
     def child(self, seat: int | None = None, self_item: Item | None = None,
               event: dict[str, Any] | None = None) -> Ctx:

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from engine.runtime.boards import Graph
+from engine.runtime.boards import Graph, Grid
 from engine.runtime.limits import MAX_VALUE, too_large
 from engine.usage import Usage
 
@@ -202,6 +202,8 @@ class ComponentType:
     links: str | None = None                 # list attribute naming neighbours: the type is a board graph
     derive: tuple[str, str] | None = None    # ("edges" | "corners", space type): generated locations
     grid: tuple[str, str] | None = None      # ("hex" | "square", coordinate attribute): links from geometry
+    grid_size: tuple[int, int] | None = None  # (columns, rows) of a grid declared by size: cells generated
+    grid_names: str = "coordinates"          # generated cells' ids and names: "coordinates" or "chess"
     admits: Expr | None = None               # slot admission: may item `it` be put here (self = this item)?
     container: ContainerDef | None = None    # its items hold counters (engine/runtime/containers.py)
     turns: tuple[str, str, str] | None = None  # (sides, exits, rotation) attributes: tiles turned in play
@@ -345,6 +347,10 @@ class Pack:
     usage: Usage = field(default_factory=Usage)  # cross-reference for the linter
     payers: dict[str, list[str]] = field(default_factory=dict)  # cost solver's cache: who may pay a unit of X
     graphs: dict[str, Graph] = field(default_factory=dict)  # board graphs by space type
+    grids: dict[str, Grid] = field(default_factory=dict)    # where each cell is, for grid board types
+    # which uid each component's items get, by player count (engine/runtime/state.py `layout`): filled by
+    # the first match of each count, the same for all
+    layouts: dict[int, Any] = field(default_factory=dict)
     display: dict[str, Any] = field(default_factory=dict)  # pack.yaml `display`: how a table page lays it out
     modified: bool = False     # some component has cost modifiers: costs pass the quote stage
     anytime: bool = False      # some component has anytime actions: choices offer them

@@ -152,6 +152,13 @@ def index(value: Any, i: Any) -> Any:
     return seq[i - 1]
 
 
+def first(seq: Any) -> Any:
+    """first(COLL): its first element; a rule error when it is empty."""
+    for value in seq:
+        return value
+    raise RuleError("first() of an empty collection")
+
+
 def pick(seq: list[Any], i: Any) -> Any:
     """pick(list, i): the i-th element (1-based); 0 for i <= 0."""
     i = int(i)
@@ -253,6 +260,8 @@ def offer(things: list[Any]) -> tuple[list[Any], list[str]]:
     Items of as many components as there are items (the usual case) need neither keys nor label fixes.
     """
     if len(things) > 1:
+        if all(thing.__class__ is int for thing in things) and len(set(things)) == len(things):
+            return list(things), [str(thing) for thing in things]   # distinct numbers: as distinct/option_labels
         try:
             names = [thing.comp.name for thing in things]
             different = len({thing.comp.id for thing in things}) == len(things)

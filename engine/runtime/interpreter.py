@@ -22,6 +22,7 @@ from engine.runtime.decision import DONE, KINDS, Decision
 from engine.runtime.defs import ActionDef, AnytimeDef, CounterDef, Pack, TriggerDef
 from engine.runtime.dsl_values import as_items, contains, describe, offer, stored
 from engine.runtime.events import Event, EventKind
+from engine.runtime.grids import GridCells
 from engine.runtime.limits import (
     CALL_WORK,
     DRAW_WORK,
@@ -32,7 +33,7 @@ from engine.runtime.limits import (
     LimitError,
     out_of_work,
 )
-from engine.runtime.state import Item, ItemRef, PlayerRef, Zone, new_state
+from engine.runtime.state import Item, ItemRef, PlayerRef, Zone, layout, new_state
 
 MAX_TRIGGER_DEPTH = 16
 MAX_TRIGGER_FIRINGS = 200_000
@@ -61,13 +62,12 @@ class Interpreter:
         self.options = {name: False for name in pack.options} | dict(options or {})
         if like is None or data is None:
             self.state = new_state(pack, players, seed)
-            # each component's items by owner, as uids in copy order (fixed for the match and its forks)
-            self._copies: dict[tuple[str, int | None], list[int]] = {}
-            for item in self.state.items:
-                self._copies.setdefault((item.comp.id, item.owner), []).append(item.uid)
         else:
-            self.state, self._copies = like.state.copy_as(data), like._copies
-        self._first = {key: self.state.items[uids[0]] for key, uids in self._copies.items()}  # for `instance`
+            self.state = like.state.copy_as(data)
+        # each component's items by owner, as uids in copy order (fixed for the pack and player count)
+        self.layout = layout(pack, self.state)
+        self._copies = self.layout.copies
+        self.grids = GridCells(self)   # grid boards' cells by coordinates (the DSL's grid functions)
         # each type's items by owner, for `all_of` (the state's Item objects are this game's for good: `load`
         # rewrites them in place, a fork is a new game)
         self._of_type: dict[tuple[str, int | None], list[Item]] = {}
@@ -273,12 +273,14 @@ class Interpreter:
     # ---------------------------------------------------------------- lookups
     def instance(self, comp_id: str, seat: int | None) -> Item:
         """The item of component `comp_id`: the seat's own for per-player types."""
-        comp = self.pack.components[comp_id]
-        owner = seat if comp.ctype.per_player else None
-        item = self._first.get((comp_id, owner))
-        if item is None:
-            raise RuleError(f"component '{comp_id}' has no item for player {owner}")
-        return item
+        uid = self.layout.shared.get(comp_id)   # the common case, a component no player owns: one dict read
+        if uid is None:
+            comp = self.pack.components[comp_id]
+            owner = seat if comp.ctype.per_player else None
+            uid = self.layout.first.get((comp_id, owner))
+            if uid is None:
+                raise RuleError(f"component '{comp_id}' has no item for player {owner}")
+        return self.state.items[uid]
 
     def item(self, ref: ItemRef) -> Item:
         """The very item an attribute refers to."""
@@ -540,7 +542,9 @@ class Interpreter:
 
     def acting(self, seat: int | None) -> int:
         """The acting seat, or a clear error where no player acts (e.g. a top-level flow step)."""
-        return self._seat(seat)
+        if seat is None:   # _seat, inlined: generated code asks this for every `me`
+            return self._seat(seat)
+        return seat
 
     def turn_order(self) -> list[int]:
         """Every seat in turn order from the first player (a list made once per first player: never change it);
@@ -1182,7 +1186,14 @@ class Interpreter:
                 self.perform(inner, action)
 
     # ---------------------------------------------------------------- procedures and events
+    def call_with(self, ctx: Ctx, name: str, args: tuple[Any, ...]) -> None:
+        """`call NAME(A, ...)`: the caller's context, holding the parameters' values."""
+        self.call(Ctx(self, ctx.seat, ctx.self_item, ctx.event, ctx.offered, args), name)
+
     def call(self, ctx: Ctx, name: str) -> None:
+        """`call NAME`. Keep its signature without defaults: CPython 3.11 runs a call that fills a default
+        through C, and a recursive procedure then grows the C stack the flow's greenlet copies on every switch
+        (a runaway recursion's game took 3x the CPU, most of it in the kernel)."""
         state = self.state
         state.work += CALL_WORK
         if state.work > self._work_limit:
@@ -1194,6 +1205,10 @@ class Interpreter:
             self.pack.procedures[name].run(ctx)
         finally:
             self._call_depth -= 1
+
+    def can_call_with(self, ctx: Ctx, name: str, args: tuple[Any, ...]) -> bool:
+        """Whether `call NAME(A, ...)` can start."""
+        return self.can_call(Ctx(self, ctx.seat, ctx.self_item, ctx.event, ctx.offered, args), name)
 
     def can_call(self, ctx: Ctx, name: str) -> bool:
         legal = self.pack.procedures[name].legal

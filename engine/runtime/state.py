@@ -290,3 +290,31 @@ def new_state(pack: Pack, players: int, seed: int) -> State:
                 for item in made:
                     item.zone = zone
     return state
+
+
+@dataclass
+class Layout:
+    """Which uid `new_state` gives each component's items: the same for every match of a pack and player count
+    (items are made in component order), so it is worked out once and kept on the pack (`layout`)."""
+
+    copies: dict[tuple[str, int | None], list[int]]   # (component id, owner) -> its items' uids, in copy order
+    first: dict[tuple[str, int | None], int]          # (component id, owner) -> the uid of its first copy
+    shared: dict[str, int]                            # component id -> first uid, for components no player owns
+    grid_cells: dict[tuple[str, int | None], dict[tuple[int, int], int]] = field(default_factory=dict)
+    grid_runs: dict[tuple[str, int | None, int], dict[int, list[int]]] = field(default_factory=dict)
+    grid_rays: dict[int, list[tuple[list[int], list[int]]]] = field(default_factory=dict)  # cell uid -> its lines
+
+
+def layout(pack: Pack, state: State) -> Layout:
+    """The layout of `state`'s items (a state `new_state` made), from the pack's cache when it has it."""
+    players = len(state.players)
+    found: Layout | None = pack.layouts.get(players)
+    if found is None:
+        copies: dict[tuple[str, int | None], list[int]] = {}
+        for item in state.items:
+            copies.setdefault((item.comp.id, item.owner), []).append(item.uid)
+        first = {key: uids[0] for key, uids in copies.items()}
+        shared = {cid: uid for (cid, owner), uid in first.items()
+                  if owner is None and not pack.components[cid].ctype.per_player}
+        found = pack.layouts.setdefault(players, Layout(copies, first, shared))
+    return found

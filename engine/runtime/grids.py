@@ -1,0 +1,161 @@
+"""The cells of one match's grid boards by coordinates: what the DSL's grid functions read.
+
+`at(TYPE, COL, ROW)`, `column(TYPE, COL)`, `row(TYPE, ROW)`, `line(CELL, DIR)` and
+`in_a_row(CELL, N, COND)` compile to calls here. The pack knows where each cell
+is (`Pack.grids`, engine/runtime/boards.py); this maps coordinates to the items
+of the match's items by uid, kept once per pack and player count, so a lookup is two reads.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from engine.errors import RuleError
+from engine.runtime.boards import GRID_AXES, GRID_DIRECTIONS, Grid
+from engine.runtime.dsl_values import describe
+from engine.runtime.state import Item
+
+if TYPE_CHECKING:
+    from engine.runtime.interpreter import Interpreter
+
+
+class GridCells:
+    """One match's view of its grid boards: coordinates -> uid maps made once per pack and player count
+    (`Layout.grid_cells`), read against this match's items."""
+
+    def __init__(self, game: Interpreter) -> None:
+        self.game = game
+
+    def _grid(self, type_id: str) -> Grid:
+        grid = self.game.pack.grids.get(type_id)
+        if grid is None:
+            raise RuleError(f"'{type_id}' is not a grid board (its type declares no `grid`)")
+        return grid
+
+    def cells(self, type_id: str, owner: int | None) -> dict[tuple[int, int], int]:
+        """(column, row) -> the uid of the cell's item, for the board of `owner` (None: the shared one)."""
+        known = self.game.layout.grid_cells
+        found = known.get((type_id, owner))
+        if found is None:
+            game = self.game
+            found = known.setdefault((type_id, owner), {xy: game.instance(cid, owner).uid
+                                                        for cid, xy in self._grid(type_id).at.items()})
+        return found
+
+    def _owner(self, type_id: str, seat: int | None) -> int | None:
+        return seat if self.game.pack.types[type_id].per_player else None
+
+    def at(self, type_id: str, seat: int | None, col: Any, row: Any) -> Item:
+        """`at(TYPE, COL, ROW)`: the cell there; a rule error off the board."""
+        cells = self.game.layout.grid_cells.get((type_id, None))   # a shared board (the usual case), else the seat's
+        if cells is None or self.game.pack.types[type_id].per_player:
+            cells = self.cells(type_id, self._owner(type_id, seat))
+        uid = cells.get((int(col), int(row)))
+        if uid is None:
+            raise RuleError(f"there is no cell at column {col}, row {row} of the '{type_id}' grid")
+        return self.game.state.items[uid]
+
+    def column(self, type_id: str, seat: int | None, col: Any) -> list[Item]:
+        """`column(TYPE, COL)`: the column's cells, lowest row first (empty off the board)."""
+        items = self.game.state.items
+        return [items[uid] for uid in self._runs(type_id, self._owner(type_id, seat), 0).get(int(col), ())]
+
+    def row(self, type_id: str, seat: int | None, row: Any) -> list[Item]:
+        """`row(TYPE, ROW)`: the row's cells, lowest column first (empty off the board)."""
+        items = self.game.state.items
+        return [items[uid] for uid in self._runs(type_id, self._owner(type_id, seat), 1).get(int(row), ())]
+
+    def _runs(self, type_id: str, owner: int | None, by: int) -> dict[int, list[int]]:
+        """The board's columns (by 0) or rows (by 1) as uids, each in order along it; made once."""
+        known = self.game.layout.grid_runs
+        found = known.get((type_id, owner, by))
+        if found is None:
+            runs: dict[int, list[int]] = {}
+            for xy, uid in sorted(self.cells(type_id, owner).items(), key=lambda e: (e[0][by], e[0][1 - by])):
+                runs.setdefault(xy[by], []).append(uid)
+            found = known.setdefault((type_id, owner, by), runs)
+        return found
+
+    def _place(self, cell: Any, what: str) -> tuple[Grid, tuple[int, int], dict[tuple[int, int], int]]:
+        if cell.__class__ is not Item:
+            raise RuleError(f"{what} needs a cell of a grid, got {describe(cell)}")
+        grid = self._grid(cell.comp.ctype.id)
+        return grid, grid.at[cell.comp.id], self.cells(cell.comp.ctype.id, cell.owner)
+
+    def line(self, cell: Any, direction: Any) -> list[Item]:
+        """`line(CELL, DIR)`: the cells from CELL's neighbour in direction DIR on to the board's edge."""
+        grid, (col, row), cells = self._place(cell, "line()")
+        step = GRID_DIRECTIONS[grid.shape].get(str(direction))
+        if step is None:
+            raise RuleError(f"'{direction}' is not a direction of a {grid.shape} grid (its directions: "
+                            f"{', '.join(GRID_DIRECTIONS[grid.shape])})")
+        items = self.game.state.items
+        found: list[Item] = []
+        while True:
+            col, row = col + step[0], row + step[1]
+            uid = cells.get((col, row))
+            if uid is None:
+                return found
+            found.append(items[uid])
+
+    def in_a_row(self, cell: Any, n: Any, holds: Callable[[Item], Any]) -> bool:
+        """`in_a_row(CELL, N, COND)`: CELL and at least N - 1 more cells in one straight line through it
+        (across, up or diagonal on squares; along one of the 3 axes on hexes), next to each other and all
+        meeting COND."""
+        rays = self._rays(cell)
+        need = int(n)
+        if not holds(cell):
+            return need <= 0
+        items = self.game.state.items
+        for ahead, behind in rays:
+            run = 1
+            for ray in (ahead, behind):
+                for uid in ray:
+                    if run >= need or not holds(items[uid]):
+                        break
+                    run += 1
+            if run >= need:
+                return True
+        return False
+
+    def in_a_row_of(self, cell: Any, n: Any, attr: str, value: Any) -> bool:
+        """`in_a_row(CELL, N, it.ATTR == VALUE)` for a plain attribute and a VALUE that does not depend on `it`:
+        the same answer, each cell's attribute compared without a call per cell."""
+        rays = self._rays(cell)
+        need = int(n)
+        if cell.attrs.get(attr, 0) != value:
+            return need <= 0
+        items = self.game.state.items
+        for ahead, behind in rays:
+            run = 1
+            for ray in (ahead, behind):
+                for uid in ray:
+                    if run >= need or items[uid].attrs.get(attr, 0) != value:
+                        break
+                    run += 1
+            if run >= need:
+                return True
+        return False
+
+    def _rays(self, cell: Any) -> list[tuple[list[int], list[int]]]:
+        """The straight lines through a cell, one per axis: the uids going one way and going the other, each
+        from the nearest; made once per cell (per pack and player count)."""
+        if cell.__class__ is not Item:
+            raise RuleError(f"in_a_row() needs a cell of a grid, got {describe(cell)}")
+        known = self.game.layout.grid_rays
+        found = known.get(cell.uid)
+        if found is None:
+            grid, (col, row), cells = self._place(cell, "in_a_row()")
+            found = []
+            for dc, dr in GRID_AXES[grid.shape]:
+                ahead: list[int] = []
+                behind: list[int] = []
+                for ray, sc, sr in ((ahead, dc, dr), (behind, -dc, -dr)):
+                    c, r = col + sc, row + sr
+                    while (c, r) in cells:
+                        ray.append(cells[(c, r)])
+                        c, r = c + sc, r + sr
+                found.append((ahead, behind))
+            found = known.setdefault(cell.uid, found)
+        return found
