@@ -20,7 +20,16 @@ from engine.runtime.decision import KINDS, Decision
 from engine.runtime.defs import ActionDef, CounterDef, Pack, TriggerDef
 from engine.runtime.dsl_values import as_items, contains, describe, offer, stored
 from engine.runtime.events import Event, EventKind
-from engine.runtime.limits import CALL_WORK, DRAW_WORK, MAX_GAME_WORK, MAX_WORK, LimitError, out_of_work
+from engine.runtime.limits import (
+    CALL_WORK,
+    DRAW_WORK,
+    MAX_GAME_WORK,
+    MAX_WORK,
+    SIZE_FREE,
+    LimitError,
+    out_of_work,
+    taking_out,
+)
 from engine.runtime.state import Item, ItemRef, PlayerRef, Zone, new_state
 
 MAX_TRIGGER_DEPTH = 16
@@ -560,8 +569,17 @@ class Interpreter:
 
     def _place(self, ctx: Ctx, item: Item, origin: Zone | None, zone: Zone, top: bool) -> None:
         if origin is not None:
-            origin.items.remove(item)
-        zone.items.insert(0, item) if top else zone.items.append(item)
+            items = origin.items
+            if len(items) > SIZE_FREE:      # the search and the shift grow with the zone (limits.py)
+                taking_out(self, len(items))
+            items.remove(item)
+        items = zone.items
+        if not top:
+            items.append(item)
+        else:
+            if len(items) > SIZE_FREE:
+                taking_out(self, len(items))
+            items.insert(0, item)
         item.zone = zone
         if self.observers:
             self._tell_about_item(EventKind.MOVED, ctx.seat, item, (origin, zone),
