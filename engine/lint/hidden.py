@@ -91,8 +91,9 @@ class _Walk:
         self.flow_texts = {key for key in self.texts if key not in proc_paths and _in_flow(raw, key)}
         outside = [text for key, text in self.texts.items() if key not in proc_paths and key not in self.flow_texts]
         self.outside = outside
-        # a zone some text outside the flow's order conceals may be concealed between any two statements
-        self.unstable = {z for _, t in outside for z in self._concealed(t)}
+        # a zone that a text outside the flow's order (or a procedure it calls) conceals may be concealed
+        # between any two statements
+        self.unstable = {z for _, t in self._reached(outside) for z in self._concealed(t)}
         self.ever_revealed = {z for _, t in self.texts.values() for z in _revealed(t)} | set(_flow_reveals(raw))
         self.exposed: list[tuple[Where, str]] = []
         self.called: set[str] = set()
@@ -113,6 +114,18 @@ class _Walk:
         for name, text in self.procedures.items():
             if name not in self.called:
                 self.text(text, _NOTHING)
+
+    def _reached(self, texts: list[Text]) -> list[Text]:
+        """`texts` and the procedures they call, directly or not."""
+        found, todo, names = list(texts), list(texts), set()
+        while todo:
+            for t in todo.pop()[1].iter_subtrees():
+                name = str(t.children[0]) if t.data == "call" else None
+                if name is not None and name not in names and name in self.procedures:
+                    names.add(name)
+                    found.append(self.procedures[name])
+                    todo.append(self.procedures[name])
+        return found
 
     def _concealed(self, tree: Tree) -> Iterator[str]:
         for t in tree.iter_subtrees():
