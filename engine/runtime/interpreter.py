@@ -28,6 +28,7 @@ from engine.runtime.limits import (
     SIZE_FREE,
     LimitError,
     out_of_work,
+    searching,
     taking_out,
 )
 from engine.runtime.state import Item, ItemRef, PlayerRef, Zone, new_state
@@ -285,6 +286,14 @@ class Interpreter:
         if key not in self.state.boards:
             graph = self.state.boards[key] = graph.copy()
         (graph.link if joined else graph.unlink)(first.comp.id, second.comp.id)
+
+    def distance(self, a: Any, b: Any) -> int:
+        """`distance(A, B)`: fewest links between two spaces of a board; a search past SIZE_FREE spaces pays
+        for each space it visits (a pack may build a board of thousands)."""
+        steps, visited = self.graph_of(a).search(a.comp.id, _need_item(b, "a board function").comp.id)
+        if visited > SIZE_FREE:
+            searching(self, visited)
+        return steps
 
     def neighbors(self, space: Any) -> list[Item]:
         """The spaces linked to `space`: of a board with several copies, those of the same copy."""

@@ -161,5 +161,11 @@ def taking_out(game: Budget, size: int) -> None:
     charge_size(game, size, f"taking an item out of (or onto the top of) a zone of {size:,} items")
 
 
+def searching(game: Budget, visited: int) -> None:
+    """A board search (`distance`) that visited this many spaces: a step in Python, a unit each, like a loop
+    pass (only called past SIZE_FREE)."""
+    game.spend(visited, f"searching {visited:,} spaces of a board")
+
+
 COMPARISONS = {"eq": operator.eq, "ne": operator.ne, "lt": operator.lt, "le": operator.le, "gt": operator.gt,
                "ge": operator.ge}
