@@ -114,3 +114,20 @@ flow:
       - {{id: look, do: "call peek"}}
 """
     assert hidden_lines(tmp_path, body) == [11]
+
+
+def test_statements_inside_labelled_branches_are_followed(tmp_path: Path) -> None:
+    body = f"""flow:
+  - id: show
+    simultaneous:
+      - {{id: ready, do: "gain 1 coin"}}
+    reveal: [hand]
+  - id: peek
+    each_player:
+      - id: look
+        do: |
+          choose {{ "keep them shown": gain 1 coin | "hide them": conceal hand }}
+          may "peek" {{ reveal next_player.hand; {READ} }}
+          {READ}
+"""
+    assert hidden_lines(tmp_path, body) == [21]     # the last read only: the `may` revealed what it reads

@@ -38,6 +38,7 @@ from engine.usage import Where
 CODE = "HIDDEN001"
 # operands that name a zone without showing its items: (statement, child index)
 _NOT_READ = {("reveal", 0), ("conceal", 0), ("shuffle", 0), ("move", 1), ("draw", 1), ("draw", 2), ("play", 1)}
+_BLOCKS = ("block", "branch", "alternatives", "if_stmt")     # a statement's parts that hold statements
 _BINDERS = ("choose_item", "choose_number", "repeat_choose_item", "for_stmt")   # bind a name over their block
 
 
@@ -201,7 +202,7 @@ class _Walk:
         return shown
 
     def effect(self, text: Text, tree: Tree, shown: Shown) -> Shown:
-        if tree.data not in ("effect", "block"):
+        if tree.data not in ("effect", "block", "branch"):
             return self.stmt(text, tree, shown)
         # a block met again with the same state ends the same way (its reads are noted already): nested
         # loops walk each block once per state, not once per pass of every loop around it
@@ -217,7 +218,7 @@ class _Walk:
 
     def stmt(self, text: Text, t: Tree, shown: Shown) -> Shown:
         kind = str(t.data)
-        blocks = [c for c in t.children if isinstance(c, Tree) and c.data in ("block", "alternatives", "if_stmt")]
+        blocks = [c for c in t.children if isinstance(c, Tree) and c.data in _BLOCKS]
         for i, child in enumerate(t.children):
             if isinstance(child, Tree) and not any(child is b for b in blocks) and (kind, i) not in _NOT_READ:
                 self.check(text, child, shown)
@@ -246,6 +247,7 @@ class _Walk:
                 return _meet([self.effect(text, alt, s) for alt in alts])
             return one(shown) if kind == "choose_alt" else self.loop(one, shown)
         for block in blocks:     # `may`, `repeat N`, and any block a new statement has: maybe, maybe again
+            # (a `branch` is a block that may carry a label)
             shown = self.loop(lambda s, b=block: self.effect(text, b, s), shown)
         return shown
 

@@ -92,12 +92,14 @@ def _read(session: Match, path: str) -> Any:
         if game.pack.counters[name].scope == "player" and seat is None:
             raise PathError(f"counter '{name}' belongs to each player: write P1.{name}")
         return game.counter(name, seat)
+    if name in game.pack.dice and not rest:       # a dice pool: the faces its dice show
+        return list(game.state.dice[name])
     zone = _zone(game, name, seat)
     if zone is not None:
         return _zone_value(zone, rest, path)
     if name in game.pack.components and len(rest) == 1:
         return _item_attr(game, name, rest[0], seat)
-    raise PathError(f"'{path}' names no counter, zone or component attribute")
+    raise PathError(f"'{path}' names no counter, dice pool, zone or component attribute")
 
 
 def _zone_value(zone: Any, rest: list[str], path: str) -> Any:
@@ -136,6 +138,12 @@ def write(session: Match, path: str, value: Any) -> None:
             raise PathError(f"counter '{name}' belongs to each player: write P1.{name}")
         game.set_counter(ctx, name, _whole_number(name, value))
         return
+    if name in game.pack.dice and not rest:
+        faces = game.pack.dice[name].faces
+        if not isinstance(value, list) or any(type(f) is not int or f not in faces for f in value):
+            raise PathError(f"'{name}' is a dice pool: set it to a list of its faces (from {sorted(set(faces))})")
+        game.state.dice[name] = list(value)
+        return
     zone = _zone(game, name, seat)
     if zone is not None and not rest:
         _fill_zone(game, zone, seat, value)
@@ -150,7 +158,7 @@ def write(session: Match, path: str, value: Any) -> None:
             raise ValueTypeError(f"'{name}.{rest[0]}' is of type {attr_type}, not {_kind(value)}")
         game.set_attr(item, rest[0], value)
         return
-    raise PathError(f"'{path}' cannot be set (counters, zones and component attributes can)")
+    raise PathError(f"'{path}' cannot be set (counters, dice pools, zones and component attributes can)")
 
 
 def _fill_zone(game: Interpreter, zone: Zone, seat: int | None, ids: Any) -> None:

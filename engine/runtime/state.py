@@ -120,6 +120,7 @@ class State:
     # boards whose links changed in this match (`link`/`unlink`), by (component type, owner seat):
     # a copy of the pack's graph, so the pack stays the same for every match
     boards: dict[tuple[str, int | None], Graph] = field(default_factory=dict)
+    dice: dict[str, list[int]] = field(default_factory=dict)   # each dice pool's faces, by die id (`roll`)
 
     def zone(self, zid: str, seat: int | None) -> Zone:
         """The zone `zid`: the seat's own copy for per-player zones."""
@@ -178,6 +179,7 @@ class State:
             "trigger_uses": dict(self.trigger_uses),
             "boards": {key: (g.type_id, g.order, {cid: tuple(near) for cid, near in g.links.items()})
                        for key, g in self.boards.items()},
+            "dice": {did: tuple(faces) for did, faces in self.dice.items()},
             "rng": self.rng.getstate(),
         }
 
@@ -208,6 +210,7 @@ class State:
         self.trigger_uses = dict(data["trigger_uses"])
         self.boards = {key: Graph(type_id, order, {cid: list(near) for cid, near in links.items()})
                        for key, (type_id, order, links) in data["boards"].items()}
+        self.dice = {did: list(faces) for did, faces in data["dice"].items()}
         self.rng.setstate(data["rng"])
 
     def digest(self) -> str:
@@ -243,6 +246,7 @@ def new_state(pack: Pack, players: int, seed: int) -> State:
                            if c.scope == "player" and c.zone is None and c.items is None}
         player.zones = {z.id: Zone(z, player.seat) for z in pack.zones.values() if z.scope == "player"}
     state = State(seats, counters, global_zones, rng)
+    state.dice = {did: [] for did in pack.dice}
     everyone: tuple[int | None, ...] = tuple(range(players))
     for comp in pack.components.values():
         zid = comp.ctype.zone
