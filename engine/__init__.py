@@ -22,15 +22,16 @@ _EXPORTS: dict[str, str] = {
     "Event": "engine.runtime.events", "EventKind": "engine.runtime.events",
     "GameLog": "engine.play.log",
     "Agent": "engine.play.agents", "RandomAgent": "engine.play.agents", "ScriptedAgent": "engine.play.agents",
+    "GreedyAgent": "engine.play.greedy", "MctsAgent": "engine.play.mcts",
     "Pack": "engine.runtime.defs", "PlayerResult": "engine.runtime.scoring",
     "Diagnostic": "engine.diagnostics", "PackError": "engine.diagnostics",
     "CogworkError": "engine.errors", "RuleError": "engine.errors", "MoveError": "engine.errors",
 }
 
 __all__ = [
-    "Agent", "CogworkError", "Decision", "DecisionKind", "Diagnostic", "Event", "EventKind", "GameLog", "Match",
-    "MoveError", "Option", "Outcome", "Pack", "PackError", "PlayerResult", "RandomAgent", "RuleError",
-    "ScriptedAgent", "__version__", "lint_pack", "load_pack", "new_match", "play_match",
+    "Agent", "CogworkError", "Decision", "DecisionKind", "Diagnostic", "Event", "EventKind", "GameLog",
+    "GreedyAgent", "Match", "MctsAgent", "MoveError", "Option", "Outcome", "Pack", "PackError", "PlayerResult",
+    "RandomAgent", "RuleError", "ScriptedAgent", "__version__", "lint_pack", "load_pack", "new_match", "play_match",
 ]
 
 if TYPE_CHECKING:
@@ -38,8 +39,10 @@ if TYPE_CHECKING:
     from engine.diagnostics import Diagnostic, PackError
     from engine.errors import CogworkError, MoveError, RuleError
     from engine.play.agents import Agent, RandomAgent, ScriptedAgent
+    from engine.play.greedy import GreedyAgent
     from engine.play.log import GameLog
     from engine.play.match import Match, Outcome
+    from engine.play.mcts import MctsAgent
     from engine.runtime.decision import Decision, DecisionKind, Option
     from engine.runtime.defs import Pack
     from engine.runtime.events import Event, EventKind

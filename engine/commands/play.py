@@ -7,7 +7,8 @@ import sys
 from pathlib import Path
 
 from engine.commands.common import EXIT_OK, UsageError, options
-from engine.play.agents import Agent, RandomAgent
+from engine.play.agents import Agent
+from engine.play.bots import BotSpec, BotSpecError, lineup, parse_seats
 from engine.play.log import GameLog
 from engine.play.match import Match, Outcome
 from engine.play.rules_text import RulesText, load_with_rules
@@ -20,7 +21,8 @@ from engine.runtime.scoring import Verdict, final_scores
 
 NAME = "play"
 HELP = "play a game with bots and/or people"
-DESCRIPTION = "Play a full game. Seats not given to --human are seeded random bots."
+DESCRIPTION = ("Play a full game. Seats not given to --human are seeded bots: random, or the kind --bot names"
+               " (greedy: one step of lookahead on the score; mcts: information-set tree search).")
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -31,16 +33,33 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--option", action="append", metavar="NAME", help="turn on a pack option (repeatable)")
     p.add_argument("--human", type=int, action="append", metavar="SEAT",
                    help="seat (1-based) played at the terminal (repeatable)")
+    p.add_argument("--bot", action="append", metavar="SEAT=KIND[:PARAMS]",
+                   help="the bot in a seat (1-based; repeatable): random (the default), greedy, or"
+                        " mcts[:iterations=N,seconds=S,depth=N,exploration=C]")
     p.add_argument("--log", metavar="FILE", help="write the game log (JSON) here, for replay or resume")
     p.add_argument("--stop-after", type=int, metavar="N", help="stop after N decisions (save with --log)")
     p.add_argument("--resume", metavar="FILE", help="continue a game saved with --stop-after/--log")
     p.add_argument("--quiet", "-q", action="store_true", help="print only the final scores")
 
 
-def _agents(players: int, seed: int, rules: RulesText, feeds: dict[int, SeatFeed]) -> list[Agent]:
-    """Bots, and a terminal player for each --human seat (with the seat's event feed)."""
+def _agents(players: int, seed: int, rules: RulesText, feeds: dict[int, SeatFeed],
+            bots: dict[int, BotSpec]) -> list[Agent]:
+    """Bots (of the kinds --bot names), and a terminal player for each --human seat (with its event feed)."""
     table = TableText(rules, sys.stdout)
-    return [HumanAgent(table, feeds[seat]) if seat in feeds else RandomAgent(seed, seat) for seat in range(players)]
+    specs = lineup(bots, players)
+    return [HumanAgent(table, feeds[seat]) if seat in feeds else specs[seat].make(seed, seat)
+            for seat in range(players)]
+
+
+def _bots(specs: list[str] | None, players: int, humans: dict[int, SeatFeed]) -> dict[int, BotSpec]:
+    try:
+        bots = parse_seats(specs, players)
+    except BotSpecError as exc:
+        raise UsageError(str(exc)) from None
+    both = sorted(set(bots) & set(humans))
+    if both:
+        raise UsageError(f"seat {both[0] + 1} is given to --human and to --bot")
+    return bots
 
 
 def summary_line(session: Match, label: str) -> str:
@@ -90,15 +109,17 @@ def run(args: argparse.Namespace) -> int:
     players = resume.players if resume else (pack.min_players if args.players is None else args.players)
     seed = resume.seed if resume else args.seed
     feeds = {seat - 1: SeatFeed(seat - 1) for seat in args.human or [] if 1 <= seat <= players}
-    agents = _agents(players, seed, rules, feeds)
+    bots = _bots(args.bot, players, feeds)
+    agents = _agents(players, seed, rules, feeds, bots)
     logged = bool(args.log)   # a saved log lists the decisions taken without asking too
+    searching = any(spec.searches for spec in bots.values())   # their looks ahead start from forks
     if resume:
-        session = Match.from_log(pack, resume, agents, forkable=False, log_forced=logged)
+        session = Match.from_log(pack, resume, agents, forkable=searching, log_forced=logged)
         for feed in feeds.values():   # news from the resumed point on
             session.subscribe(feed)
     else:
         session = Match(pack, players, seed, options(args.option, pack), log_forced=logged,
-                        observers=feeds.values())
+                        observers=feeds.values(), forkable=searching)
     if not args.quiet:
         print(f"{pack.name} {pack.version}: {players} players, seed {seed}")
         _follow_rounds(session)

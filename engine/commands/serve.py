@@ -7,6 +7,7 @@ import secrets
 from pathlib import Path
 
 from engine.commands.common import EXIT_OK, UsageError, options
+from engine.play.bots import BotSpec, BotSpecError, parse_seats
 from engine.play.log import GameLog
 from engine.play.rules_text import load_with_rules
 from engine.serve.table import BOT, HUMAN, Table
@@ -23,6 +24,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    " (default with --resume: the logged one)")
     p.add_argument("--players", type=int, help="number of players (default: as many as --seats, else the minimum)")
     p.add_argument("--seats", help="who sits where, e.g. human,bot,bot (default: seat 1 human, the rest bots)")
+    p.add_argument("--bot", action="append", metavar="SEAT=KIND[:PARAMS]",
+                   help="the kind of a bot seat (1-based; repeatable): random (the default), greedy, or"
+                        " mcts[:iterations=N,seconds=S,depth=N,exploration=C]")
     p.add_argument("--seed", type=int, help="random seed (default: a fresh one per table)")
     p.add_argument("--option", action="append", metavar="NAME", help="turn on a pack option (repeatable)")
     p.add_argument("--tables", type=int, default=1, help="how many tables to open (default 1)")
@@ -48,6 +52,18 @@ def seat_kinds(text: str | None, players: int | None, minimum: int) -> list[str]
     return [HUMAN] + [BOT] * (count - 1)
 
 
+def bot_kinds(specs: list[str] | None, kinds: list[str]) -> dict[int, BotSpec]:
+    """The `--bot` kinds by seat; each must name a bot seat."""
+    try:
+        bots = parse_seats(specs, len(kinds))
+    except BotSpecError as exc:
+        raise UsageError(str(exc)) from None
+    for seat in bots:
+        if kinds[seat] != BOT:
+            raise UsageError(f"--bot: seat {seat + 1} is a human seat (see --seats)")
+    return bots
+
+
 def tables(args: argparse.Namespace) -> list[Table]:
     """The tables to serve: resumed from logs, else `--tables` new ones."""
     folder = Path(args.logs)
@@ -59,7 +75,7 @@ def tables(args: argparse.Namespace) -> list[Table]:
         kinds = seat_kinds(args.seats, log.players, log.players)
         if len(kinds) != log.players:
             raise UsageError(f"--seats names {len(kinds)} seats; the log has {log.players} players")
-        found.append(Table.resume(str(number), pack, rules, log, kinds, Path(path)))
+        found.append(Table.resume(str(number), pack, rules, log, kinds, Path(path), bot_kinds(args.bot, kinds)))
     if found:
         return found
     if args.pack is None:
@@ -69,10 +85,11 @@ def tables(args: argparse.Namespace) -> list[Table]:
     if not pack.min_players <= len(kinds) <= pack.max_players:
         raise UsageError(f"{pack.name} is for {pack.min_players}-{pack.max_players} players, not {len(kinds)}")
     chosen = options(args.option, pack)
+    bots = bot_kinds(args.bot, kinds)
     for number in range(1, args.tables + 1):
         seed = args.seed + number - 1 if args.seed is not None else secrets.randbelow(10**6)
         log_path = folder / f"{pack.id}-table{number}-seed{seed}.json"
-        found.append(Table.new(str(number), pack, rules, kinds, seed, chosen, log_path))
+        found.append(Table.new(str(number), pack, rules, kinds, seed, chosen, log_path, bots))
     return found
 
 
@@ -89,6 +106,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"table {table.name}: {table.pack.name}, {len(table.seats)} players, seed {table.seed}{where}")
         for token, seat in table.tokens.items():
             print(f"  seat {seat + 1}: http://{args.host}:{args.port}/t/{table.name}/{token}")
+        for seat, kind in table.bot_kinds.items():
+            print(f"  seat {seat + 1}: {kind} bot")
     uvicorn.run(create_app(Server(served, bot_delay=args.bot_delay)), host=args.host, port=args.port,
                 log_level="warning")
     return EXIT_OK

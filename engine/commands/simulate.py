@@ -1,4 +1,4 @@
-"""cogwork simulate: many seeded random-bot games on every core (or Ray), statistics, a balance report."""
+"""cogwork simulate: many seeded bot games on every core (or Ray), statistics, a balance report."""
 
 from __future__ import annotations
 
@@ -13,14 +13,16 @@ from typing import Any
 from engine.commands.common import EXIT_FINDINGS, EXIT_OK, UsageError, options, player_counts
 from engine.compile.loading import load_pack
 from engine.play import parallel
+from engine.play.bots import BotSpec, BotSpecError, describe_seats, parse_seats
 from engine.play.simulate import GameRecord, Report, write_failures
 from engine.report import balance
 from engine.report.compare import compare
 from engine.runtime.defs import Pack
 
 NAME = "simulate"
-HELP = "play many seeded random-bot games and report statistics"
-DESCRIPTION = ("Play N seeded games with random bots on every core (or as Ray tasks); report scores, game length,"
+HELP = "play many seeded bot games and report statistics"
+DESCRIPTION = ("Play N seeded games with bots (random unless --bot says otherwise) on every core (or as Ray tasks);"
+               " report scores, game length,"
                " seat win rates, and check that every game replays identically from its log. --report DIR writes"
                " a balance report (HTML with plots, and JSON); --compare BASE MODDED reports what a change did."
                " Exit 1 if any game fails or does not replay, or if the run was interrupted.")
@@ -32,6 +34,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--players", help="player counts: N, N-M or N,M (default: all the pack allows, in turn)")
     p.add_argument("--seed", type=int, default=1, help="first seed; game i uses seed+i (default 1)")
     p.add_argument("--option", action="append", metavar="NAME", help="turn on a pack option (repeatable)")
+    p.add_argument("--bot", action="append", metavar="SEAT=KIND[:PARAMS]",
+                   help="the bot in a seat (1-based; repeatable): random (the default), greedy, or"
+                        " mcts[:iterations=N,seconds=S,depth=N,exploration=C]")
     p.add_argument("--no-replay", action="store_true", help="skip the replay check (twice as fast)")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     p.add_argument("--coverage", action="store_true",
@@ -71,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(s | {"interrupted": interrupted}, indent=1))
     else:
-        _print_summary(pack, counts, args, s)
+        _print_summary(pack, counts, args, s, report)
         if interrupted:
             print(f"  interrupted: {s['games']} of {s['planned']} games finished")
     return EXIT_FINDINGS if s["errors"] or s["replay_mismatches"] or interrupted else EXIT_OK
@@ -93,8 +98,16 @@ def _check_flags(args: argparse.Namespace) -> None:
         raise UsageError("--backend ray needs Ray: pip install 'cogwork[ray]'")
 
 
+def _seats(args: argparse.Namespace, counts: list[int]) -> dict[int, BotSpec]:
+    try:
+        return parse_seats(args.bot, max(counts))
+    except BotSpecError as exc:
+        raise UsageError(str(exc)) from None
+
+
 def _play(args: argparse.Namespace, spec: str, pack: Pack, counts: list[int]) -> tuple[Report, bool]:
-    plan = parallel.Plan(spec, args.games, counts, args.seed, options(args.option, pack), not args.no_replay)
+    plan = parallel.Plan(spec, args.games, counts, args.seed, options(args.option, pack), not args.no_replay,
+                         {seat: str(bot) for seat, bot in _seats(args, counts).items()})
     with _progress_bar(args.games, enabled=not args.json) as bar:
         result = parallel.run(plan, args.workers, args.backend, args.ray_address, loaded=pack,
                               progress=(lambda done: bar.update(done - bar.n)) if bar else None)
@@ -116,7 +129,8 @@ def _balance(games: list[GameRecord], pack: Pack, args: argparse.Namespace, coun
     info = balance.PackInfo(pack.id, pack.name, pack.version,
                             {cid: (c.name, c.ctype.id) for cid, c in pack.components.items()})
     run = {"seeds": [args.seed, args.seed + args.games - 1], "players": counts,
-           "options": sorted(n for n, on in options(args.option, pack).items() if on), "bots": "random in every seat"}
+           "options": sorted(n for n, on in options(args.option, pack).items() if on),
+           "bots": describe_seats(_seats(args, counts))}
     return balance.build(games, info, run)
 
 
@@ -173,7 +187,18 @@ def _print_compare(result: dict[str, Any], args: argparse.Namespace) -> None:
         print(f"  removed components: {', '.join(result['removed_components'])}")
 
 
-def _print_summary(pack: Pack, counts: list[int], args: argparse.Namespace, s: dict[str, Any]) -> None:
+def _print_bots(report: Report, counts: list[int]) -> None:
+    """Each bot kind's win rate with its 95% interval, beside the fair share, and its mean score."""
+    fair = " or ".join(f"{1 / n:.3f}" for n in counts if n > 1)
+    for b in balance.bots([g for g in report.games if g.error is None and g.players > 1]):
+        w = b["win"]
+        print(f"  bot {b['kind']}: win rate {w['rate']:.3f} (95% CI {w['ci'][0]:.3f}..{w['ci'][1]:.3f},"
+              f" {b['seat_games']} seat-games; fair share {fair}), mean score {b['score']['mean']}"
+              f" [seats {', '.join(b['seats'])}]")
+
+
+def _print_summary(pack: Pack, counts: list[int], args: argparse.Namespace, s: dict[str, Any],
+                   report: Report) -> None:
     print(f"{pack.name}: {s['games']} games ({', '.join(map(str, counts))} players), seeds {args.seed}.."
           f"{args.seed + args.games - 1}, {s['seconds']} s ({s['games_per_second']} games/s)")
     print(f"  errors: {s['errors']}; replays checked: {s['replays_checked']}, mismatches: {s['replay_mismatches']}")
@@ -185,6 +210,8 @@ def _print_summary(pack: Pack, counts: list[int], args: argparse.Namespace, s: d
     if s["team"]:
         print(f"  team: win {s['team']['win']}, loss {s['team']['loss']} (a team win is then scored per player)")
     print("  seat win rate: " + ", ".join(f"{k} {v}" for k, v in s["seat_win_rate"].items()))
+    if args.bot:
+        _print_bots(report, counts)
     for f in s["failures"]:
         print(f"  FAILED seed {f['seed']} ({f['players']} players): {f['error']}")
     _print_coverage(s["coverage"], args.coverage)

@@ -1,14 +1,23 @@
-"""Who answers decisions: seeded random bots, scripts of labels, or a person."""
+"""Who answers decisions: seeded random bots, scripts of labels, a person, or a searching bot.
+
+Every one is an `Agent`: `choose(view, decision)` gives an option's index. A bot that looks ahead
+(engine/play/greedy.py, engine/play/mcts.py) is also a `Searcher`: `Match.run` (and a served table)
+first `bind`s it to the match it plays, and it reads that match only through its public API
+(`determinize`, `apply`, `outcome`, `view`), never its state.
+"""
 
 from __future__ import annotations
 
 import random
 from collections import deque
 from collections.abc import Iterable, Mapping
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from engine.errors import CogworkError
 from engine.runtime.decision import Decision
+
+if TYPE_CHECKING:
+    from engine.play.match import Match
 
 
 class Agent(Protocol):
@@ -16,6 +25,19 @@ class Agent(Protocol):
 
     def observe(self, decision: Decision, index: int) -> None:
         """Told of its own decision answered from a log (so a resumed game continues identically)."""
+
+
+@runtime_checkable
+class Searcher(Protocol):
+    """An agent that plays the position forward before it answers: told which match it plays first."""
+
+    def bind(self, match: Match) -> None: ...
+
+
+def decision_rng(seed: int, seat: int, answers: int) -> random.Random:
+    """A searching bot's generator for one decision: from its seed, its seat and how many answers the match
+    has had (public), so a game resumed from a log, or a worker that replays it, decides the same way."""
+    return random.Random(f"{seed}/{seat}/{answers}")
 
 
 class RandomAgent:

@@ -15,19 +15,21 @@ at a time.
 from __future__ import annotations
 
 import bisect
+import random
 import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from greenlet import getcurrent, greenlet
+from greenlet import GreenletExit, getcurrent, greenlet
 
 from engine.errors import GameOver, MoveError, RuleError, StopLoop
-from engine.play.agents import Agent
+from engine.play.agents import Agent, Searcher
 from engine.play.log import GameLog
 from engine.runtime.context import Ctx
 from engine.runtime.decision import Decision
 from engine.runtime.defs import Pack
+from engine.runtime.determinize import offered_items, redeal_hidden
 from engine.runtime.events import Event, EventKind
 from engine.runtime.interpreter import NEVER, Interpreter
 from engine.runtime.scoring import PlayerResult, Verdict, final_scores, team_lost, verdict
@@ -72,6 +74,7 @@ class Match:
             self.game.watch(observer)
         self._checkpoints: list[_Checkpoint] = []
         self._forced: list[_Forced] = []
+        self._redeals: list[_Redeal] = []   # a determinized match: where its hidden items were dealt again
         if _resume is not None:
             self.log, self._checkpoints, self._forced = _resume
         if log_forced:
@@ -217,6 +220,48 @@ class Match:
             copy.game.at_step, copy.game.checkpoint_at, copy._checkpoints = None, NEVER, []
         return copy
 
+    def determinize(self, seat: int, rng: random.Random) -> Match:
+        """A light copy (like `fork(history=False)`) in which every item `seat` cannot see now is dealt again
+        at random among the hidden places of its owner and type, and the random generator is reseeded from
+        `rng`: one of the games `seat` cannot tell from this one (engine/runtime/determinize.py says what
+        the seat is taken to know). Information-set search plays on these instead of on `fork`s, so it
+        never reads another hand or the deck order. The copy depends only on `seat`'s view and `rng`.
+
+        A sample is a match like any other (`apply`, `fork`, `determinize` again), but it is not a game
+        that happened: `to_log` refuses it (a log cannot say where the items were dealt), and so does an
+        `undo` to before the deal. Its `fork` replays from the start, dealing again where it was dealt.
+        """
+        if not 0 <= seat < len(self.game.state.players):
+            raise MoveError(f"there is no seat {seat} in a {len(self.game.state.players)}-player match")
+        copy = self.fork(history=False)
+        copy._deal(_Redeal(len(copy.log), seat, rng.getstate()))
+        rng.setstate(copy._redeals[-1].after)
+        return copy
+
+    @property
+    def is_sample(self) -> bool:
+        """Whether this match came from `determinize` (its hidden items were dealt again)."""
+        return bool(self._redeals)
+
+    def _deal(self, redeal: _Redeal) -> None:
+        """Deal the hidden items again as `redeal` says (at the pending decision it was made at)."""
+        rng = random.Random()
+        rng.setstate(redeal.rng)
+        pending = self.decision
+        redeal_hidden(self.game.state, redeal.seat, rng, offered_items(pending.payloads) if pending is not None else ())
+        self._redeals.append(_Redeal(redeal.answers, redeal.seat, redeal.rng, rng.getstate()))
+
+    def close(self) -> None:
+        """End this match's paused flow now, so its memory is freed: a paused flow is a greenlet in a reference
+        cycle with its match, which the garbage collector never frees. Call it on a fork or sample you are
+        done with before its end (a finished match needs nothing); the match cannot be played after."""
+        if self._flow.dead:
+            return
+        with self._owned():
+            self._flow.parent = getcurrent()     # where the flow returns once it has unwound
+            self._flow.throw(GreenletExit)
+            self.decision = None
+
     def undo(self, n: int = 1) -> None:
         """Go back to the decision `n` answers ago (its hash is the one that decision had)."""
         if not 0 <= n <= len(self.log):
@@ -228,13 +273,15 @@ class Match:
     def _replayed(self, answers: int) -> Match:
         """A new match at the decision after the first `answers` answers: from the last checkpoint before
         it (a catch-up of the flow, then the answers given since), else replayed from the start."""
+        if self._redeals and answers < self._redeals[-1].answers:
+            raise MoveError("a determinized match cannot go back to before its hidden items were dealt again")
         game = self.game
         players, labels = len(game.state.players), [entry["label"] for entry in self.log[:answers]]
         at = bisect.bisect_right(self._checkpoints, answers, key=_answers) - 1
         if game.trace is None or at < 0:
             copy = Match(self.pack, players, game.seed, game.options, forkable=game.trace is not None,
                          log_forced=game.on_forced is not None)
-            copy.replay(labels)
+            copy._replay_dealing(labels, 0, self._redeals)
             return copy
         point = self._checkpoints[at]
         inner = Interpreter(self.pack, players, game.seed, game.options, like=game, data=point.data)
@@ -243,10 +290,28 @@ class Match:
         copy = Match(self.pack, players, game.seed, game.options, game=inner, forkable=True,
                      log_forced=game.on_forced is not None,
                      _resume=(self.log[:point.answers], self._checkpoints[:at + 1], forced))
-        copy.replay(labels[point.answers:])
+        copy._replay_dealing(labels[point.answers:], point.answers, self._redeals)
         return copy
 
+    def _replay_dealing(self, labels: list[str], answered: int, redeals: list[_Redeal]) -> None:
+        """`replay` from `answered` answers on, dealing the hidden items again where a sample's were dealt.
+
+        (A checkpoint after k answers is taken at a step's start, before the decision a deal after k
+        answers waits at: so a deal at `answered` answers is still to be made.)"""
+        if not redeals:
+            self.replay(labels)
+            return
+        self._redeals = [r for r in redeals if r.answers < answered]
+        later = [r for r in redeals if answered <= r.answers <= answered + len(labels)]
+        for count in range(answered, answered + len(labels) + 1):
+            while later and later[0].answers == count:
+                self._deal(later.pop(0))
+            if count < answered + len(labels):
+                self.apply_label(labels[count - answered])
+
     def to_log(self) -> GameLog:
+        if self._redeals:
+            raise MoveError("a determinized match has no log: its hidden items were dealt again")
         game = self.game
         log = GameLog(pack=self.pack.id, version=self.pack.version, players=len(game.state.players), seed=game.seed,
                       options={k: v for k, v in game.options.items() if v}, decisions=self._with_forced(),
@@ -308,6 +373,9 @@ class Match:
         The agents answer inside the flow: `Interpreter.ask` calls them at once instead of switching out to this
         loop and back (two greenlet switches per decision); the game pauses for real only at `stop_after`.
         """
+        for agent in agents:
+            if isinstance(agent, Searcher):
+                agent.bind(self)
         with self._owned():
             self._run(agents, stop_after)
 
@@ -359,7 +427,7 @@ class Match:
             other.game.on_forced = self._note_forced
         self.game, self.log, self.decision, self._checkpoints = other.game, other.log, other.decision, \
             other._checkpoints
-        self._forced = other._forced
+        self._forced, self._redeals = other._forced, other._redeals
         self._flow, self._thread = other._flow, other._thread
 
 
@@ -370,6 +438,17 @@ class _Forced:
     answers: int
     steps: int
     entry: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class _Redeal:
+    """Hidden items dealt again for `seat` after `answers` answers, by a generator in state `rng` (that ended
+    in state `after`): enough to deal them the same way when a sample is forked."""
+
+    answers: int
+    seat: int
+    rng: Any
+    after: Any = None
 
 
 @dataclass(frozen=True, slots=True)

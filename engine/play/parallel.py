@@ -1,8 +1,8 @@
 """Running a simulation's games on every core, or as Ray tasks on one machine or a cluster.
 
-The work is a `Plan`: plain data naming the pack (a built-in name or a folder), the seeds and the
-player counts. Each worker loads the pack itself from that name, so nothing but the plan and the
-records (plain data too) crosses a process boundary, and the design is the same under `spawn`,
+The work is a `Plan`: plain data naming the pack (a built-in name or a folder), the seeds, the
+player counts and the bots (spec texts). Each worker loads the pack itself from that name, so nothing
+but the plan and the records (plain data too) crosses a process boundary, and the design is the same under `spawn`,
 `fork` or a remote machine. Game i always gets seed `seed + i` and the same player count, and the
 records are put back in that order, so a run's statistics do not depend on how many workers played.
 """
@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from engine.compile.loading import load_pack
+from engine.play.bots import BotSpec
 from engine.play.simulate import GameRecord, play_one
 from engine.runtime.defs import Pack
 
@@ -36,6 +37,7 @@ class Plan:
     seed: int = 1
     options: dict[str, bool] = field(default_factory=dict)
     check_replay: bool = True
+    bots: dict[int, str] = field(default_factory=dict)    # seat index -> bot spec text; random elsewhere
 
     def chunks(self, workers: int) -> list[tuple[int, int]]:
         """(start, stop) game indexes: about four tasks per worker, for balance (game lengths vary a lot)."""
@@ -64,7 +66,9 @@ def _pack(spec: str) -> Pack:
 def play_chunk(plan: Plan, start: int, stop: int) -> list[tuple[int, GameRecord]]:
     """Games start..stop-1 of the plan, each with its index; runs wherever the task was sent."""
     pack = _pack(plan.pack)
-    return [(i, play_one(pack, plan.players[i % len(plan.players)], plan.seed + i, plan.options, plan.check_replay))
+    seats = {seat: BotSpec.parse(text) for seat, text in plan.bots.items()}
+    return [(i, play_one(pack, plan.players[i % len(plan.players)], plan.seed + i, plan.options, plan.check_replay,
+                         seats))
             for i in range(start, stop)]
 
 

@@ -1,4 +1,4 @@
-"""Many seeded random-bot games: the designer's statistics and the soak test.
+"""Many seeded bot games (random bots unless told otherwise): the designer's statistics and the soak test.
 
 Every game can also be replayed from its own log (`check_replay`), which is
 how "random games finish and replay identically" is measured. A game's record
@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.errors import RuleError
-from engine.play.agents import RandomAgent
+from engine.play.bots import BotSpec, lineup
 from engine.play.log import GameLog
 from engine.play.match import Match
 from engine.runtime.defs import Pack
@@ -136,16 +136,20 @@ def _stats(values: list[int]) -> dict[str, float] | None:
     return {"mean": round(statistics.fmean(values), 2), "min": min(values), "max": max(values)}
 
 
-def play_one(pack: Pack, players: int, seed: int, options: dict[str, bool], check_replay: bool) -> GameRecord:
-    """Play one random-bot game; any error (a rule error or an engine fault) becomes the record's `error`."""
-    bots = ["random"] * players
+def play_one(pack: Pack, players: int, seed: int, options: dict[str, bool], check_replay: bool,
+             seats: dict[int, BotSpec] | None = None) -> GameRecord:
+    """Play one game (`seats`: the bot of each seat named, random elsewhere); any error (a rule error or an
+    engine fault) becomes the record's `error`."""
+    specs = lineup(seats or {}, players)
+    bots = [str(spec) for spec in specs]
     coverage = CoverageCount(pack)
-    try:
-        session = Match(pack, players, seed, options, observers=[coverage])
+    try:   # a bot that looks ahead starts each look from a fork: checkpoints make those cheap
+        session = Match(pack, players, seed, options, observers=[coverage],
+                        forkable=any(spec.searches for spec in specs))
     except Exception as exc:
         return _failed(GameRecord(seed, players, [], [], 0, "", bots=bots), exc, None, pack, players, seed, options)
     try:
-        session.run([RandomAgent(seed, s) for s in range(players)])
+        session.run([spec.make(seed, seat) for seat, spec in enumerate(specs)])
         outcome = session.outcome()
     except Exception as exc:
         record = GameRecord(seed, players, [], [], len(session.log), "", coverage=coverage.counts, bots=bots)
@@ -184,13 +188,13 @@ def _describe(exc: Exception) -> str:
 
 
 def simulate(pack: Pack, games: int, players: list[int], seed: int, options: dict[str, bool],
-             check_replay: bool = True) -> Report:
+             check_replay: bool = True, seats: dict[int, BotSpec] | None = None) -> Report:
     """Play `games` games in this process, cycling through `players` counts, seeds seed, seed+1, ..."""
     report = Report(components=list(pack.components), planned=games,
                     team=pack.scoring is not None and pack.scoring.team_loss is not None)
     start = time.perf_counter()
     for i in range(games):
-        report.games.append(play_one(pack, players[i % len(players)], seed + i, options, check_replay))
+        report.games.append(play_one(pack, players[i % len(players)], seed + i, options, check_replay, seats))
     report.seconds = time.perf_counter() - start
     return report
 

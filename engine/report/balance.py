@@ -142,16 +142,20 @@ def _strength(lift: dict[str, Any] | None) -> float:
 
 
 def bots(games: list[GameRecord]) -> list[dict[str, Any]]:
-    """Each bot kind over every seat it held: win rate, win share above the fair share, mean score."""
+    """Each bot kind over every seat it held (listed in `seats`): win rate, win share above the fair share,
+    mean score."""
     wins: defaultdict[str, float] = defaultdict(float)
     excess: defaultdict[str, list[float]] = defaultdict(list)
     scores: defaultdict[str, list[int]] = defaultdict(list)
+    seats: defaultdict[str, set[int]] = defaultdict(set)
     for g in games:
         shares = _win_shares(g)
         for seat, kind in enumerate(g.bots):
             wins[kind] += shares[seat]
             excess[kind].append(shares[seat] - 1 / g.players)
             scores[kind].append(g.scores[seat])
-    return [{"kind": kind, "seat_games": len(excess[kind]), "win": _rate(wins[kind], len(excess[kind])),
+            seats[kind].add(seat)
+    return [{"kind": kind, "seats": [f"P{seat + 1}" for seat in sorted(seats[kind])],
+             "seat_games": len(excess[kind]), "win": _rate(wins[kind], len(excess[kind])),
              "excess_win_share": round(sum(excess[kind]) / len(excess[kind]), 4),
              "score": describe(scores[kind])} for kind in sorted(excess)]

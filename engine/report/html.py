@@ -272,6 +272,7 @@ def _component_table(report: dict[str, Any]) -> str:
 
 
 def _bot_table(report: dict[str, Any]) -> str:
-    rows = [[_e(b["kind"]), str(b["seat_games"]), _pct(b["win"]["rate"]), _ci(b["win"]["ci"]),
-             f"{100 * b['excess_win_share']:+.1f} pts", _num(b["score"]["mean"])] for b in report["bots"]]
-    return _table(["bot", "seat-games", "win rate", "95% CI", "above fair share", "mean score"], rows)
+    rows = [[_e(b["kind"]), _e(", ".join(b["seats"])), str(b["seat_games"]), _pct(b["win"]["rate"]),
+             _ci(b["win"]["ci"]), f"{100 * b['excess_win_share']:+.1f} pts", _num(b["score"]["mean"])]
+            for b in report["bots"]]
+    return _table(["bot", "seats", "seat-games", "win rate", "95% CI", "above fair share", "mean score"], rows)

@@ -61,7 +61,9 @@ class Server:
     async def _run_bots(self, table: Table) -> None:
         while table.bot_to_move():
             await asyncio.sleep(self.bot_delay)
-            table.bot_step()
+            thought = await asyncio.to_thread(table.bot_think)   # a searching bot may think for seconds
+            if thought is not None:
+                table.bot_answer(*thought)
             await self.push(table)
 
     async def settle(self) -> None:

@@ -15,7 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from engine.errors import MoveError
-from engine.play.agents import RandomAgent
+from engine.play.agents import Searcher
+from engine.play.bots import DEFAULT, BotSpec
 from engine.play.layout import layout
 from engine.play.log import GameLog
 from engine.play.match import Match
@@ -44,14 +45,22 @@ class Table:
     """A served match. `version` grows with every change, so a page can tell a stale answer."""
 
     def __init__(self, name: str, pack: Pack, rules: RulesText, match: Match, seats: list[str],
-                 log_path: Path | None, seed: int) -> None:
+                 log_path: Path | None, seed: int, bots: dict[int, BotSpec] | None = None) -> None:
+        """`bots`: the kind of each bot seat named (random for the others)."""
         self.name, self.pack, self.rules, self.match, self.seats = name, pack, rules, match, seats
         self.log_path, self.seed = log_path, seed
         self.tokens = {secrets.token_urlsafe(16): seat for seat, kind in enumerate(seats) if kind == HUMAN}
         self.feeds = {seat: SeatFeed(seat) for seat in range(len(seats))}
         for feed in self.feeds.values():
             match.subscribe(feed)
-        self.bots = {seat: RandomAgent(seed, seat) for seat, kind in enumerate(seats) if kind == BOT}
+        kinds = bots or {}
+        self.bots = {seat: kinds.get(seat, BotSpec(DEFAULT)).make(seed, seat)
+                     for seat, kind in enumerate(seats) if kind == BOT}
+        self.bot_kinds = {seat: str(kinds.get(seat, BotSpec(DEFAULT))) for seat in self.bots}
+        for bot in self.bots.values():
+            if isinstance(bot, Searcher):
+                bot.bind(match)
+        self.thinking = False   # a bot is choosing (in a worker thread): the match must not change meanwhile
         self.history: list[_Answered] = []
         self.version = 0
         self.layout = layout(pack)
@@ -59,13 +68,14 @@ class Table:
 
     @classmethod
     def new(cls, name: str, pack: Pack, rules: RulesText, seats: list[str], seed: int,
-            options: dict[str, bool], log_path: Path | None) -> Table:
-        return cls(name, pack, rules, Match(pack, len(seats), seed, options, forkable=True), seats, log_path, seed)
+            options: dict[str, bool], log_path: Path | None, bots: dict[int, BotSpec] | None = None) -> Table:
+        return cls(name, pack, rules, Match(pack, len(seats), seed, options, forkable=True), seats, log_path, seed,
+                   bots)
 
     @classmethod
     def resume(cls, name: str, pack: Pack, rules: RulesText, log: GameLog, seats: list[str],
-               log_path: Path | None) -> Table:
-        return cls(name, pack, rules, Match.from_log(pack, log, forkable=True), seats, log_path, log.seed)
+               log_path: Path | None, bots: dict[int, BotSpec] | None = None) -> Table:
+        return cls(name, pack, rules, Match.from_log(pack, log, forkable=True), seats, log_path, log.seed, bots)
 
     # ---------------------------------------------------------------- who may do what
     def seat_of(self, token: str) -> int | None:
@@ -89,10 +99,29 @@ class Table:
 
     def bot_step(self) -> None:
         """One bot answer (the app calls this after a short, visible delay)."""
+        thought = self.bot_think()
+        if thought is not None:
+            self.bot_answer(*thought)
+
+    def bot_think(self) -> tuple[int, int] | None:
+        """The bot to move's choice and the table version it was made at (None: no bot to move).
+
+        Safe in a worker thread while the page keeps being served: a searching bot reads the match only
+        through forks and samples, and nothing changes the match while `thinking` (undo is refused)."""
         decision = self.match.decision
         if decision is None or decision.seat not in self.bots:
-            return
-        self._apply(self.bots[decision.seat].choose(self.match.view(decision.seat), decision))
+            return None
+        version = self.version
+        self.thinking = True
+        try:
+            return version, self.bots[decision.seat].choose(self.match.view(decision.seat), decision)
+        finally:
+            self.thinking = False
+
+    def bot_answer(self, version: int, index: int) -> None:
+        """Apply a bot's choice, unless the table changed since it was made."""
+        if version == self.version and self.bot_to_move():
+            self._apply(index)
 
     def _apply(self, index: int) -> None:
         decision = self.match.decision
@@ -138,6 +167,8 @@ class Table:
         return False
 
     def undo(self, seat: int, version: int) -> None:
+        if self.thinking:
+            raise RefusedError("a bot is choosing its answer: undo once it has answered")
         if version != self.version:
             raise RefusedError("the table moved on: undo again if you still want to")
         n = self.can_undo(seat)
@@ -175,7 +206,8 @@ class Table:
         first = max(0, len(feed.events) - PAST_EVENTS)
         data: dict[str, Any] = {
             "table": self.name, "pack": self.pack.name, "seat": seat, "version": self.version,
-            "seats": [{"seat": s, "kind": kind} for s, kind in enumerate(self.seats)],
+            "seats": [{"seat": s, "kind": kind, **({"bot": self.bot_kinds[s]} if s in self.bot_kinds else {})}
+                      for s, kind in enumerate(self.seats)],
             "names": self._names(view), "view": view, "layout": self.layout,
             "cards": {cid: rules.card(cid) for cid in _components(view)},
             "events": [{"text": line, "kind": e["kind"], "new": i >= feed.mark}

@@ -1,0 +1,75 @@
+"""The greedy bot: tries every option one step ahead and keeps the one that leaves its score best.
+
+It looks ahead on a sample of what it cannot see (`Match.determinize`), never on the real match, so a
+draw it tries shows a card the deck might hold, not the one it does. One step: the option is applied
+and the match runs on to the next decision (whoever's), where the position is scored.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from engine.play.agents import decision_rng
+from engine.play.match import Match
+from engine.runtime.decision import Decision
+from engine.runtime.scoring import Verdict
+
+
+class GreedyAgent:
+    """Best position value one step ahead; ties go to an option that leads somewhere it has not been yet,
+    then to a seeded coin. Without that tie-break a bot whose options all score the same would answer the
+    same way forever (pass, pass, ...) in a game that only ends when somebody acts."""
+
+    kind = "greedy"
+
+    def __init__(self, seed: int, seat: int) -> None:
+        self.seed, self.seat = seed, seat
+        self.match: Match | None = None
+        self.been: set[str] = set()    # the views it has answered from
+
+    def bind(self, match: Match) -> None:
+        if match is not self.match:
+            self.match, self.been = match, set()
+
+    def choose(self, view: Mapping[str, Any], decision: Decision) -> int:
+        match = self.match
+        if match is None:
+            raise RuntimeError("a greedy bot plays only a match it was bound to (Match.run binds it)")
+        rng = decision_rng(self.seed, self.seat, len(match.log))
+        sample = rng.getrandbits(64)     # one sample for every option: they are compared on the same deal
+        self.been.add(_fingerprint(view))
+        best, best_key = 0, None
+        for index in range(len(decision.labels)):
+            trial = match.determinize(self.seat, random.Random(sample))
+            trial.apply(index)
+            seen = _fingerprint(trial.view(self.seat))
+            key = (*position_value(trial, self.seat), seen not in self.been, rng.random())
+            trial.close()
+            if best_key is None or key > best_key:
+                best, best_key = index, key
+        return best
+
+    def observe(self, decision: Decision, index: int) -> None:
+        return None
+
+
+def position_value(match: Match, seat: int) -> tuple[float, int, int]:
+    """How good the position is for `seat`: the result if the match is over (1 a win, shared among the
+    winners; 0 a loss; 0.5 meaning not over yet), then its score's lead over the best other seat, then its
+    score."""
+    outcome = match.outcome()
+    scores = [r.score for r in outcome.results]
+    mine = scores[seat]
+    others = [s for i, s in enumerate(scores) if i != seat]
+    lead = mine - max(others) if others else mine
+    if not match.done:
+        return 0.5, lead, mine
+    if outcome.verdict in (Verdict.TEAM_LOSS, Verdict.NO_WINNER) or seat not in outcome.winners:
+        return 0.0, lead, mine
+    return 0.5 + 0.5 / len(outcome.winners), lead, mine
+
+
+def _fingerprint(view: Mapping[str, Any]) -> str:
+    return repr(sorted(view.items()))

@@ -1,0 +1,79 @@
+"""Re-dealing what one seat cannot see: a sample of the games that seat cannot tell apart from this one.
+
+A search that plays on a copy of the real state would read other hands and the deck order. Information-
+set search instead plays on samples: every item in a zone the seat cannot see now is dealt again, at
+random, among the places such items occupy, and the random generator is reseeded. What the seat is
+taken to know:
+
+- everything it can see now (visible zones, every counter, every item attribute in a visible zone);
+- how many items each hidden zone holds (its view shows the size);
+- whose each hidden item is and what type it is, place by place: an item only trades places with items
+  of the same owner and component type, so a hand stays a hand of cards, a deck a deck of its owner's
+  cards;
+- which items the pending decision offers (they stay where they are);
+- the state the game gave each hidden place: an item's attributes that differ from its component's
+  printed values (a card assigned to slot 1, a counter on a card) stay with the place, and the
+  item dealt there takes them over (on its own printed values). Otherwise a card from a hand could land
+  among assigned cards without the assignment the rules gave every card there.
+
+It does not remember where it saw an item go earlier (a card it put on top of the deck is re-dealt
+like any other). The result depends only on what the seat knows and on `rng`: the hidden items are put
+in a canonical order (by uid) before they are shuffled, so two states that differ only in hidden
+places re-deal to the same sample.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+from typing import Any
+
+from engine.runtime.state import Item, State, Zone
+
+
+def redeal_hidden(state: State, seat: int, rng: random.Random, pinned: Iterable[Item] = ()) -> int:
+    """Re-deal, in place, every item `seat` cannot see (but `pinned`) and reseed the state's RNG; how many
+    items took part."""
+    keep = {item.uid for item in pinned}
+    places: dict[tuple[int, str], list[tuple[Zone, int]]] = {}
+    for zone in state.all_zones():
+        if zone.visible_to(seat):
+            continue
+        for position, item in enumerate(zone.items):
+            if item.uid not in keep:
+                owner = -1 if item.owner is None else item.owner
+                places.setdefault((owner, item.comp.ctype.id), []).append((zone, position))
+    dealt = 0
+    for key in sorted(places):
+        spots = places[key]
+        items = sorted((zone.items[position] for zone, position in spots), key=_uid)
+        given = [_state_given(zone.items[position]) for zone, position in spots]
+        rng.shuffle(items)
+        for (zone, position), item, state_here in zip(spots, items, given, strict=True):
+            zone.items[position] = item
+            item.zone = zone
+            item.attrs = {**item.comp.values, **state_here}
+        dealt += len(items)
+    state.rng.seed(rng.getrandbits(64))
+    return dealt
+
+
+def offered_items(payloads: Iterable[Any]) -> list[Item]:
+    """The items a decision's options name (directly, or inside a tuple or list of them)."""
+    found: list[Item] = []
+    for value in payloads:
+        if isinstance(value, Item):
+            found.append(value)
+        elif isinstance(value, list | tuple):
+            found.extend(offered_items(value))
+    return found
+
+
+def _state_given(item: Item) -> dict[str, Any]:
+    """The attributes the game set on `item` (those that differ from its component's printed values)."""
+    printed = item.comp.values
+    return {name: value for name, value in item.attrs.items() if name not in printed or printed[name] != value}
+
+
+def _uid(item: Item) -> int:
+    return item.uid

@@ -1,0 +1,259 @@
+"""The bots (`--bot SEAT=KIND[:PARAMS]`): greedy and information-set MCTS on the public match API.
+
+The no-cheating test: a searching bot answers the same in two matches that differ only in what its seat
+cannot see (another hand, the deck order, the random generator), and a bot that peeks (searches on
+forks of the real match) does not, so the test can tell."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import engine
+from engine.cli import main
+from engine.errors import MoveError
+from engine.play.bots import BotSpec, BotSpecError, describe_seats, parse_seats
+from engine.play.greedy import GreedyAgent
+from engine.play.match import Match
+from engine.play.mcts import MctsAgent
+
+RR = engine.load_pack("raising-robots")
+TTT = engine.load_pack("tic-tac-toe")
+
+
+def _position(pack: engine.Pack, players: int, seed: int, answers: int) -> Match:
+    """A match after `answers` random answers, at a decision with at least two options."""
+    match = engine.new_match(pack, players, seed=seed)
+    rng = random.Random(seed)
+    while not match.done and (len(match.log) < answers or len(match.legal()) < 2):
+        match.apply(int(rng.random() * len(match.legal())))
+    assert not match.done
+    return match
+
+
+def _hidden(match: Match, seat: int) -> Any:
+    """Everything but what `seat` sees: the full view with the seat's own view's parts taken out."""
+    full, mine = match.view(), match.view(seat)
+    return [(zid, z) for zid, z in full["zones"].items() if mine["zones"][zid] != z] + \
+        [(p["seat"], zid, z) for p, m in zip(full["players"], mine["players"], strict=True)
+         for zid, z in p["zones"].items() if m["zones"][zid] != z]
+
+
+# ---------------------------------------------------------------- Match.determinize
+def test_a_sample_keeps_the_seats_view_and_deals_the_rest_again() -> None:
+    match = _position(RR, 3, seed=4, answers=60)
+    seat = match.to_move
+    sample = match.determinize(seat, random.Random(77))
+    assert sample.view(seat) == match.view(seat)
+    assert sample.legal() == match.legal() and sample.to_move == seat
+    assert _hidden(sample, seat) != _hidden(match, seat)          # another hand, another deck order
+    assert sample.state_hash() != match.state_hash()
+    assert match.state_hash() == match.fork().state_hash()       # the real match is untouched
+
+
+def test_a_sample_depends_only_on_the_seats_view_and_the_generator() -> None:
+    match = _position(RR, 2, seed=9, answers=45)
+    seat = match.to_move
+    other = match.determinize(seat, random.Random(1))            # the same view, other hidden items
+    assert other.state_hash() != match.state_hash()
+    assert match.determinize(seat, random.Random(5)).state_hash() == other.determinize(seat, random.Random(5)
+                                                                                       ).state_hash()
+    assert match.determinize(seat, random.Random(5)).state_hash() != match.determinize(seat, random.Random(6)
+                                                                                       ).state_hash()
+
+
+def test_a_sample_plays_forks_and_undoes_but_has_no_log_and_no_past() -> None:
+    match = _position(RR, 2, seed=2, answers=30)
+    sample = match.determinize(match.to_move, random.Random(3))
+    dealt = len(sample.log)
+    assert sample.fork().state_hash() == sample.state_hash()
+    sample.apply(0)
+    sample.apply(0)
+    assert sample.fork().state_hash() == sample.state_hash()    # forks deal again where the sample was dealt
+    before = sample.state_hash()
+    sample.apply(0)
+    sample.undo()
+    assert sample.state_hash() == before and sample.is_sample and not match.is_sample
+    with pytest.raises(MoveError, match="before its hidden items"):
+        sample.undo(len(sample.log) - dealt + 1)
+    with pytest.raises(MoveError, match="no log"):
+        sample.to_log()
+    with pytest.raises(MoveError, match="no seat 5"):
+        match.determinize(5, random.Random(0))
+
+
+# ---------------------------------------------------------------- no cheating
+class _Peeking:
+    """The real match with `determinize` replaced by a fork: a bot bound to it sees every hidden item
+    (the generator is still reseeded, so only the hidden items can make a difference)."""
+
+    def __init__(self, match: Match) -> None:
+        self.match, self.log = match, match.log
+
+    def determinize(self, seat: int, rng: random.Random) -> Match:
+        copy = self.match.fork(history=False)
+        copy.game.state.rng.seed(rng.getrandbits(64))
+        return copy
+
+
+def _choice(bot: GreedyAgent | MctsAgent, match: Any) -> int:
+    bot.bind(match)
+    decision = match.decision if isinstance(match, Match) else match.match.decision
+    return bot.choose({}, decision)
+
+
+def _mcts(seat: int) -> MctsAgent:
+    return MctsAgent(11, seat, iterations=24, depth=12)
+
+
+def _greedy(seat: int) -> GreedyAgent:
+    return GreedyAgent(11, seat)
+
+
+@pytest.mark.parametrize(("pack", "make"), [("raising-robots", _mcts), ("goofspiel", _mcts), ("goofspiel", _greedy)],
+                         ids=["mcts-raising-robots", "mcts-goofspiel", "greedy-goofspiel"])
+def test_a_bot_decides_the_same_when_only_what_it_cannot_see_changes(pack: str, make: Any) -> None:
+    honest, peeking = [], []
+    for seed in range(1, 9):
+        real = _position(engine.load_pack(pack), 2, seed=seed, answers=2 * seed + 1)   # goofspiel: the second bid
+        seat = real.to_move
+        changed = real.determinize(seat, random.Random(seed + 100))   # same view, other hidden items and RNG
+        assert changed.view(seat) == real.view(seat) and _hidden(changed, seat) != _hidden(real, seat)
+        honest.append((_choice(make(seat), real), _choice(make(seat), changed)))
+        peeking.append((_choice(make(seat), _Peeking(real)), _choice(make(seat), _Peeking(changed))))
+    assert all(a == b for a, b in honest), honest
+    assert any(a != b for a, b in peeking), peeking        # the test can tell a bot that peeks
+
+
+# ---------------------------------------------------------------- playing strength (seeded: no flakiness)
+def _wins(pack: engine.Pack, a: str, b: str, games: int) -> tuple[int, int]:
+    """Wins of bot a and of bot b over `games` two-player games, seats swapped every game."""
+    won = [0, 0]
+    for seed in range(1, games + 1):
+        specs = [BotSpec.parse(a), BotSpec.parse(b)]
+        order = [0, 1] if seed % 2 else [1, 0]
+        match = engine.new_match(pack, 2, seed=seed)
+        outcome = engine.play_match(match, [specs[order[s]].make(seed, s) for s in range(2)])
+        if len(outcome.winners) == 1:
+            won[order[outcome.winners[0]]] += 1
+    return won[0], won[1]
+
+
+def test_greedy_takes_a_win_in_one_and_beats_random_at_tic_tac_toe() -> None:
+    match = engine.new_match(TTT, 2, seed=1)
+    for label in ("top left", "left", "top", "center"):     # X to move, and "top right" wins at once
+        match.apply_label(label)
+    assert match.legal()[_choice(GreedyAgent(1, 0), match)] == "top right"
+    greedy, random_bot = _wins(TTT, "greedy", "random", 30)
+    assert greedy >= 2 * random_bot + 5, (greedy, random_bot)
+
+
+def test_mcts_beats_random_and_holds_greedy_at_tic_tac_toe() -> None:
+    mcts, random_bot = _wins(TTT, "mcts:iterations=150", "random", 12)
+    assert random_bot == 0 and mcts >= 8, (mcts, random_bot)
+    mcts, greedy = _wins(TTT, "mcts:iterations=150", "greedy", 12)
+    assert mcts >= greedy, (mcts, greedy)
+
+
+# ---------------------------------------------------------------- specs and the commands
+def test_bot_specs_parse_and_refuse_mistakes() -> None:
+    assert str(BotSpec.parse("MCTS: depth=9, iterations=50")) == "mcts:depth=9,iterations=50"
+    seats = parse_seats(["2=greedy", "1=mcts:seconds=0.5"], 4)
+    assert {s: str(b) for s, b in seats.items()} == {1: "greedy", 0: "mcts:seconds=0.5"}
+    assert describe_seats(seats) == "P1 mcts:seconds=0.5, P2 greedy; random elsewhere"
+    for bad, message in [("1=alpha", "unknown bot kind"), ("1=greedy:depth=3", "not a parameter"),
+                         ("1=mcts:iterations=x", "must be a int"), ("1=mcts:depth=0", "above 0"),
+                         ("5=greedy", "does not exist"), ("greedy", "SEAT=KIND"), ("1=mcts:iterations", "not a")]:
+        with pytest.raises(BotSpecError, match=message):
+            parse_seats([bad], 4)
+    with pytest.raises(BotSpecError, match="twice"):
+        parse_seats(["1=greedy", "1=mcts"], 2)
+
+
+def test_simulate_reports_each_seats_bot(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code = main(["simulate", "tic-tac-toe", "--games", "6", "--workers", "1", "--bot", "1=greedy",
+                 "--bot", "2=mcts:iterations=20", "--json", "--report", str(tmp_path)])
+    assert code == 0
+    capsys.readouterr()
+    report = json.loads((tmp_path / "report.json").read_text())
+    assert report["run"]["bots"] == "P1 greedy, P2 mcts:iterations=20; random elsewhere"
+    assert [(b["kind"], b["seats"], b["seat_games"]) for b in report["bots"]] == \
+        [("greedy", ["P1"], 6), ("mcts:iterations=20", ["P2"], 6)]
+    assert "mcts:iterations=20" in (tmp_path / "index.html").read_text()
+    assert main(["simulate", "tic-tac-toe", "--games", "2", "--workers", "1", "--no-replay", "--bot", "1=greedy"]) == 0
+    assert "bot greedy: win rate" in capsys.readouterr().out
+    assert main(["simulate", "tic-tac-toe", "--bot", "3=greedy"]) == 2
+    assert "seat 3 does not exist" in capsys.readouterr().err
+
+
+def test_play_with_bots_resumes_to_the_same_game(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    argv = ["play", "tic-tac-toe", "--seed", "5", "--bot", "1=mcts:iterations=30", "--bot", "2=greedy", "-q"]
+    assert main(argv) == 0
+    whole = capsys.readouterr().out
+    log = tmp_path / "game.json"
+    assert main([*argv, "--stop-after", "3", "--log", str(log)]) == 0
+    capsys.readouterr()
+    assert main(["play", "--resume", str(log), "--bot", "1=mcts:iterations=30", "--bot", "2=greedy", "-q"]) == 0
+    resumed = capsys.readouterr().out
+    assert whole.splitlines()[-1] == resumed.splitlines()[-1]     # the same final state hash
+    assert main(["play", "tic-tac-toe", "--human", "1", "--bot", "1=greedy"]) == 2
+    assert "--human and to --bot" in capsys.readouterr().err
+
+
+def test_serve_seats_greedy_and_mcts_bots(capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("starlette")
+    from starlette.testclient import TestClient
+
+    from engine.play.rules_text import load_with_rules
+    from engine.serve.app import Server, create_app
+    from engine.serve.table import Table
+
+    pack, rules = load_with_rules("tic-tac-toe")
+    bots = Table.new("1", pack, rules, ["bot", "bot"], 4, {}, None,
+                     {0: BotSpec.parse("mcts:iterations=40"), 1: BotSpec.parse("greedy")})
+    while not bots.match.done:
+        bots.bot_step()
+    assert [s.get("bot") for s in bots.payload(0)["seats"]] == ["mcts:iterations=40", "greedy"]
+    assert bots.match.outcome().winners == [0]        # X, searching, beats a greedy O
+    table = Table.new("2", pack, rules, ["human", "bot"], 4, {}, None, {1: BotSpec.parse("mcts:iterations=20")})
+    token = next(iter(table.tokens))
+    with TestClient(create_app(Server([table], bot_delay=0))) as client, \
+            client.websocket_connect(f"/ws/2/{token}") as ws:
+        state = ws.receive_json()
+        while state["result"] is None:
+            if state["decision"] is not None:
+                ws.send_json({"type": "answer", "index": 0, "version": state["version"]})
+            state = ws.receive_json()
+    assert table.match.done and len(table.match.log) >= 5
+    code = main(["serve", "tic-tac-toe", "--seats", "human,bot", "--bot", "1=greedy"])
+    assert code == 2 and "seat 1 is a human seat" in capsys.readouterr().err
+
+
+def test_close_frees_a_fork_paused_at_a_decision() -> None:
+    import gc
+
+    from engine.runtime.interpreter import Interpreter
+
+    def games() -> int:
+        gc.collect()
+        return sum(1 for o in gc.get_objects() if isinstance(o, Interpreter))
+
+    match = _position(RR, 2, seed=3, answers=20)
+    before = games()
+    for i in range(5):
+        trial = match.determinize(match.to_move, random.Random(i)) if i % 2 else match.fork(history=False)
+        trial.apply(0)
+        trial.close()
+    del trial
+    assert games() == before
+    closed = match.fork()
+    closed.close()
+    assert closed.done
+    with pytest.raises(MoveError):
+        closed.apply(0)
+    match.close()
+    match.close()       # twice is harmless
