@@ -15,6 +15,7 @@ import pytest
 
 from engine.runtime.costs import MAX_WAYS, can_pay, explain, payers, payment_ways, way_label
 from engine.runtime.defs import CounterDef, Pack, WildcardDef
+from engine.runtime.limits import LimitError
 
 
 def make_pack(wild_pay: list[str] | None = None) -> Pack:
@@ -184,3 +185,44 @@ def test_can_pay_quick_path_sees_parts_competing_for_one_payer() -> None:
     assert not can_pay(pack, {"ore": 1, "only_ore": 1}, lambda c: have.get(c, 0))
     have["ore"] = 2
     assert can_pay(pack, {"ore": 1, "only_ore": 1}, lambda c: have.get(c, 0))
+
+
+# --- competing wildcards: bounded search ------------------------------------------------------------------------------
+
+def competing_pack(wildcards: int, counters: int) -> Pack:
+    """`wildcards` wildcards that all pay with the same `counters` counters (c0, c1, ...)."""
+    pack = Pack(id="competing", name="Competing", version="0.1.0", min_players=1, max_players=2, options={})
+    members = [f"c{i}" for i in range(counters)]
+    for name in members:
+        pack.counters[name] = CounterDef(name, name.upper(), resource=True)
+    for i in range(wildcards):
+        pack.wildcards[f"w{i}"] = WildcardDef(f"w{i}", f"W{i}", gain=members, pay=members)
+    return pack
+
+
+def test_competing_wildcards_short_by_one_cannot_pay_without_trying_every_order() -> None:
+    pack = competing_pack(12, 6)           # 6^12 orders of handing out the counters: the search must not try them
+    need = {f"w{i}": 1 for i in range(12)}
+    amounts = {f"c{i}": 2 for i in range(6)} | {"c0": 1}          # 11 counters for 12 parts
+    assert payment_ways(pack, need, have(**amounts)) == []
+    assert not can_pay(pack, need, have(**amounts))
+
+
+def test_competing_wildcards_with_exactly_enough_have_one_way() -> None:
+    pack = competing_pack(12, 6)
+    need = {f"w{i}": 1 for i in range(12)}
+    amounts = {f"c{i}": 2 for i in range(6)}
+    assert payment_ways(pack, need, have(**amounts)) == [amounts]
+
+
+def test_a_search_past_its_step_limit_offers_what_it_found_or_fails(monkeypatch: pytest.MonkeyPatch) -> None:
+    pack = competing_pack(4, 4)
+    need = {f"w{i}": 2 for i in range(4)}
+    amounts = have(**{f"c{i}": 2 for i in range(4)})
+    everything = payment_ways(pack, need, amounts)
+    monkeypatch.setattr("engine.runtime.costs.MAX_PAYMENT_STEPS", 12)
+    found = payment_ways(pack, need, amounts)
+    assert found and len(found) <= len(everything) and all(w in everything for w in found)
+    monkeypatch.setattr("engine.runtime.costs.MAX_PAYMENT_STEPS", 3)
+    with pytest.raises(LimitError, match="took more than 3 steps"):
+        payment_ways(pack, need, amounts)

@@ -22,7 +22,8 @@ CONSTANTS = {
     "MAX_WORK": limits, "MAX_GAME_WORK": limits, "MAX_VALUE": limits, "MAX_LIST": limits, "MAX_OPTIONS": limits,
     "MAX_ROUNDS": flow,
     "MAX_TRIGGER_DEPTH": interpreter, "MAX_TRIGGER_FIRINGS": interpreter, "MAX_CALL_DEPTH": interpreter,
-    "MAX_DECISIONS": interpreter, "MAX_WAYS": costs, "DEFAULT_GAMES": run, "MAX_PLAYTEST_DECISIONS": checks,
+    "MAX_DECISIONS": interpreter, "MAX_WAYS": costs, "MAX_PAYMENT_STEPS": costs, "COVER_CHECK_STEPS": costs,
+    "SIZE_FREE": limits, "ELEMENTS_PER_UNIT": limits, "DEFAULT_GAMES": run, "MAX_PLAYTEST_DECISIONS": checks,
     "MAX_AUTO_DECISIONS": scenario, "MAX_ENTRY_BYTES": cache,
 }
 

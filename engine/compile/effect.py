@@ -18,7 +18,19 @@ from typing import Any
 from lark import Token, Tree
 
 from engine.compile.codegen import checking_only, const, expr, stamp, stmts
-from engine.compile.expr import ExprCompiler, as_int, charged, element_kind, kind_of, kinded, paid, plain_value
+from engine.compile.expr import (
+    ExprCompiler,
+    as_int,
+    charged,
+    element_kind,
+    is_number,
+    kind_of,
+    kinded,
+    numbers_everywhere,
+    numeric,
+    paid,
+    plain_value,
+)
 from engine.compile.prompts import compile_prompt
 from engine.diagnostics import did_you_mean
 from engine.dsl.parse import DslText, branch_parts, label_text
@@ -209,10 +221,19 @@ class EffectCompiler(ExprCompiler):
             if attr not in self.attr_names:
                 self.unknown(name_tok, "attribute", sorted(self.attr_names))
             check: list[ast.stmt] = []  # a stored value stays within the engine's limits (after the base)
-            if _may_grow(value):
+            grows = _may_grow(value)
+            if numbers_everywhere(self.pack, attr) and not is_number(value):
+                # declared a number everywhere: reads of it are compiled as numbers (plain `+`, `==`), so a
+                # pack that skipped the type pass cannot slip a list in
+                held = self.unit.temp()
+                check = stmts("V = X\nif V.__class__ is not int and V.__class__ is not bool:\n"
+                              "    V = need_number(V, W)", V=held, X=value, W=const(attr))
+                value = numeric(kinded(ast.Name(held, ast.Load()), "value"))
+            if grows:
                 plain, held = plain_value(value), self.unit.temp()
-                check = stmts("V = X\nif V.__class__ is not int or V > HIGH or V < LOW:\n    V = bounded(V, W)", V=held,
-                              X=value, HIGH=const(MAX_VALUE), LOW=const(-MAX_VALUE), W=const(f"attribute '{attr}'"))
+                check += stmts("V = X\nif V.__class__ is not int or V > HIGH or V < LOW:\n    V = bounded(V, W)",
+                               V=held, X=value, HIGH=const(MAX_VALUE), LOW=const(-MAX_VALUE),
+                               W=const(f"attribute '{attr}'"))
                 value = kinded(ast.Name(held, ast.Load()), "value" if plain else None)
             tmp = self.unit.temp()
             if attr not in self.pack.counters:
@@ -590,7 +611,10 @@ def _may_grow(value: ast.expr) -> bool:
     """The value may be larger than any value stored so far: it adds, multiplies, joins or sums (reading a
     stored value, a constant, a count or a comparison gives a value within the limits already)."""
     return any(isinstance(n, (ast.BinOp, ast.List, ast.ListComp)) or (isinstance(n, ast.Call) and isinstance(
-        n.func, ast.Name) and n.func.id == "sum") for n in ast.walk(value))
+        n.func, ast.Name) and n.func.id in _GROWING) for n in ast.walk(value))
+
+
+_GROWING = frozenset({"sum", "plus", "times"})    # `+` and `*` where a list or text may meet them (expr.py)
 
 
 def _zone(node: ast.expr) -> ast.expr:

@@ -40,11 +40,13 @@ HELPERS: dict[str, Any] = {
     "GameOver": GameOver, "as_items": values.as_items, "iterate": values.iterate, "count": values.count,
     "div": values.div, "mod": values.mod, "index": values.index,
     "pick": values.pick, "rank": values.rank, "cost_uses": values.cost_uses, "get_attr": values.get_attr,
-    "plain_attr": values.plain_attr,
+    "plain_attr": values.plain_attr, "need_number": values.need_number,
     "item_actions": values.item_actions, "need_zone": values.need_zone, "need_item": values.need_item,
     "set_item_attr": values.set_item_attr, "show": values.show, "offer": values.offer,
     "describe": values.describe, "bounded": limits.bounded, "number_span": limits.number_span,
     "refuse": limits.refuse, "need_container": need_container, "reask": REASK, "first": values.first,
+    "plus": limits.plus, "times": limits.times, "compared": limits.compared,
+    "sorting": limits.sorting, **{f"op_{name}": op for name, op in limits.COMPARISONS.items()},
 }
 _COMPARE = {"eq": ast.Eq, "ne": ast.NotEq, "lt": ast.Lt, "le": ast.LtE, "gt": ast.Gt, "ge": ast.GtE}
 _ARITH = {"add": ast.Add, "sub": ast.Sub, "mul": ast.Mult}
@@ -254,18 +256,24 @@ class ExprCompiler(Walker):
     def _counter(self, n: str) -> ast.expr:
         cdef = self.pack.counters[n]
         if cdef.items is not None:  # the sum of item values: computed on each read
-            return expr("game.counter(N, ctx.seat)", N=const(n))
+            return numeric(expr("game.counter(N, ctx.seat)", N=const(n)))
         if cdef.held is not None:  # what containers hold: the `within` one's, or the seat's total
-            return expr("game.held_total(ctx, N)", N=const(n))
+            return numeric(expr("game.held_total(ctx, N)", N=const(n)))
         if cdef.zone is not None:
-            return expr("len(game.state.zone(Z, ctx.seat).items)", Z=const(cdef.zone))
+            return numeric(expr("len(game.state.zone(Z, ctx.seat).items)", Z=const(cdef.zone)))
         if cdef.scope == "global":
-            return kinded(expr("game.state.counters[N]", N=const(n)), "value")
-        return kinded(expr("game.seats[ctx.seat].counters[N]", N=const(n)), "value")
+            return numeric(kinded(expr("game.state.counters[N]", N=const(n)), "value"))
+        return numeric(kinded(expr("game.seats[ctx.seat].counters[N]", N=const(n)), "value"))
 
     # ---------------------------------------------------------------- operators
     def _arith(self, t: Tree) -> ast.expr:
+        """`+`, `-`, `*`. Where a list or text could meet `+` or `*` (joined, repeated: work that grows with
+        its size), limits.plus/times pay for it; a number known here keeps Python's operator (the hot path)."""
         a, b = (self.expr(c) for c in t.children)
+        if t.data == "add" and not (is_number(a) or is_number(b)):
+            return expr("plus(game, A, B)", A=a, B=b)
+        if t.data == "mul" and not (is_number(a) and is_number(b)):
+            return expr("times(game, A, B)", A=a, B=b)
         return ast.BinOp(a, _ARITH[t.data](), b)
 
     _x_add = _x_sub = _x_mul = _arith
@@ -277,7 +285,11 @@ class ExprCompiler(Walker):
         return expr("mod(A, B)", A=self.expr(t.children[0]), B=self.expr(t.children[1]))
 
     def _compare(self, t: Tree) -> ast.expr:
+        """Two lists compare element by element (limits.compared pays for long ones); when either side is
+        surely not a list, Python's operator is O(1)."""
         a, b = (self.expr(c) for c in t.children)
+        if not (_not_a_list(a) or _not_a_list(b)):
+            return expr(f"compared(game, A, B, op_{t.data})", A=a, B=b)
         return ast.Compare(a, [_COMPARE[t.data]()], [b])
 
     _x_eq = _x_ne = _x_lt = _x_le = _x_gt = _x_ge = _compare
@@ -345,11 +357,12 @@ class ExprCompiler(Walker):
         # a stored int/str/bool/list: read it straight from the item (0 where its type does not declare it)
         if name in ITEM_BUILTINS:
             return expr("plain_attr(ctx, B, N)", B=base, N=const(name))
+        number = numbers_everywhere(self.pack, name)     # `set` keeps it so (effect.py)
         if kind_of(base) == "item":
-            return kinded(expr("B.attrs.get(N, 0)", B=base, N=const(name)), "value")
+            return numeric(kinded(expr("B.attrs.get(N, 0)", B=base, N=const(name)), "value"), number)
         if isinstance(base, ast.Name):
-            return kinded(expr("B.attrs.get(N, 0) if B.__class__ is Item else get_attr(ctx, B, N)", B=base,
-                               N=const(name)), "value")
+            return numeric(kinded(expr("B.attrs.get(N, 0) if B.__class__ is Item else get_attr(ctx, B, N)", B=base,
+                                       N=const(name)), "value"), number)
         return kinded(expr("plain_attr(ctx, B, N)", B=base, N=const(name)), "value")
 
     def _declared(self, name: str) -> bool:
@@ -358,14 +371,14 @@ class ExprCompiler(Walker):
     def _player_attr(self, player: ast.expr, name: str) -> ast.expr:
         """`p.NAME` for a known player: the seat (1-based), the place in turn order, a counter or a zone."""
         if name == "seat":
-            return expr("P.seat + 1", P=player)
+            return numeric(expr("P.seat + 1", P=player))
         if name == "position":
-            return expr("game.position(P.seat)", P=player)
+            return numeric(expr("game.position(P.seat)", P=player))
         cdef = self.pack.counters.get(name)
         if cdef is not None:
             if cdef.stored and cdef.scope == "player":
-                return expr("game.state.players[P.seat].counters[N]", P=player, N=const(name))
-            return expr("game.counter(N, P.seat)", P=player, N=const(name))
+                return numeric(expr("game.state.players[P.seat].counters[N]", P=player, N=const(name)))
+            return numeric(expr("game.counter(N, P.seat)", P=player, N=const(name)))
         if name in self.pack.zones:
             return kinded(expr("game.state.zone(N, P.seat)", P=player, N=const(name)), "zone")
         return expr("get_attr(ctx, P, N)", P=player, N=const(name))
@@ -440,7 +453,8 @@ class ExprCompiler(Walker):
         coll = self.expr(args[0])
         it, key = self.with_it(args[1], coll)
         kind = "items" if element_kind(coll) == "item" else "list"
-        return charged(kinded(expr("sorted(E, key=lambda IT: K)", E=paid(self.read(coll)), IT=it, K=key), kind))
+        return charged(kinded(expr("sorted(sorting(game, E), key=lambda IT: K)", E=paid(self.read(coll)), IT=it,
+                                   K=key), kind))
 
     def lower_held(self, tok: Token, args: list) -> ast.expr:
         """held(CONTAINER, NAME): how many of the held counter NAME the container holds."""
@@ -577,6 +591,34 @@ def kind_of(node: ast.expr) -> str | None:
     return getattr(node, "cog_kind", None)
 
 
+def numeric(node: ast.expr, number: bool = True) -> ast.expr:
+    """Note that this expression's value is surely a number (a counter, an `int` attribute): `+`, `*` and
+    comparisons on it keep Python's operators, with nothing to pay for size."""
+    if number:
+        node.cog_number = True  # type: ignore[attr-defined]
+    return node
+
+
+_NUMBER_CALLS = frozenset({"int", "len", "sum", "abs", "div", "mod", "count", "rank"})
+
+
+def is_number(node: ast.expr) -> bool:
+    """The value is surely a number (or a bool), never a list or a text."""
+    if getattr(node, "cog_number", False) or isinstance(node, (ast.BinOp, ast.Compare, ast.BoolOp)):
+        return True    # `+`/`*` compile to a BinOp only over numbers; `-` of anything else fails
+    if isinstance(node, ast.Constant):
+        return node.value.__class__ in (int, bool)
+    if isinstance(node, ast.UnaryOp):
+        return True
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _NUMBER_CALLS
+
+
+def _not_a_list(node: ast.expr) -> bool:
+    """Comparing with this value takes constant time: it is surely not a list (a number, a text written out,
+    an item, a player, a zone)."""
+    return is_number(node) or isinstance(node, ast.Constant) or kind_of(node) in ("item", "player", "zone")
+
+
 def plain_value(node: ast.expr) -> bool:
     """The value is certainly a number, string, bool or list of them (never an item, zone or player)."""
     if kind_of(node) == "value" or isinstance(node, (ast.Constant, ast.Compare, ast.BoolOp, ast.BinOp,
@@ -613,6 +655,13 @@ def as_int(node: ast.expr) -> ast.expr:
 def _is_name(tree: Any, name: str | None = None) -> bool:
     return (isinstance(tree, Tree) and tree.data == "name"
             and (name is None or str(tree.children[0]) == name))
+
+
+def numbers_everywhere(pack: Pack, name: str) -> bool:
+    """Every component type that declares `name` declares it `int` or `bool` (its YAML values are checked when
+    the pack loads, its `set`s when they run), so reading it gives a number."""
+    kinds = [t.attrs[name].type for t in pack.types.values() if name in t.attrs]
+    return bool(kinds) and all(k in ("int", "bool") for k in kinds)
 
 
 def _plain_everywhere(pack: Pack, name: str) -> bool:

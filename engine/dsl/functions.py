@@ -208,7 +208,7 @@ FUNCTIONS: dict[str, Function] = {f.name: f for f in (
              code=f"game.each(list(number_span(A, B, 'range()', {MAX_LIST})))", code_kind="list",
              charged=True),
     Function("rank", (2, 2), INT, lambda s, a: f"how many of {s[-1]} {s[0]} reaches",
-             params=(NUMBER, Param(A_LIST, "the minimums of rank()")), code="rank(A, B)"),
+             params=(NUMBER, Param(A_LIST, "the minimums of rank()")), code="rank(A, game.each(B))"),
     Function("pick", (2, 2), ANY, lambda s, a: f"entry {s[-1]} of {s[0]}", rule=_pick, code="pick(A, B)"),
     Function("actions", (1, 1), list_of(ACTION), lambda s, a: f"the actions of {s[0]}", params=(AN_ITEM,),
              code="item_actions(ctx, A)"),
@@ -241,5 +241,5 @@ FUNCTIONS: dict[str, Function] = {f.name: f for f in (
              lambda s, a: f"{s[0]} is one of {s[1]} cells in a row (a straight line) that each are such that {s[2]}",
              rule=_in_a_row),
     Function("distance", (2, 2), INT, lambda s, a: f"the distance from {s[0]} to {s[-1]}",
-             params=(AN_ITEM, AN_ITEM), code="game.graph_of(A).distance(A.comp.id, B.comp.id)"),
+             params=(AN_ITEM, AN_ITEM), code="game.distance(A, B)"),
 )}

@@ -7,7 +7,7 @@ definition is written), and reports stable codes:
 - EVENT001 a trigger listens to an event nothing emits;
 - COST001  a cost names a counter nothing can produce;
 - UNUSED001 a definition nothing uses;
-- HIDDEN001 a rule reads another seat's hidden zone that nothing reveals;
+- HIDDEN001 a rule reads another seat's hidden zone before it is revealed (engine/lint/hidden.py);
 - TEXT001  a component's printed `text` disagrees with its rules;
 - DECK001 / RUN001 / RUN002 from a few seeded random games at every player count:
   a draw that finds its zone empty, a rule that fails while playing.
@@ -21,14 +21,15 @@ from dataclasses import dataclass
 from itertools import product
 from typing import Any
 
-from lark import Token, Tree
+from lark import Tree
 
 from engine.diagnostics import Diagnostic, did_you_mean
 from engine.dsl.english import and_list, plural
-from engine.dsl.parse import parse
+from engine.dsl.parse import DslText, parse
 from engine.dsl.render import Renderer, threshold_unit
-from engine.dsl.sites import component_sites
+from engine.dsl.sites import Site, component_sites
 from engine.errors import RuleError
+from engine.lint.hidden import hidden_reads
 from engine.packs.raw import Entry, RawPack
 from engine.play.agents import RandomAgent
 from engine.play.match import Match
@@ -43,10 +44,11 @@ ENGINE_COUNTERS = ("first_player",)     # read by the engine itself: the seat th
 MAX_PLAYTEST_DECISIONS = 20_000         # a random game longer than this is cut short, not reported
 
 
-def semantic_checks(raw: RawPack, pack: Pack, trees: list[Tree], games: int) -> list[Diagnostic]:
-    """Every semantic finding of a pack that compiled; `trees` are the parse trees of all its DSL texts."""
+def semantic_checks(raw: RawPack, pack: Pack, sites: list[tuple[Site, DslText, Tree]], games: int) -> list[Diagnostic]:
+    """Every semantic finding of a pack that compiled; `sites` are all its DSL texts with their parse trees."""
+    trees = list({id(tree): tree for _, _, tree in sites}.values())    # texts repeat; their trees are shared
     return [*unheard_events(pack), *unproducible_costs(pack, trees), *unused_definitions(raw, pack, trees),
-            *hidden_reads(raw, pack, trees), *text_mismatches(raw, pack, trees), *playtest(raw, pack, games)]
+            *hidden_reads(raw, pack, sites), *text_mismatches(raw, pack, trees), *playtest(raw, pack, games)]
 
 
 def _at(code: str, message: str, where: Where, hint: str | None = None, severity: str = "warning") -> Diagnostic:
@@ -151,40 +153,6 @@ def unused_definitions(raw: RawPack, pack: Pack, trees: list[Tree]) -> Iterator[
             if name not in used:
                 yield _at("UNUSED001", f"{kind} '{name}' is never used", _key(entry),
                           "remove it, or refer to it from a rule")
-
-
-# ---------------------------------------------------------------- HIDDEN001
-
-
-def hidden_reads(raw: RawPack, pack: Pack, trees: list[Tree]) -> Iterator[Diagnostic]:
-    """Rules that read the items of another seat's `owner` or `hidden` zone (`q.hand`, a count
-    excepted) in a pack that never reveals that zone: whatever they decide (a prompt's options, a
-    condition) shows the acting player information the rules keep from them."""
-    revealed = _revealed_zones(raw, trees)
-    for name, places in pack.usage.hidden_reads.items():
-        if name in revealed:
-            continue
-        visibility = pack.zones[name].visibility
-        for where in dict.fromkeys(places):
-            yield _at("HIDDEN001", f"reads the items of another player's zone '{name}' (visibility: {visibility}),"
-                      " which nothing reveals", where,
-                      f"count({name}) is public; else reveal the zone first (`reveal`, or a flow step's `reveal:`)")
-
-
-def _revealed_zones(raw: RawPack, trees: list[Tree]) -> set[str]:
-    """Zones a `reveal` statement or a flow step's `reveal:` list names."""
-    found = {str(tok) for tree in trees for t in tree.iter_subtrees_topdown() if t.data == "reveal"
-             for tok in t.scan_values(lambda v: isinstance(v, Token) and v.type == "NAME")}
-    stack: list[Any] = [raw.flow.data] if raw.flow is not None else []
-    while stack:
-        node = stack.pop()
-        if isinstance(node, Mapping):
-            if isinstance(node.get("reveal"), list):
-                found.update(str(z) for z in node["reveal"])
-            stack.extend(node.values())
-        elif isinstance(node, list):
-            stack.extend(node)
-    return found
 
 
 def _definition_refs(raw: RawPack) -> Iterator[str]:

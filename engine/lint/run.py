@@ -132,7 +132,7 @@ RULES: tuple[Rule, ...] = (
     Rule("EVENT001", "trigger on an event nothing emits", "warning"),
     Rule("COST001", "cost naming a counter nothing can produce", "warning"),
     Rule("UNUSED001", "definition nothing uses", "warning"),
-    Rule("HIDDEN001", "a rule reads another player's hidden zone that nothing reveals", "warning"),
+    Rule("HIDDEN001", "a rule reads another player's hidden zone before it is revealed", "warning"),
     Rule("TEXT001", "printed text disagrees with the rules", "warning"),
     Rule("DECK001", "a zone runs out at some player count", "warning"),
     Rule("RUN001", "a rule failed while playing"),
@@ -294,9 +294,8 @@ def _findings(raw: RawPack, games: int) -> list[Diagnostic]:
         return [*raw.warnings, *exc.diagnostics, *typecheck(sites, builder.pack)]
     found = [*raw.warnings, *builder.sink.found, *typecheck(sites, pack)]
     playable = not any(d.severity == "error" for d in found)    # play only packs with no known errors
-    trees = list({id(tree): tree for _, _, tree in sites}.values())    # texts repeat; their trees are shared
     with _collector_on_new_objects():
-        semantic = semantic_checks(raw, pack, trees, games if playable else 0)
+        semantic = semantic_checks(raw, pack, sites, games if playable else 0)
     # semantic warnings about the packs this one builds on are theirs to fix, not this pack's
     return [*found, *(d for d in semantic if d.severity == "error" or d.file.split("/")[0] == raw.root.name)]
 

@@ -120,18 +120,22 @@ class Graph:
 
     def distance(self, a: str, b: str) -> int:
         """Fewest links from a to b; -1 when b cannot be reached."""
+        return self.search(a, b)[0]
+
+    def search(self, a: str, b: str) -> tuple[int, int]:
+        """(`distance`, how many spaces the search visited: its work, paid by the match)."""
         if a == b:
-            return 0
+            return 0, 1
         seen, queue = {a}, deque([(a, 0)])
         while queue:
             here, steps = queue.popleft()
             for nxt in self.links.get(here, ()):
                 if nxt == b:
-                    return steps + 1
+                    return steps + 1, len(seen)
                 if nxt not in seen:
                     seen.add(nxt)
                     queue.append((nxt, steps + 1))
-        return -1
+        return -1, len(seen)
 
     def edges(self) -> list[tuple[str, str]]:
         """Each linked pair once, in definition order (neighbour lists, so a big grid stays linear)."""

@@ -209,6 +209,14 @@ def set_item_attr(target: Any, attr: str, value: Any) -> None:
     target.attrs[attr] = stored(value)
 
 
+def need_number(value: Any, attr: str) -> Any:
+    """A value for an attribute every type declares `int` or `bool`: anything else is refused (the type pass
+    reports it; this is for packs played without it)."""
+    what = f"a list of {len(value):,} elements" if isinstance(value, list) else \
+        "a text" if isinstance(value, str) else describe(value)
+    raise RuleError(f"attribute '{attr}' holds numbers (declared int or bool), not {what}")
+
+
 def stored(value: Any) -> Any:
     """How an attribute stores `value`: an item as that item's uid, a zone as (id, owner), lists element-wise."""
     if value.__class__ is Item:

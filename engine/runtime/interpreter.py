@@ -30,8 +30,11 @@ from engine.runtime.limits import (
     MAX_LIST,
     MAX_VALUE,
     MAX_WORK,
+    SIZE_FREE,
     LimitError,
     out_of_work,
+    searching,
+    taking_out,
 )
 from engine.runtime.state import Item, ItemRef, PlayerRef, Zone, layout, new_state
 
@@ -411,6 +414,14 @@ class Interpreter:
                 graph.link(item.comp.id, near)
             else:
                 graph.unlink(item.comp.id, near)
+
+    def distance(self, a: Any, b: Any) -> int:
+        """`distance(A, B)`: fewest links between two spaces of a board; a search past SIZE_FREE spaces pays
+        for each space it visits (a pack may build a board of thousands)."""
+        steps, visited = self.graph_of(a).search(a.comp.id, _need_item(b, "a board function").comp.id)
+        if visited > SIZE_FREE:
+            searching(self, visited)
+        return steps
 
     def neighbors(self, space: Any) -> list[Item]:
         """The spaces linked to `space`: of a board with several copies, those of the same copy."""
@@ -947,8 +958,17 @@ class Interpreter:
         left_top = False
         if origin is not None:
             left_top = bool(self.observers) and origin.visibility == "top" and origin.items[0] is item
-            origin.items.remove(item)
-        zone.items.insert(0, item) if top else zone.items.append(item)
+            items = origin.items
+            if len(items) > SIZE_FREE:      # the search and the shift grow with the zone (limits.py)
+                taking_out(self, len(items))
+            items.remove(item)
+        items = zone.items
+        if not top:
+            items.append(item)
+        else:
+            if len(items) > SIZE_FREE:
+                taking_out(self, len(items))
+            items.insert(0, item)
         item.zone = zone
         if self.observers:
             self._tell_about_item(EventKind.MOVED, ctx.seat, item, (origin, zone),

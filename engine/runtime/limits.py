@@ -14,7 +14,9 @@ and the diagnostic it gives.
 
 from __future__ import annotations
 
-from typing import Any
+import operator
+from collections.abc import Callable
+from typing import Any, Protocol
 
 from engine.errors import RuleError
 
@@ -34,6 +36,18 @@ MAX_LIST = 100_000
 MAX_ITEMS = 1_000_000
 # The most options one `choose n from A to B` may offer.
 MAX_OPTIONS = 10_000
+# Operations whose cost grows with the size of what they touch (joining lists or texts with `+`, repeating
+# one with `*`, comparing lists, sorting, taking an item out of a zone) are free up to SIZE_FREE elements
+# (a game's hands, rows and decks: the hot path pays one length test) and beyond it cost one unit of work
+# per ELEMENTS_PER_UNIT elements (they run in C, far faster per element than a loop pass).
+SIZE_FREE = 256
+ELEMENTS_PER_UNIT = 16
+
+
+class Budget(Protocol):
+    """What the size charges need of a game (engine/runtime/interpreter.py): spending from its work budget."""
+
+    def spend(self, units: int, what: str) -> None: ...
 
 
 class LimitError(RuleError):
@@ -84,3 +98,74 @@ def number_span(low: Any, high: Any, what: str, limit: int) -> range:
     if len(span) > limit:
         raise LimitError(f"{what} from {low} to {high} has {len(span):,} numbers; the limit is {limit:,}")
     return span
+
+
+# ---------------------------------------------------------------- work that grows with size
+# The compiler calls these instead of Python's operators only where an operand may be a list or a text (a
+# number known at compile time keeps the plain operator: engine/compile/expr.py), so counters and
+# attributes declared `int` pay nothing.
+
+_SIZED = (list, str, tuple)
+
+
+def charge_size(game: Budget, size: int, what: str) -> None:
+    """Spend the work of touching `size` elements (only called past SIZE_FREE); `what` names the operation."""
+    game.spend(size // ELEMENTS_PER_UNIT, what)
+
+
+def plus(game: Budget, a: Any, b: Any) -> Any:
+    """`a + b`: numbers add; two lists or two texts join, paid by the joined length and refused past MAX_LIST
+    before anything is built (a chain of `+` in one text cannot build a list of billions)."""
+    if a.__class__ in _SIZED and b.__class__ in _SIZED:
+        size = len(a) + len(b)
+        if size > SIZE_FREE:
+            if size > MAX_LIST:
+                raise LimitError(f"joining with '+' would make {size:,} elements; the engine's limit is {MAX_LIST:,}")
+            charge_size(game, size, f"joining {size:,} elements with '+'")
+    return a + b
+
+
+def times(game: Budget, a: Any, b: Any) -> Any:
+    """`a * b`: numbers multiply; a list or text repeated (the type pass refuses it, but `play` runs packs
+    lint never saw) is paid and bounded like `+`, before it is built."""
+    if a.__class__ in _SIZED or b.__class__ in _SIZED:
+        seq, n = (a, b) if a.__class__ in _SIZED else (b, a)
+        size = len(seq) * n if n.__class__ is int and n > 0 else 0
+        if size > SIZE_FREE:
+            if size > MAX_LIST:
+                raise LimitError(f"repeating with '*' would make {size:,} elements; the engine's limit is {MAX_LIST:,}")
+            charge_size(game, size, f"repeating to {size:,} elements with '*'")
+    return a * b
+
+
+def compared(game: Budget, a: Any, b: Any, op: Callable[[Any, Any], Any]) -> Any:
+    """`a == b`, `a < b`...: two lists (or tuples) compare element by element, paid by the shorter length."""
+    if a.__class__ in _SIZED and b.__class__ in _SIZED:
+        size = min(len(a), len(b))
+        if size > SIZE_FREE:
+            charge_size(game, size, f"comparing lists of {size:,} elements")
+    return op(a, b)
+
+
+def sorting(game: Budget, values: Any) -> Any:
+    """What `sorted()` is about to sort, its n·log2(n) comparisons paid past SIZE_FREE elements (making
+    the collection paid only its length once)."""
+    size = len(values)
+    if size > SIZE_FREE:
+        charge_size(game, size * size.bit_length(), f"sorting {size:,} elements")
+    return values
+
+
+def taking_out(game: Budget, size: int) -> None:
+    """An item taken out of (or put on top of) a zone of `size` items: the items after it shift."""
+    charge_size(game, size, f"taking an item out of (or onto the top of) a zone of {size:,} items")
+
+
+def searching(game: Budget, visited: int) -> None:
+    """A board search (`distance`) that visited this many spaces: a step in Python, a unit each, like a loop
+    pass (only called past SIZE_FREE)."""
+    game.spend(visited, f"searching {visited:,} spaces of a board")
+
+
+COMPARISONS = {"eq": operator.eq, "ne": operator.ne, "lt": operator.lt, "le": operator.le, "gt": operator.gt,
+               "ge": operator.ge}

@@ -60,7 +60,8 @@ def test_hostile_case(case: Path, tmp_path: Path) -> None:
     output = done.stdout + done.stderr
     assert "Traceback" not in output, output[-3000:]
     assert done.returncode == spec.get("exit", 2), f"exit {done.returncode}:\n{output[-3000:]}"
-    assert f"[{spec['code']}]" in output, output[-3000:]
+    if spec["code"] != "none":          # `none`: an attack that must simply finish, with no diagnostic
+        assert f"[{spec['code']}]" in output, output[-3000:]
     for text in spec.get("contains", []):
         assert text in output, output[-3000:]
     for text in spec.get("forbid", []):
