@@ -181,13 +181,15 @@ def _fill_zone(game: Interpreter, zone: Zone, seat: int | None, ids: Any) -> Non
 
 
 def _free_item(game: Interpreter, cid: str, seat: int | None, taken: list[Item], zone: Zone) -> Item:
-    """An item of `cid` (the seat's own for per-player components), preferring one already in `zone`."""
+    """An item of `cid` (the seat's own for per-player components), preferring one already in `zone`, then one
+    still in its starting zone (so filling two zones with copies of one component takes two copies)."""
     comp = game.pack.components[cid]
     owner = seat if comp.ctype.per_player else None
     candidates = [i for i in game.state.items if i.comp is comp and i.owner == owner and i not in taken]
     if not candidates:
         raise PathError(f"no free item of '{cid}' left")
-    candidates.sort(key=lambda i: i.zone is not zone)
+    home = game.state.zone(comp.ctype.zone, owner) if comp.ctype.zone else None
+    candidates.sort(key=lambda i: (i.zone is not zone, i.zone is not home))
     return candidates[0]
 
 
