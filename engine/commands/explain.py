@@ -48,7 +48,7 @@ class Explainer:
             yield from self.one(ident)
 
     def everything(self) -> list[str]:
-        return [*self.pools(), *self.raw.component_types, *self.raw.procedures, *self.triggers,
+        return [*self.pools(), *self.tracks(), *self.raw.component_types, *self.raw.procedures, *self.triggers,
                 *(["scoring"] if self.raw.scoring is not None else [])]
 
     def pools(self) -> list[str]:
@@ -69,6 +69,32 @@ class Explainer:
         if spec.get("discard") is not None:
             paid += f"; an item is discarded instead if {text(str(spec['discard']), 'expr')}"
         yield paid
+        yield from self.history(entry.id)
+
+    def tracks(self) -> list[str]:
+        """The counters that are markers on a track: pushes, laps and marked spaces are rules to print."""
+        return [cid for cid, e in self.raw.counters.items() if hasattr(e.data, "get") and e.data.get("track")]
+
+    def track(self, entry: Entry) -> Iterator[str]:
+        """A track as rules text: who pushes whom, the laps, the marked spaces."""
+        spec, data = entry.data["track"], entry.data
+        name = self.render.name_of(entry.id)
+        low, high = data.get("min", 0), data.get("max")
+        span = f"from {low} to {high}" if high is not None else f"from {low} up"
+        yield f"Counter {name} ({entry.id}): a marker for each " \
+              f"{'player' if data.get('scope', 'player') == 'player' else 'game'} on a track {span}"
+        lap = spec.get("lap")
+        if lap is not None:
+            yield f"  Laps of {lap} spaces: {lap + 1} is space 1 of the second lap;" \
+                  " markers on different laps stand on top of each other"
+        if spec.get("push"):
+            shared = sorted(spec.get("shared", []) or [])
+            but = f" (except on {', '.join(map(str, shared))})" if shared else ""
+            yield f"  Markers never share a space{but}: a marker landing on another's space pushes it one" \
+                  " space on, in the direction it moved (which may push further)"
+        marks = spec.get("marks") or []
+        if marks:
+            yield f"  Landing on or passing {', '.join(map(str, marks))}: event `passed` for the marker's owner"
         yield from self.history(entry.id)
 
     def scoring(self, entry: Entry) -> Iterator[str]:
@@ -99,6 +125,8 @@ class Explainer:
                 yield from self.component(entry)
         elif ident in self.pools():
             yield from self.pool(raw.counters[ident])
+        elif ident in self.tracks():
+            yield from self.track(raw.counters[ident])
         elif ident in raw.procedures:
             yield f"Procedure {words(ident)}: {self.render.text(str(raw.procedures[ident].data), 'effect')}"
             yield from self.history(ident)
@@ -107,7 +135,8 @@ class Explainer:
         elif ident in self.triggers:
             yield f"Trigger {ident}: {self.render.trigger(self.triggers[ident].data)}"
         else:
-            known = [*raw.components, *raw.component_types, *raw.procedures, *self.triggers, *self.pools(), "scoring"]
+            known = [*raw.components, *raw.component_types, *raw.procedures, *self.triggers, *self.pools(),
+                     *self.tracks(), "scoring"]
             hint = did_you_mean(ident, known)
             raise UsageError(f"'{ident}' is not a component, component type, procedure or trigger of this pack"
                              + (f"; {hint}" if hint else ""))

@@ -34,6 +34,7 @@ from engine.runtime.defs import (
     Pack,
     RankTable,
     Scoring,
+    Track,
     TriggerDef,
     WildcardDef,
     ZoneDef,
@@ -135,7 +136,8 @@ class Builder:
             pack.counters[cid] = CounterDef(cid, str(d.get("name", cid)), d.get("scope", "player"),
                                             int(d.get("initial", 0)), int(d.get("min", 0)), d.get("max"),
                                             bool(d.get("resource", False)), list(d.get("substitutes", []) or []),
-                                            d.get("zone"), d.get("supply"), _pool(d.get("items")))
+                                            d.get("zone"), d.get("supply"), _pool(d.get("items")),
+                                            _track(d.get("track")))
         for wid, e in raw.wildcards.items():
             d = e.data
             pack.wildcards[wid] = WildcardDef(wid, str(d.get("name", wid)), list(d.get("gain", [])),
@@ -337,6 +339,18 @@ class Builder:
                             f"discard sends items to the discard_to of zone '{pool.zone}', which has none",
                             f"add discard_to: ZONE to zone '{pool.zone}'")
 
+    def _check_track(self, c: CounterDef, e: Entry) -> None:
+        """A track's markers are stored values, and pushing needs one marker per player."""
+        at = (*e.path, "track")
+        if c.track is not None and c.track.push and c.scope == "global":
+            self.sink.error(e.src, (*at, "push"), "TRACK001",
+                            f"'{c.id}' is one counter for the game, so its track has one marker: nothing to push",
+                            "make the counter per player (remove scope: global) or drop push")
+        if c.zone is not None or c.items is not None:
+            self.sink.error(e.src, at, "TRACK002",
+                            f"'{c.id}' counts items (zone or items), so it has no marker to move on a track",
+                            "give the track to a stored counter")
+
     def _pool_exprs(self) -> None:
         """Pass 2: compile each item-backed counter's value, where and discard (self = the item)."""
         for cid, c in self.pack.counters.items():
@@ -394,6 +408,8 @@ class Builder:
                                     f"supply '{c.supply}' must be a global counter")
             if c.items is not None:
                 self._check_pool(c.items, e)
+            if c.track is not None:
+                self._check_track(c, e)
 
     def _type_references(self, t: ComponentType, e: Entry) -> None:
         pack, tid = self.pack, t.id
@@ -583,6 +599,15 @@ def _no_cost(ctx: Ctx) -> dict[str, int]:
 
 def build_pack(raw: RawPack) -> Pack:
     return Builder(raw).build()
+
+
+def _track(spec: Any) -> Track | None:
+    """The `track:` of a counter (the schema has checked its shape)."""
+    if not hasattr(spec, "get"):
+        return None
+    lap = spec.get("lap")
+    return Track(bool(spec.get("push", False)), frozenset(int(v) for v in spec.get("shared", []) or []),
+                 None if lap is None else int(lap), tuple(int(v) for v in spec.get("marks", []) or []))
 
 
 def _pool(spec: Any) -> ItemPool | None:

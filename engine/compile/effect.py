@@ -217,7 +217,8 @@ class EffectCompiler(ExprCompiler):
         """
         cdef = self.pack.counters.get(name)
         listened = self.pack.listened
-        if cdef is None or cdef.zone is not None or cdef.supply is not None or "changed" in listened \
+        if cdef is None or cdef.zone is not None or cdef.supply is not None or cdef.track is not None \
+                or "changed" in listened \
                 or (op == "gain" and "gained" in listened):
             return None
         store = (expr("game.state.counters") if cdef.scope == "global"

@@ -26,6 +26,7 @@ _ARITHMETIC = {"add": ("+", 4), "sub": ("-", 4), "mul": ("×", 5), "div": ("/", 
 _PLAYERS = {"me": "you", "next_player": "the next player", "others": "the other players",
             "everyone": "every player", "players": "the number of players", "self": "this", "event": "the event"}
 _EVENTS = {"gained": "a counter is gained", "paid": "a counter is paid", "changed": "a counter changes",
+           "passed": "a marker lands on or passes a marked space",
            "moved": "an item moves", "placed": "an item is played", "step_start": "a step starts",
            "step_end": "a step ends"}
 _TIMING = {"before": "Before", "instead": "Instead of", "after": "On"}

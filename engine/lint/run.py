@@ -89,6 +89,8 @@ RULES: tuple[Rule, ...] = (
     Rule("ITEMS002", "an item-backed counter discards to a zone without discard_to"),
     Rule("ITEMS003", "an item-backed counter gained, lost or set"),
     Rule("ITEMS004", "a global item-backed counter reading a zone each player has"),
+    Rule("TRACK001", "a pushing track on a counter with one marker (global)"),
+    Rule("TRACK002", "a track on a counter that counts items"),
     Rule("ATTR001", "attribute the component type does not declare"),
     Rule("ATTR002", "attribute value of the wrong type"),
     Rule("ATTR003", "attribute value not one of its allowed values"),

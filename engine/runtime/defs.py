@@ -56,6 +56,34 @@ class ItemPool:
     discard: Expr | None = None           # items it holds for go to the zone's discard_to instead
 
 
+@dataclass(frozen=True)
+class Track:
+    """A counter read as a marker on a track (`track:`): markers that push, laps, marked spaces.
+
+    Why: race and score tracks let no two markers share a space (the one arriving pushes the other on),
+    run a second lap past the end, and interlace with another track at spaces whose crossing costs
+    something; plain counters plus `changed` triggers cannot move another player's marker in step.
+    """
+
+    push: bool = False
+    shared: frozenset[int] = frozenset()  # spaces of a lap where markers may stand together
+    lap: int | None = None                # spaces in a lap: lap + 1 is space 1 of lap 2
+    marks: tuple[int, ...] = ()           # values whose landing on or passing emits `passed`
+
+    def place(self, value: int) -> tuple[int, int]:
+        """(lap, space) of a marker at `value`: laps count from 0; with no laps, (0, value)."""
+        if self.lap is None or value <= self.lap:
+            return 0, value
+        turn = (value - 1) // self.lap
+        return turn, value - turn * self.lap
+
+    def crossed(self, old: int, new: int) -> list[int]:
+        """The marked values a move from old to new lands on or passes, in the order it meets them."""
+        if new > old:
+            return [m for m in sorted(self.marks) if old < m <= new]
+        return [m for m in sorted(self.marks, reverse=True) if new <= m < old]
+
+
 @dataclass
 class CounterDef:
     id: str
@@ -69,6 +97,7 @@ class CounterDef:
     zone: str | None = None
     supply: str | None = None  # a global counter gains come from (and payments go back to): a limited supply
     items: ItemPool | None = None  # the counter is the sum of item values, paid by exhausting items
+    track: Track | None = None     # a marker on a track: pushes, laps, marked spaces
 
     def clamp(self, value: int) -> int:
         """The value within the counter's bounds; past the engine's hard limit (no declared `max`) an error."""

@@ -28,7 +28,7 @@ MAX_TRIGGER_FIRINGS = 200_000
 MAX_CALL_DEPTH = 64
 MAX_DECISIONS = 200_000
 # events the interpreter emits itself; packs add their own with `emit`
-BUILTIN_EVENTS = ("gained", "paid", "changed", "moved", "placed", "step_start", "step_end")
+BUILTIN_EVENTS = ("gained", "paid", "changed", "passed", "moved", "placed", "step_start", "step_end")
 
 
 class Interpreter:
@@ -461,8 +461,42 @@ class Interpreter:
             old = self.counter(name, ctx.seat)
             self.set_counter(ctx, name, value)
             new = self.counter(name, ctx.seat)
-        if new != old and "changed" in self.pack.listened:
+        if cdef.track is not None and new != old:
+            self._track_moved(cdef, ctx.seat, old, new)
+        elif new != old and "changed" in self.pack.listened:
             self.emit("changed", ctx.seat, {"counter": name, "old": old, "new": new})
+
+    def _track_moved(self, cdef: CounterDef, seat: int | None, old: int, new: int) -> None:
+        """A marker on a track moved from old to new: it pushes the markers it lands on (which may push
+        further), then every moved marker tells `changed` and the marked spaces it passed (`passed`)."""
+        track = cdef.track
+        assert track is not None
+        moved = [(seat, old, new)]
+        if track.push and seat is not None:
+            step = 1 if new > old else -1
+            players = self.state.players
+            here, value = seat, new
+            for _ in range(len(players)):   # each push moves another marker; at most every other one
+                lap, space = track.place(value)
+                if space in track.shared:
+                    break
+                hit = next((p for p in players if p.seat != here and track.place(p.counters[cdef.id]) == (lap, space)),
+                           None)
+                if hit is None:
+                    break
+                was = hit.counters[cdef.id]
+                value = hit.counters[cdef.id] = cdef.clamp(was + step)
+                if value == was:
+                    break
+                here = hit.seat
+                moved.append((here, was, value))
+        listened = self.pack.listened
+        for who, before, after in moved:
+            if "changed" in listened:
+                self.emit("changed", who, {"counter": cdef.id, "old": before, "new": after})
+            if "passed" in listened:
+                for space in track.crossed(before, after):
+                    self.emit("passed", who, {"counter": cdef.id, "space": space, "old": before, "new": after})
 
     def _from_supply(self, cdef: CounterDef, amount: int) -> int:
         """Take up to `amount` from a limited shared supply (all of it when the counter has none)."""
