@@ -16,7 +16,7 @@ CONTENT = Path(__file__).resolve().parents[1] / "content"
 PACKS = sorted(p.name for p in CONTENT.iterdir() if (p / "pack.yaml").is_file())   # every shipped pack
 GAMES = 200
 # a Robotopia game takes thousands of decisions (seconds each on 2 cores): fewer games keep the suite fast
-GAMES_OF = {"robotopia": 12}
+GAMES_OF = {"robotopia": 12, "stress-botics": 12}
 
 
 class FeedCheck:
