@@ -48,8 +48,8 @@ class Explainer:
             yield from self.one(ident)
 
     def everything(self) -> list[str]:
-        return [*self.pools(), *self.tracks(), *self.raw.component_types, *self.raw.procedures, *self.triggers,
-                *(["scoring"] if self.raw.scoring is not None else [])]
+        return [*self.pools(), *self.tracks(), *self.helds(), *self.raw.component_types, *self.raw.procedures,
+                *self.triggers, *(["scoring"] if self.raw.scoring is not None else [])]
 
     def pools(self) -> list[str]:
         """The counters read from items: their rule is not obvious from their name."""
@@ -97,6 +97,28 @@ class Explainer:
             yield f"  Landing on or passing {', '.join(map(str, marks))}: event `passed` for the marker's owner"
         yield from self.history(entry.id)
 
+    def helds(self) -> list[str]:
+        """The counters held in containers: where they sit and how they are placed and paid is a rule."""
+        return [cid for cid, e in self.raw.counters.items() if hasattr(e.data, "get") and e.data.get("held")]
+
+    def held(self, entry: Entry) -> Iterator[str]:
+        spec = entry.data["held"]
+        name = self.render.name_of(entry.id)
+        zones = ", ".join(self.render.name_of(str(z)) for z in spec.get("zones", []) or [])
+        size = spec.get("size", 1)
+        yield f"Counter {name} ({entry.id}): held in the containers in {zones}" + \
+              (f"; each takes {size} room" if size != 1 else "")
+        yield f"  Gaining {name}: place each one in a container with room for it (what fits nowhere is lost);" \
+              " paying or losing it: take each one from a container of your choice"
+        yield from self.history(entry.id)
+
+    def container(self, data: dict) -> Iterator[str]:
+        """A container type's room and what it takes."""
+        spec, text = data["container"], self.render.text
+        room = text(str(spec["capacity"]), "expr") if spec.get("capacity") is not None else "no limit"
+        takes = text(str(spec["takes"]), "expr") if spec.get("takes") is not None else "every held counter"
+        yield f"  A container: holds {takes}; capacity {room}"
+
     def scoring(self, entry: Entry) -> Iterator[str]:
         """The end of the game: score, tie-breakers, and who cannot win."""
         data, text = entry.data, self.render.text
@@ -121,12 +143,16 @@ class Explainer:
             if admits is not None:
                 holder = f"the {self.render.name_of(ident)}"
                 yield f"  Takes an item only if {self.render.admission(str(admits), holder)}"
+            if hasattr(raw.component_types[ident].data.get("container"), "get"):
+                yield from self.container(raw.component_types[ident].data)
             for entry in members:
                 yield from self.component(entry)
         elif ident in self.pools():
             yield from self.pool(raw.counters[ident])
         elif ident in self.tracks():
             yield from self.track(raw.counters[ident])
+        elif ident in self.helds():
+            yield from self.held(raw.counters[ident])
         elif ident in raw.procedures:
             yield f"Procedure {words(ident)}: {self.render.text(str(raw.procedures[ident].data), 'effect')}"
             yield from self.history(ident)
@@ -136,7 +162,7 @@ class Explainer:
             yield f"Trigger {ident}: {self.render.trigger(self.triggers[ident].data)}"
         else:
             known = [*raw.components, *raw.component_types, *raw.procedures, *self.triggers, *self.pools(),
-                     *self.tracks(), "scoring"]
+                     *self.tracks(), *self.helds(), "scoring"]
             hint = did_you_mean(ident, known)
             raise UsageError(f"'{ident}' is not a component, component type, procedure or trigger of this pack"
                              + (f"; {hint}" if hint else ""))

@@ -26,11 +26,14 @@ from engine.runtime.defs import (
     AttrDef,
     ComponentDef,
     ComponentType,
+    ContainerDef,
     Cost,
     CounterDef,
     Effect,
     Expr,
+    Held,
     ItemPool,
+    ModifierDef,
     Pack,
     RankTable,
     Scoring,
@@ -44,7 +47,7 @@ from engine.runtime.limits import MAX_ITEMS
 
 PLAIN_TYPES = ("int", "str", "bool", "list")
 DSL_TYPES = ("expr", "cond", "effect", "cost")
-COMPONENT_KEYS = {"id", "name", "text", "copies", "costs", "actions", "mode", "triggers"}
+COMPONENT_KEYS = {"id", "name", "text", "copies", "costs", "actions", "mode", "triggers", "modifiers"}
 
 
 class Builder:
@@ -137,7 +140,7 @@ class Builder:
                                             int(d.get("initial", 0)), int(d.get("min", 0)), d.get("max"),
                                             bool(d.get("resource", False)), list(d.get("substitutes", []) or []),
                                             d.get("zone"), d.get("supply"), _pool(d.get("items")),
-                                            _track(d.get("track")))
+                                            _track(d.get("track")), _held(d.get("held")))
         for wid, e in raw.wildcards.items():
             d = e.data
             pack.wildcards[wid] = WildcardDef(wid, str(d.get("name", wid)), list(d.get("gain", [])),
@@ -186,6 +189,9 @@ class Builder:
             admits = self.admission_at(e.src, (*e.path, "admits"))
             if admits is not None:
                 pack.types[tid].admits = admits
+            if hasattr(e.data.get("container"), "get"):
+                pack.types[tid].container = ContainerDef(self.expr_at(e.src, (*e.path, "container", "capacity")),
+                                                         self.expr_at(e.src, (*e.path, "container", "takes")))
         for tid, e in raw.component_types.items():
             self._derived_defaults(tid, e)
         for comp_id, e in raw.components.items():
@@ -351,6 +357,20 @@ class Builder:
                             f"'{c.id}' counts items (zone or items), so it has no marker to move on a track",
                             "give the track to a stored counter")
 
+    def _check_held(self, c: CounterDef, e: Entry) -> None:
+        """A held counter: known zones, some component type that is a container, nothing else backing it."""
+        assert c.held is not None
+        for zid in c.held.zones:
+            self._ref(zid, self.pack.zones, e, ("held", "zones"), "zone")
+        if not any(hasattr(t.data.get("container"), "get") for t in self.raw.component_types.values()):
+            self.sink.error(e.src, (*e.path, "held"), "HELD001",
+                            f"'{c.id}' is held in containers, but no component type is a container",
+                            "declare container: {capacity: EXPR} on the type of the items that hold it")
+        if c.zone is not None or c.items is not None or c.supply is not None or c.track is not None:
+            self.sink.error(e.src, (*e.path, "held"), "HELD002",
+                            f"'{c.id}' is held in containers, so it cannot also be backed by a zone, items, a supply"
+                            " or be a track", "keep `held` alone, or use another counter")
+
     def _pool_exprs(self) -> None:
         """Pass 2: compile each item-backed counter's value, where and discard (self = the item)."""
         for cid, c in self.pack.counters.items():
@@ -410,6 +430,8 @@ class Builder:
                 self._check_pool(c.items, e)
             if c.track is not None:
                 self._check_track(c, e)
+            if c.held is not None:
+                self._check_held(c, e)
 
     def _type_references(self, t: ComponentType, e: Entry) -> None:
         pack, tid = self.pack, t.id
@@ -539,6 +561,14 @@ class Builder:
             comp.actions.append(self._action(e.src, (*e.path, "actions", i), a, i))
         for i, t in enumerate(d.get("triggers", []) or []):
             comp.triggers.append(self._trigger(t, e.src, (*e.path, "triggers", i), f"{comp.id}.trigger{i + 1}"))
+        for i, m in enumerate(d.get("modifiers", []) or []):
+            at = (*e.path, "modifiers", i)
+            comp.modifiers.append(ModifierDef(str(m.get("id", f"modifier{i + 1}")),
+                                              self.admission_at(e.src, (*at, "applies")),
+                                              self.expr_at(e.src, (*at, "discount")),
+                                              self.cost_at(e.src, (*at, "surcharge")),
+                                              self.expr_at(e.src, (*at, "from"))))
+            self.pack.modified = True
 
     def _action(self, src: SourceFile, path: tuple, a: Any, index: int) -> ActionDef:
         effect = self.effect_at(src, (*path, "effect"))
@@ -609,6 +639,13 @@ def _track(spec: Any) -> Track | None:
     lap = spec.get("lap")
     return Track(bool(spec.get("push", False)), frozenset(int(v) for v in spec.get("shared", []) or []),
                  None if lap is None else int(lap), tuple(int(v) for v in spec.get("marks", []) or []))
+
+
+def _held(spec: Any) -> Held | None:
+    """The `held:` of a counter (the schema has checked its shape)."""
+    if not hasattr(spec, "get"):
+        return None
+    return Held(tuple(str(z) for z in spec.get("zones", []) or []), int(spec.get("size", 1)))
 
 
 def _pool(spec: Any) -> ItemPool | None:

@@ -31,7 +31,7 @@ DONE = "done"
 # Python refuses a function with more than 20 blocks (loops, try) nested statically. Generated code nests
 # this many per DSL statement; one more is kept for the `except` clause of the innermost `try`.
 PYTHON_BLOCKS = {"repeat_n": 2, "repeat_choose_item": 2, "repeat_choose_alt": 2, "for_stmt": 1, "choose_item": 1,
-                 "choose_alt": 1, "as_stmt": 1}
+                 "choose_alt": 1, "as_stmt": 1, "within": 1}
 MAX_BLOCK_DEPTH = 19
 
 
@@ -168,6 +168,10 @@ class EffectCompiler(ExprCompiler):
             if cdef is not None and cdef.items is not None:
                 self._not_item_backed(tok, "set")
                 return [], None
+            if cdef is not None and cdef.held is not None:
+                self.dsl.error(tok, "HELD003", f"'{tok}' is what containers hold: it cannot be set",
+                               f"gain or lose it (within a container: `within C {{ lose 1 {tok} }}`)")
+                return [], None
             if cdef is None or cdef.zone is not None:
                 self.dsl.error(tok, "DSL013", f"'{n}' cannot be set: only counters and item attributes can",
                                None)
@@ -217,7 +221,7 @@ class EffectCompiler(ExprCompiler):
         """
         cdef = self.pack.counters.get(name)
         listened = self.pack.listened
-        if cdef is None or cdef.zone is not None or cdef.supply is not None or cdef.track is not None \
+        if cdef is None or not cdef.stored or cdef.supply is not None or cdef.track is not None \
                 or "changed" in listened \
                 or (op == "gain" and "gained" in listened):
             return None
@@ -420,6 +424,15 @@ class EffectCompiler(ExprCompiler):
         return stmts("P = WHO\nif not isinstance(P, PlayerRef):\n    raise RuleError('as needs a player, got ' + "
                      "describe(P))\nO = ctx.seat\nctx.seat = P.seat\ntry:\n    BODY\nfinally:\n    ctx.seat = O",
                      P=self.unit.temp(), WHO=who, O=self.unit.temp(), BODY=body.body or [ast.Pass()]), None
+
+    def _s_within(self, t: Tree):
+        """`within C { ... }`: held counters in the block read, gain into and pay from container C alone."""
+        container = self.expr(t.children[0])
+        body = self.block(t.children[1])
+        legal = None if body.legal is None else expr("game.legal_within(ctx, C, lambda: L)", C=container,
+                                                          L=body.legal)
+        return stmts("O = ctx.pool\nctx.pool = need_container(C)\ntry:\n    BODY\nfinally:\n    ctx.pool = O",
+                     O=self.unit.temp(), C=container, BODY=body.body or [ast.Pass()]), legal
 
     def _s_emit(self, t: Tree):
         name_tok, *args = t.children

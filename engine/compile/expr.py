@@ -25,6 +25,7 @@ from engine.dsl.walk import EXPRESSION, Walker
 from engine.errors import GameOver, RuleError, StopLoop
 from engine.runtime import dsl_values as values
 from engine.runtime import limits
+from engine.runtime.containers import need_container
 from engine.runtime.defs import Cost, Expr, Pack
 from engine.runtime.state import Item, PlayerRef
 from engine.usage import Usage
@@ -42,7 +43,7 @@ HELPERS: dict[str, Any] = {
     "item_actions": values.item_actions, "need_zone": values.need_zone, "need_item": values.need_item,
     "set_item_attr": values.set_item_attr, "show": values.show, "offer": values.offer,
     "describe": values.describe, "bounded": limits.bounded, "number_span": limits.number_span,
-    "refuse": limits.refuse,
+    "refuse": limits.refuse, "need_container": need_container,
 }
 _COMPARE = {"eq": ast.Eq, "ne": ast.NotEq, "lt": ast.Lt, "le": ast.LtE, "gt": ast.Gt, "ge": ast.GtE}
 _ARITH = {"add": ast.Add, "sub": ast.Sub, "mul": ast.Mult}
@@ -240,6 +241,8 @@ class ExprCompiler(Walker):
         cdef = self.pack.counters[n]
         if cdef.items is not None:  # the sum of item values: computed on each read
             return expr("game.counter(N, ctx.seat)", N=const(n))
+        if cdef.held is not None:  # what containers hold: the `within` one's, or the seat's total
+            return expr("game.held_total(ctx, N)", N=const(n))
         if cdef.zone is not None:
             return expr("len(game.state.zone(Z, ctx.seat).items)", Z=const(cdef.zone))
         if cdef.scope == "global":
@@ -343,7 +346,7 @@ class ExprCompiler(Walker):
             return expr("game.position(P.seat)", P=player)
         cdef = self.pack.counters.get(name)
         if cdef is not None:
-            if cdef.zone is None and cdef.items is None and cdef.scope == "player":
+            if cdef.stored and cdef.scope == "player":
                 return expr("game.state.players[P.seat].counters[N]", P=player, N=const(name))
             return expr("game.counter(N, P.seat)", P=player, N=const(name))
         if name in self.pack.zones:
@@ -421,6 +424,26 @@ class ExprCompiler(Walker):
         it, key = self.with_it(args[1], coll)
         kind = "items" if element_kind(coll) == "item" else "list"
         return charged(kinded(expr("sorted(E, key=lambda IT: K)", E=paid(self.read(coll)), IT=it, K=key), kind))
+
+    def lower_held(self, tok: Token, args: list) -> ast.expr:
+        """held(CONTAINER, NAME): how many of the held counter NAME the container holds."""
+        return self._container_call("game.held_in(C, N)", args)
+
+    def lower_room(self, tok: Token, args: list) -> ast.expr:
+        """room(CONTAINER, NAME): how many more units of NAME fit in the container."""
+        return self._container_call("game.room_for(C, N)", args)
+
+    def _container_call(self, code: str, args: list) -> ast.expr:
+        """A container function's call: its second argument names a held counter."""
+        container = self.expr(args[0])
+        name = args[1].children[0] if _is_name(args[1]) else None
+        cdef = self.pack.counters.get(str(name)) if name is not None else None
+        if cdef is None or cdef.held is None:
+            self.dsl.error(args[1], "DSL012", f"'{self.dsl.snippet(args[1])}' is not a counter held in containers"
+                           " (a counter that declares `held`)", None)
+            return const(0)
+        self.usage.ref(str(name), self.dsl.place(name))
+        return expr(code, C=container, N=const(str(name)))
 
     def lower_cost_uses(self, tok: Token, args: list) -> ast.expr:
         """cost_uses(item, NAME [, amount]): some alternative cost of item names NAME (that many)."""

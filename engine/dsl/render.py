@@ -222,6 +222,9 @@ class Renderer(Walker):
     def _s_as_stmt(self, t: Tree) -> str:
         return f"as {self.expr(t.children[0])}: {self.block(t.children[1])}"
 
+    def _s_within(self, t: Tree) -> str:
+        return f"using only what {self.expr(t.children[0])} holds: {self.block(t.children[1])}"
+
     # ---------------------------------------------------------------- expressions
     def expr(self, t: Tree | Token | None) -> str:
         if not isinstance(t, Tree):
@@ -352,6 +355,20 @@ class Renderer(Walker):
             yield "Actions (one per activation):" if data.get("mode", "one") == "one" else "Actions (each, in order):"
         yield from (f"  {a}" if len(actions) > 1 else a for a in actions)
         yield from (self.trigger(t) for t in _seq(data.get("triggers")) if isinstance(t, Mapping))
+        yield from (self.modifier(m) for m in _seq(data.get("modifiers")) if isinstance(m, Mapping))
+
+    def modifier(self, data: Mapping) -> str:
+        """A cost modifier as a rule: which costs, and how they change."""
+        which = "every cost you pay" if data.get("applies") is None else \
+            f"the cost of an item (it) you pay for, if {self.text(str(data['applies']), 'expr')}"
+        parts = []
+        if data.get("discount") is not None:
+            parts.append(f"{self.text(str(data['discount']), 'expr')} less (you choose of what)")
+        if data.get("surcharge") is not None:
+            parts.append(f"{self.text(str(data['surcharge']), 'cost')} more")
+        if data.get("from") is not None:
+            parts.append(f"paid from what {self.text(str(data['from']), 'expr')} holds")
+        return f"While in play, {which}: {'; '.join(parts) or 'unchanged'}."
 
     def attributes(self, entry: Entry) -> str:
         """Declared attribute values, references by name and expressions in words."""

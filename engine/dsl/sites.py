@@ -42,6 +42,12 @@ def pack_sites(raw: RawPack) -> Iterator[Site]:
                 yield Site(e.src, (*e.path, "attrs", name, "default"), str(default), start, tid)
         if isinstance(e.data, Mapping) and e.data.get("admits") is not None:
             yield Site(e.src, (*e.path, "admits"), str(e.data["admits"]), "expr", tid)
+        container = e.data.get("container") if isinstance(e.data, Mapping) else None
+        if isinstance(container, Mapping):
+            yield from _keyed(e.src, (*e.path, "container"), container, (("takes", "expr"),), tid)
+            if container.get("capacity") is not None:
+                yield Site(e.src, (*e.path, "container", "capacity"), str(container["capacity"]), "expr", tid,
+                           number="a container's capacity")
     for e in raw.components.values():
         yield from component_sites(e.src, e.path, e.data, e.ctype, derived.get(e.ctype or "", {}))
     for e in raw.procedures.values():
@@ -85,6 +91,13 @@ def component_sites(src: SourceFile, path: DataPath, data: Any, ctype: str | Non
             yield from _keyed(src, at, action, (("cost", "cost"), ("when", "expr"), ("effect", "effect")), ctype)
     for i, trigger in enumerate(_seq(data.get("triggers"))):
         yield from _trigger_sites(src, (*path, "triggers", i), trigger, ctype)
+    for i, modifier in enumerate(_seq(data.get("modifiers"))):
+        if isinstance(modifier, Mapping):
+            at = (*path, "modifiers", i)
+            yield from _keyed(src, at, modifier, (("applies", "expr"), ("surcharge", "cost"), ("from", "expr")), ctype)
+            if modifier.get("discount") is not None:
+                yield Site(src, (*at, "discount"), str(modifier["discount"]), "expr", ctype,
+                           number="a cost modifier's discount")
 
 
 _DSL_STARTS = {"expr": "expr", "cond": "expr", "effect": "effect", "cost": "cost"}

@@ -16,6 +16,7 @@ from weakref import WeakKeyDictionary
 
 from engine.errors import CogworkError, RuleError
 from engine.play.match import Match
+from engine.runtime.containers import held, put
 from engine.runtime.context import Ctx
 from engine.runtime.defs import plain_type_fits
 from engine.runtime.interpreter import Interpreter
@@ -115,6 +116,8 @@ def _item_attr(game: Any, name: str, attr: str, seat: int | None) -> Any:
     item = game.instance(name, seat)
     if attr == "zone":
         return item.zone.id if item.zone else None
+    if _held_counter(game, item, attr):
+        return held(item, attr)
     if attr in item.attrs:
         value = item.attrs[attr]
         if isinstance(value, ItemRef):  # an attribute holding an item reads as that item's component id
@@ -146,6 +149,9 @@ def write(session: Match, path: str, value: Any) -> None:
         return
     if name in game.pack.components and len(rest) == 1:
         item = game.instance(name, seat)
+        if _held_counter(game, item, rest[0]):
+            put(item, rest[0], _whole_number(path, value))
+            return
         if rest[0] not in item.comp.ctype.attrs:
             raise PathError(f"'{name}' has no attribute '{rest[0]}' (declared: {', '.join(item.comp.ctype.attrs)});"
                             f" to move it, set a zone's list instead")
@@ -155,6 +161,12 @@ def write(session: Match, path: str, value: Any) -> None:
         game.set_attr(item, rest[0], value)
         return
     raise PathError(f"'{path}' cannot be set (counters, zones and component attributes can)")
+
+
+def _held_counter(game: Interpreter, item: Item, name: str) -> bool:
+    """`CONTAINER.COUNTER`: what a container holds of a counter held in containers."""
+    cdef = game.pack.counters.get(name)
+    return item.comp.ctype.container is not None and cdef is not None and cdef.held is not None
 
 
 # Items each game's scenario `set`s have placed: a later `set` takes other copies first, so filling two zones

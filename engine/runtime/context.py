@@ -15,7 +15,7 @@ class Ctx:
     `seat` changes inside `as PLAYER { ... }` blocks and per seat in `each_player` steps.
     """
 
-    __slots__ = ("event", "game", "offered", "seat", "self_item")
+    __slots__ = ("event", "game", "offered", "pool", "seat", "self_item")
 
     def __init__(self, game: Interpreter, seat: int | None, self_item: Item | None = None,
                  event: dict[str, Any] | None = None, offered: Item | None = None) -> None:
@@ -24,8 +24,11 @@ class Ctx:
         self.self_item = self_item
         self.event = event
         self.offered = offered  # an admission rule's `it`: the item offered to `self_item`
+        self.pool: Item | None = None  # the container a `within` block reads, gains into and pays from
 
     def child(self, seat: int | None = None, self_item: Item | None = None,
               event: dict[str, Any] | None = None) -> Ctx:
-        """A fresh context for a trigger or an item's action."""
-        return Ctx(self.game, self.seat if seat is None else seat, self_item, event)
+        """A fresh context for an item's action, effect or cost attribute (triggers get their own)."""
+        inner = Ctx(self.game, self.seat if seat is None else seat, self_item, event)
+        inner.pool = self.pool   # an item's action or cost run within a container pays from it too
+        return inner

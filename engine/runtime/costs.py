@@ -123,3 +123,31 @@ def explain(pack: Pack, need: dict[str, int], available: Callable[[str], int]) -
 
 def way_label(way: Way) -> str:
     return "pay " + " + ".join(f"{n} {name}" for name, n in sorted(way.items())) if way else "pay nothing"
+
+
+def reductions(need: dict[str, int], units: int, limit: int = MAX_WAYS) -> list[Way]:
+    """Every way to take `units` off `need` (a discount the payer places), at most `limit`, in a stable
+    order; all of it when `units` covers the whole cost."""
+    if units <= 0:
+        return [dict(need)]
+    names = sorted(n for n, amount in need.items() if amount > 0)
+    if units >= sum(need[n] for n in names):
+        return [{}]
+    found: list[Way] = []
+
+    def take(i: int, left: int, now: dict[str, int]) -> None:
+        if len(found) >= limit:
+            return
+        if left == 0:
+            found.append({n: a for n, a in now.items() if a > 0})
+            return
+        if i == len(names):
+            return
+        name = names[i]
+        for off in range(min(left, now[name]), -1, -1):
+            now[name] -= off
+            take(i + 1, left - off, now)
+            now[name] += off
+
+    take(0, units, {n: need[n] for n in names})
+    return found

@@ -84,6 +84,26 @@ class Track:
         return [m for m in sorted(self.marks, reverse=True) if new <= m < old]
 
 
+@dataclass(frozen=True)
+class Held:
+    """A counter held in containers (`held:`): its value is what the containers in `zones` hold.
+
+    Why: resources that sit in barrels, on tiles or on cards, each with room for so much, are paid from a
+    given one and moved between them; a single number per player cannot say where they are.
+    """
+
+    zones: tuple[str, ...]
+    size: int = 1                          # the capacity one unit takes
+
+
+@dataclass
+class ContainerDef:
+    """A component type whose items hold counters (`container:`): how much room, and which counters."""
+
+    capacity: Expr | None = None           # room, in units of size (self = the container); None: no limit
+    takes: Expr | None = None              # the counter ids it takes (a list; self = the container); None: all
+
+
 @dataclass
 class CounterDef:
     id: str
@@ -98,6 +118,12 @@ class CounterDef:
     supply: str | None = None  # a global counter gains come from (and payments go back to): a limited supply
     items: ItemPool | None = None  # the counter is the sum of item values, paid by exhausting items
     track: Track | None = None     # a marker on a track: pushes, laps, marked spaces
+    held: Held | None = None       # the total held by containers in some zones (engine/runtime/containers.py)
+
+    @property
+    def stored(self) -> bool:
+        """Kept as a number in the state (not counted from a zone, items or containers)."""
+        return self.zone is None and self.items is None and self.held is None
 
     def clamp(self, value: int) -> int:
         """The value within the counter's bounds; past the engine's hard limit (no declared `max`) an error."""
@@ -165,6 +191,7 @@ class ComponentType:
     derive: tuple[str, str] | None = None    # ("edges" | "corners", space type): generated locations
     grid: tuple[str, str] | None = None      # ("hex" | "square", coordinate attribute): links from geometry
     admits: Expr | None = None               # slot admission: may item `it` be put here (self = this item)?
+    container: ContainerDef | None = None    # its items hold counters (engine/runtime/containers.py)
 
 
 @dataclass
@@ -192,6 +219,22 @@ class TriggerDef:
 
 
 @dataclass
+class ModifierDef:
+    """A cost modifier on a component (`modifiers:`): while its item is in an active zone, the costs its
+    owner pays (every player's, in a shared active zone) pass through it at the quote stage.
+
+    Why: discounts, surcharges and "pay from the common pool" are set by cards in play, and must reach
+    every cost (cards played, actions, cost attributes) without each rule restating them.
+    """
+
+    id: str
+    applies: Expr | None       # self = this item, it = the item whose cost is paid; None: every cost
+    discount: Expr | None      # this many units less, off the parts the payer chooses
+    surcharge: Cost | None     # added to the cost
+    source: Expr | None        # a container the held counters are paid from (`from:`)
+
+
+@dataclass
 class ComponentDef:
     id: str
     name: str
@@ -208,6 +251,7 @@ class ComponentDef:
     triggers_on: dict[str, list[TriggerDef]] = field(default_factory=dict)  # `triggers` by event
     effects: dict[str, Effect] = field(default_factory=dict)  # `effect` attributes: `do ITEM.ATTR` runs one
     prices: dict[str, Cost] = field(default_factory=dict)     # `cost` attributes: `pay ITEM.ATTR` pays one
+    modifiers: list[ModifierDef] = field(default_factory=list)  # cost modifiers while in an active zone
 
 
 @dataclass
@@ -271,3 +315,4 @@ class Pack:
     payers: dict[str, list[str]] = field(default_factory=dict)  # cost solver's cache: who may pay a unit of X
     graphs: dict[str, Graph] = field(default_factory=dict)  # board graphs by space type
     display: dict[str, Any] = field(default_factory=dict)  # pack.yaml `display`: how a table page lays it out
+    modified: bool = False     # some component has cost modifiers: costs pass the quote stage

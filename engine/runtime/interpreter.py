@@ -14,13 +14,14 @@ from typing import Any
 
 from engine.errors import RuleError, StopLoop
 from engine.runtime.boards import Graph
+from engine.runtime.containers import held, need_container, put, used
 from engine.runtime.context import Ctx
-from engine.runtime.costs import can_pay, explain, payment_ways, way_label
+from engine.runtime.costs import can_pay, explain, payment_ways, reductions, way_label
 from engine.runtime.decision import KINDS, Decision
 from engine.runtime.defs import ActionDef, CounterDef, Pack, TriggerDef
 from engine.runtime.dsl_values import as_items, contains, describe, offer, stored
 from engine.runtime.events import Event, EventKind
-from engine.runtime.limits import CALL_WORK, DRAW_WORK, MAX_GAME_WORK, MAX_WORK, LimitError, out_of_work
+from engine.runtime.limits import CALL_WORK, DRAW_WORK, MAX_GAME_WORK, MAX_VALUE, MAX_WORK, LimitError, out_of_work
 from engine.runtime.state import Item, ItemRef, PlayerRef, Zone, new_state
 
 MAX_TRIGGER_DEPTH = 16
@@ -291,6 +292,8 @@ class Interpreter:
         cdef = self.pack.counters[name]
         if cdef.items is not None:
             return sum(value for _, value in self._pool(cdef, seat))
+        if cdef.held is not None:
+            return sum(held(c, name) for c in self.containers(cdef, seat))
         if cdef.zone is not None:
             items = self.state.zone(cdef.zone, seat).items
             if self._reserved:
@@ -313,12 +316,95 @@ class Interpreter:
                 found.append((item, 1 if pool.value is None else int(pool.value(ctx))))
         return found
 
-    def spendable(self, name: str, seat: int | None) -> int:
-        """How much of a counter a payment may use: an item-backed counter's items of positive value."""
+    def spendable(self, name: str, seat: int | None, within: Item | None = None) -> int:
+        """How much of a counter a payment may use: an item-backed counter's items of positive value; a
+        held counter's units in the `within` container, when a `within` block names one."""
         cdef = self.pack.counters.get(name)
         if cdef is not None and cdef.items is not None:
             return sum(value for _, value in self._pool(cdef, seat) if value > 0)
+        if within is not None and cdef is not None and cdef.held is not None:
+            return held(within, name)
         return self.counter(name, seat)
+
+    # ---------------------------------------------------------------- containers
+    def containers(self, cdef: CounterDef, seat: int | None) -> list[Item]:
+        """The containers holding a held counter: in its zones (the seat's copies of per-player ones)."""
+        assert cdef.held is not None
+        found: list[Item] = []
+        for zid in cdef.held.zones:
+            zone = self.state.zones.get(zid)
+            if zone is None:
+                if seat is None:
+                    continue
+                zone = self.state.players[seat].zones[zid]
+            found.extend(i for i in zone.items if i.comp.ctype.container is not None)
+        return self.each(found)
+
+    def held_total(self, ctx: Ctx, name: str) -> int:
+        """A held counter as a rule reads it: the `within` container's, or the total of the seat's."""
+        if ctx.pool is not None:
+            return held(ctx.pool, name)
+        return self.counter(name, ctx.seat)
+
+    def room_for(self, container: Any, name: str) -> int:
+        """How many more units of `name` fit in the container (0 if it does not take that counter)."""
+        item = need_container(container)
+        cdef = self.pack.counters.get(name)
+        if cdef is None or cdef.held is None:
+            raise RuleError(f"'{name}' is not held in containers (its counter declares no `held`)")
+        spec = item.comp.ctype.container
+        assert spec is not None
+        inner = Ctx(self, item.owner, item)
+        if spec.takes is not None:
+            takes = spec.takes(inner)
+            if name not in (takes if isinstance(takes, list | tuple) else [takes]):
+                return 0
+        if spec.capacity is None:
+            return MAX_VALUE - held(item, name)
+        return max(0, (int(spec.capacity(inner)) - used(item, self.pack.counters)) // cdef.held.size)
+
+    def legal_within(self, ctx: Ctx, container: Any, legal: Callable[[], Any]) -> bool:
+        """Whether a `within` block can start: its leading statement's test, run within the container."""
+        saved, ctx.pool = ctx.pool, need_container(container)
+        try:
+            return bool(legal())
+        finally:
+            ctx.pool = saved
+
+    def held_in(self, container: Any, name: str) -> int:
+        """`held(C, NAME)`: how many of a held counter the container holds."""
+        return held(need_container(container), name)
+
+    def _fill(self, ctx: Ctx, cdef: CounterDef, amount: int) -> None:
+        """Gain units of a held counter: into the `within` container, or one unit at a time into a container
+        with room that the player picks; what fits nowhere is lost."""
+        if ctx.pool is not None:
+            put(ctx.pool, cdef.id, held(ctx.pool, cdef.id) + min(amount, self.room_for(ctx.pool, cdef.id)))
+            return
+        self.spend(amount, f"placing {amount:,} {cdef.name} one at a time")
+        for _ in range(amount):
+            open_ = [c for c in self.containers(cdef, ctx.seat) if self.room_for(c, cdef.id) > 0]
+            if not open_:
+                return
+            chosen = self.choose_item(ctx, f"put 1 {cdef.name} in", open_)
+            put(chosen, cdef.id, held(chosen, cdef.id) + 1)
+
+    def _drain(self, ctx: Ctx, cdef: CounterDef, amount: int) -> None:
+        """Take up to `amount` units of a held counter: from the `within` container, or one unit at a time
+        from a container the player picks (all of them at once when there is no choice to make)."""
+        if ctx.pool is not None:
+            put(ctx.pool, cdef.id, held(ctx.pool, cdef.id) - min(amount, held(ctx.pool, cdef.id)))
+            return
+        having = [c for c in self.containers(cdef, ctx.seat) if held(c, cdef.id) > 0]
+        if sum(held(c, cdef.id) for c in having) <= amount:
+            for c in having:
+                put(c, cdef.id, 0)
+            return
+        self.spend(amount, f"paying {amount:,} {cdef.name} one at a time")
+        for _ in range(amount):
+            chosen = self.choose_item(ctx, f"take 1 {cdef.name} from", having)
+            put(chosen, cdef.id, held(chosen, cdef.id) - 1)
+            having = [c for c in having if held(c, cdef.id) > 0]
 
     def acting(self, seat: int | None) -> int:
         """The acting seat, or a clear error where no player acts (e.g. a top-level flow step)."""
@@ -416,6 +502,9 @@ class Interpreter:
         if cdef.items is not None:
             raise RuleError(f"'{cdef.name}' is the sum of the items in zone '{cdef.items.zone}': it cannot be"
                             " gained, lost or set, only paid (by exhausting items)")
+        if cdef.held is not None:
+            raise RuleError(f"'{cdef.name}' is held in containers: gain, lose or pay it (within a container),"
+                            " it cannot be set")
         self._store(cdef, ctx.seat)[name] = cdef.clamp(value)
 
     def _store(self, cdef: CounterDef, seat: int | None) -> dict[str, int]:
@@ -442,7 +531,9 @@ class Interpreter:
             self.set_counter(ctx, name, 0)  # raises: an item-backed counter is never gained
 
         def apply() -> None:
-            if cdef.zone is not None:
+            if cdef.held is not None:
+                self._fill(ctx, cdef, amount)
+            elif cdef.zone is not None:
                 own = self.state.zone(cdef.zone, ctx.seat)
                 src = self._linked_zone(self.pack.zones[cdef.zone].draw_from, ctx.seat)
                 self.draw(ctx, src, own, amount)
@@ -514,21 +605,64 @@ class Interpreter:
         cdef = self.pack.counters[name]
         if cdef.items is not None:
             self.set_counter(ctx, name, 0)  # raises: an item-backed counter is only paid
+        if cdef.held is not None:
+            if amount > 0:
+                self._drain(ctx, cdef, amount)
+            return
         have = self.counter(name, ctx.seat)
         self.change(ctx, name, have - max(0, amount))
         self._to_supply(cdef, have - self.counter(name, ctx.seat))
 
-    def can_pay(self, ctx: Ctx, need: dict[str, int]) -> bool:
-        return can_pay(self.pack, need, lambda c: self.spendable(c, ctx.seat))
+    def can_pay(self, ctx: Ctx, need: dict[str, int], source: Item | None = None) -> bool:
+        """Whether `need` can be paid now: as quoted (cost modifiers in play) when the pack has modifiers.
+        `source`: the item whose cost it is (a card played, an action's item), if any."""
+        if self.pack.modified:
+            needs, pool = self.quote(ctx, need, source)
+            saved, ctx.pool = ctx.pool, pool or ctx.pool
+            try:
+                return any(can_pay(self.pack, n, lambda c: self.spendable(c, ctx.seat, ctx.pool)) for n in needs)
+            finally:
+                ctx.pool = saved
+        return can_pay(self.pack, need, lambda c: self.spendable(c, ctx.seat, ctx.pool))
 
-    def pay(self, ctx: Ctx, need: dict[str, int], text: str) -> None:
-        ways = payment_ways(self.pack, need, lambda c: self.spendable(c, ctx.seat))
-        if not ways:
-            why = explain(self.pack, need, lambda c: self.spendable(c, ctx.seat))
-            raise RuleError(f"cannot pay '{text}': {why}")
-        way = self.ask(ctx, "pay", f"pay {text}", [way_label(w) for w in ways], ways)
-        for name, amount in sorted(way.items()):
-            self._spend(ctx, name, amount)
+    def pay(self, ctx: Ctx, need: dict[str, int], text: str, source: Item | None = None) -> None:
+        needs, pool = self.quote(ctx, need, source) if self.pack.modified else ([need], None)
+        saved, ctx.pool = ctx.pool, pool or ctx.pool
+        try:
+            available = lambda c: self.spendable(c, ctx.seat, ctx.pool)  # noqa: E731
+            ways: list[dict[str, int]] = []
+            for quoted in needs:
+                ways.extend(w for w in payment_ways(self.pack, quoted, available) if w not in ways)
+            if not ways:
+                raise RuleError(f"cannot pay '{text}': {explain(self.pack, needs[0], available)}")
+            way = self.ask(ctx, "pay", f"pay {text}", [way_label(w) for w in ways], ways)
+            for name, amount in sorted(way.items()):
+                self._spend(ctx, name, amount)
+        finally:
+            ctx.pool = saved
+
+    def quote(self, ctx: Ctx, need: dict[str, int], source: Item | None) -> tuple[list[dict[str, int]], Item | None]:
+        """The quote stage every cost passes: the cost modifiers of the items in the payer's active zones
+        (and the shared ones) that apply add their surcharges, take off their discounts (each way to place
+        them is a cost the payer may pay) and may name a container to pay from. Returns the costs and that
+        container (None: the usual pools)."""
+        if ctx.seat is None:
+            return [need], None
+        quoted, discount, pool = dict(need), 0, None
+        for zone in self._active_zones[ctx.seat]:
+            for item in zone.items:
+                for modifier in item.comp.modifiers:
+                    inner = Ctx(self, ctx.seat, item, offered=source)
+                    if modifier.applies is not None and (source is None or not modifier.applies(inner)):
+                        continue
+                    if modifier.surcharge is not None:
+                        for name, amount in modifier.surcharge.amounts(inner).items():
+                            quoted[name] = quoted.get(name, 0) + amount
+                    if modifier.discount is not None:
+                        discount += int(modifier.discount(inner))
+                    if modifier.source is not None and pool is None:
+                        pool = need_container(modifier.source(inner))
+        return reductions(quoted, discount), pool
 
     def _spend(self, ctx: Ctx, name: str, amount: int) -> None:
         cdef = self.pack.counters[name]
@@ -538,6 +672,9 @@ class Interpreter:
         def apply() -> None:
             if cdef.items is not None:
                 self._exhaust(ctx, cdef, amount)
+                return
+            if cdef.held is not None:
+                self._drain(ctx, cdef, amount)
                 return
             if cdef.zone is None:
                 self.change(ctx, name, self.counter(name, ctx.seat) - amount)
@@ -669,7 +806,7 @@ class Interpreter:
             return False
         self._reserved.add(item)  # the item being played cannot pay for itself
         try:
-            return any(self.can_pay(ctx, need) for _, need in self._play_needs(ctx, item, zone, free))
+            return any(self.can_pay(ctx, need, item) for _, need in self._play_needs(ctx, item, zone, free))
         finally:
             self._reserved.discard(item)
 
@@ -679,10 +816,10 @@ class Interpreter:
         self._reserved.add(item)
         try:
             options = [(text, need) for text, need in self._play_needs(ctx, item, zone, free)
-                       if self.can_pay(ctx, need)]
+                       if self.can_pay(ctx, need, item)]
             labels = [text for text, _ in options]
             text, need = self.ask(ctx, "cost", f"cost for {item.comp.name}", labels, options)
-            self.pay(ctx, need, text)
+            self.pay(ctx, need, text, item)
         finally:
             self._reserved.discard(item)
         self.emit("placed", ctx.seat, {"item": item, "zone": zone},
@@ -695,7 +832,7 @@ class Interpreter:
     def _legal_action(self, ctx: Ctx, action: ActionDef) -> bool:
         if action.when is not None and not action.when(ctx):
             return False
-        if action.cost is not None and not self.can_pay(ctx, action.cost.amounts(ctx)):
+        if action.cost is not None and not self.can_pay(ctx, action.cost.amounts(ctx), ctx.self_item):
             return False
         return action.effect.legal is None or bool(action.effect.legal(ctx))
 
@@ -704,7 +841,7 @@ class Interpreter:
         if item is not None and self.observers:
             self._tell_about_item(EventKind.ACTIVATED, ctx.seat, item, (item.zone,), {"action": action.label})
         if action.cost is not None:
-            self.pay(ctx, action.cost.amounts(ctx), action.cost.text)
+            self.pay(ctx, action.cost.amounts(ctx), action.cost.text, ctx.self_item)
         action.effect.run(ctx)
 
     @contextmanager
@@ -786,12 +923,12 @@ class Interpreter:
         return need, " + ".join(texts) or "nothing"
 
     def can_pay_attr(self, ctx: Ctx, target: Any, name: str) -> bool:
-        return self.can_pay(ctx, self.price_of(ctx, target, name)[0])
+        return self.can_pay(ctx, self.price_of(ctx, target, name)[0], target if isinstance(target, Item) else None)
 
     def pay_attr(self, ctx: Ctx, target: Any, name: str) -> None:
         """`pay ITEM.ATTR`: pay the item's `cost` attribute (the player chooses among the ways)."""
         need, text = self.price_of(ctx, target, name)
-        self.pay(ctx, need, text)
+        self.pay(ctx, need, text, target if isinstance(target, Item) else None)
 
     def activate(self, ctx: Ctx, target: Any, limit: int) -> None:
         """Mode `one`: do one action with threshold <= limit, or none. Mode `each`: each in order."""

@@ -237,10 +237,10 @@ def new_state(pack: Pack, players: int, seed: int) -> State:
     seats = [Player(seat) for seat in range(players)]
     global_zones = {z.id: Zone(z, None) for z in pack.zones.values() if z.scope == "global"}
     counters = {c.id: c.initial for c in pack.counters.values()
-                if c.scope == "global" and c.zone is None and c.items is None}
+                if c.scope == "global" and c.stored}
     for player in seats:
         player.counters = {c.id: c.initial for c in pack.counters.values()
-                           if c.scope == "player" and c.zone is None and c.items is None}
+                           if c.scope == "player" and c.stored}
         player.zones = {z.id: Zone(z, player.seat) for z in pack.zones.values() if z.scope == "player"}
     state = State(seats, counters, global_zones, rng)
     everyone: tuple[int | None, ...] = tuple(range(players))
