@@ -23,6 +23,7 @@ from engine.runtime.context import Ctx
 from engine.runtime.costs import all_payers
 from engine.runtime.defs import (
     ActionDef,
+    AnytimeDef,
     AttrDef,
     ComponentDef,
     ComponentType,
@@ -47,7 +48,7 @@ from engine.runtime.limits import MAX_ITEMS
 
 PLAIN_TYPES = ("int", "str", "bool", "list")
 DSL_TYPES = ("expr", "cond", "effect", "cost")
-COMPONENT_KEYS = {"id", "name", "text", "copies", "costs", "actions", "mode", "triggers", "modifiers"}
+COMPONENT_KEYS = {"id", "name", "text", "copies", "costs", "actions", "mode", "triggers", "modifiers", "anytime"}
 
 
 class Builder:
@@ -569,6 +570,13 @@ class Builder:
                                               self.cost_at(e.src, (*at, "surcharge")),
                                               self.expr_at(e.src, (*at, "from"))))
             self.pack.modified = True
+        for i, a in enumerate(d.get("anytime", []) or []):
+            at = (*e.path, "anytime", i)
+            effect = self.effect_at(e.src, (*at, "effect"))
+            comp.anytime.append(AnytimeDef(str(a.get("id", f"{comp.id}.anytime{i + 1}")),
+                                           str(a.get("label") or effect.text), self.expr_at(e.src, (*at, "window")),
+                                           self.cost_at(e.src, (*at, "cost")), effect, a.get("limit")))
+            self.pack.anytime = True
 
     def _action(self, src: SourceFile, path: tuple, a: Any, index: int) -> ActionDef:
         effect = self.effect_at(src, (*path, "effect"))

@@ -33,6 +33,9 @@ DONE = "done"
 PYTHON_BLOCKS = {"repeat_n": 2, "repeat_choose_item": 2, "repeat_choose_alt": 2, "for_stmt": 1, "choose_item": 1,
                  "choose_alt": 1, "as_stmt": 1, "within": 1}
 MAX_BLOCK_DEPTH = 19
+# choices that offer anytime actions: in a pack that has some, the chosen option runs inside a `try` that
+# marks it committed (one more Python block)
+CHOICES = ("choose_alt", "repeat_choose_alt", "choose_item", "repeat_choose_item")
 
 
 @dataclass
@@ -69,7 +72,7 @@ class EffectCompiler(ExprCompiler):
 
     def stmt(self, t: Tree) -> Code:
         method = getattr(self, STATEMENT + t.data, None)       # Walker.walk, inlined: called per statement
-        weight = PYTHON_BLOCKS.get(str(t.data), 0)
+        weight = PYTHON_BLOCKS.get(str(t.data), 0) + (self.pack.anytime and t.data in CHOICES)
         with self.nested(weight, lambda: self.dsl.error(t, "DSL006", self.too_deep_message())):
             body, legal = method(t) if method is not None else self.no_method(STATEMENT, t)
         return Code(stamp(body, self.unit.line(partial(self.dsl.where, t))), legal, self.dsl.snippet(t))
@@ -310,12 +313,20 @@ class EffectCompiler(ExprCompiler):
         run = [ast.If(expr("C == I", C=ast.Name(chosen, ast.Load()), I=const(i)), b.body or [ast.Pass()], [])
                for i, b in enumerate(branches)]
         done = stmts("L.append(DONE)\nO.append(None)", L=labels, O=opts, DONE=const(DONE)) if repeat else []
-        after = (stmts("try:\n    RUN\nexcept StopLoop:\n    break", RUN=run) if repeat
-                 else [*run, ast.Break()])
+        after = self._committed(stmts("try:\n    RUN\nexcept StopLoop:\n    break", RUN=run) if repeat
+                                else [*run, ast.Break()])
         return stmts("while True:\n    O = []\n    L = []\n    OFFER\n    if not O:\n        break\n    DONE_\n"
-                     "    C = game.ask(ctx, 'choose', P, L, O, optional=R)\n    if C is None:\n        break\n"
+                     "    C = game.ask(ctx, 'choose', P, L, O, optional=R, fresh=True)\n    if C is reask:\n"
+                     "        continue\n    if C is None:\n        break\n"
                      "    AFTER", O=opts, L=labels, C=chosen, OFFER=offer or [ast.Pass()], DONE_=done or [ast.Pass()],
                      P=prompt, R=const(repeat), AFTER=after)
+
+    def _committed(self, run: list[ast.stmt]) -> list[ast.stmt]:
+        """The chosen option's code; in a pack with anytime actions, marked as committed while it runs, so
+        no anytime action is offered inside it (it could undo what the choice was offered for)."""
+        if not self.pack.anytime:
+            return run
+        return stmts("game.committed += 1\ntry:\n    RUN\nfinally:\n    game.committed -= 1", RUN=run)
 
     def _item_choice(self, t: Tree, repeat: bool, optional: bool):
         var_tok, coll_t = t.children[0], t.children[1]
@@ -341,10 +352,11 @@ class EffectCompiler(ExprCompiler):
         may_stop = repeat or optional
         done = stmts("L.append(DONE)\nT.append(None)", L=labels, T=things, DONE=const(DONE)) if may_stop else []
         stop = stmts("if V is None:\n    break", V=py) if may_stop else []
-        after = (stmts("try:\n    BODY\nexcept StopLoop:\n    break", BODY=body.body or [ast.Pass()]) if repeat
-                 else [*body.body, ast.Break()])
+        after = self._committed(stmts("try:\n    BODY\nexcept StopLoop:\n    break", BODY=body.body or [ast.Pass()])
+                                if repeat else [*body.body, ast.Break()])
         code = stmts("while True:\n    T, L = OPTIONS\n    if not T:\n        break\n"
-                     "    DONE_\n    V = game.ask(ctx, 'choose', P, L, T, optional=OPT)\n    STOP\n    AFTER",
+                     "    DONE_\n    V = game.ask(ctx, 'choose', P, L, T, optional=OPT, fresh=True)\n"
+                     "    if V is reask:\n        continue\n    STOP\n    AFTER",
                      T=things, OPTIONS=options, L=labels, DONE_=done or [ast.Pass()], V=py, P=prompt,
                      OPT=const(may_stop), STOP=stop or [ast.Pass()], AFTER=after)
         return code, (None if may_stop else legal)

@@ -25,6 +25,7 @@ from engine.dsl.walk import EXPRESSION, Walker
 from engine.errors import GameOver, RuleError, StopLoop
 from engine.runtime import dsl_values as values
 from engine.runtime import limits
+from engine.runtime.anytime import REASK
 from engine.runtime.containers import need_container
 from engine.runtime.defs import Cost, Expr, Pack
 from engine.runtime.state import Item, PlayerRef
@@ -43,7 +44,7 @@ HELPERS: dict[str, Any] = {
     "item_actions": values.item_actions, "need_zone": values.need_zone, "need_item": values.need_item,
     "set_item_attr": values.set_item_attr, "show": values.show, "offer": values.offer,
     "describe": values.describe, "bounded": limits.bounded, "number_span": limits.number_span,
-    "refuse": limits.refuse, "need_container": need_container,
+    "refuse": limits.refuse, "need_container": need_container, "reask": REASK,
 }
 _COMPARE = {"eq": ast.Eq, "ne": ast.NotEq, "lt": ast.Lt, "le": ast.LtE, "gt": ast.Gt, "ge": ast.GtE}
 _ARITH = {"add": ast.Add, "sub": ast.Sub, "mul": ast.Mult}

@@ -356,6 +356,16 @@ class Renderer(Walker):
         yield from (f"  {a}" if len(actions) > 1 else a for a in actions)
         yield from (self.trigger(t) for t in _seq(data.get("triggers")) if isinstance(t, Mapping))
         yield from (self.modifier(m) for m in _seq(data.get("modifiers")) if isinstance(m, Mapping))
+        yield from (self.anytime(a) for a in _seq(data.get("anytime")) if isinstance(a, Mapping))
+
+    def anytime(self, data: Mapping) -> str:
+        """An anytime action as a rule: when it may be taken, what it costs and does."""
+        window = f" while {self.text(str(data['window']), 'expr')}" if data.get("window") is not None else ""
+        limit = {"turn": ", once a turn", "round": ", once a round", "game": ", once a game"}.get(
+            str(data.get("limit")), "")
+        cost = f"pay {self.text(str(data['cost']), 'cost')} to " if data.get("cost") is not None else ""
+        does = self.text(str(data.get("effect", "")), "effect")
+        return f"At any of your choices{window}{limit}: you may {cost}{does[:1].lower()}{does[1:]}"
 
     def modifier(self, data: Mapping) -> str:
         """A cost modifier as a rule: which costs, and how they change."""

@@ -91,6 +91,15 @@ def component_sites(src: SourceFile, path: DataPath, data: Any, ctype: str | Non
             yield from _keyed(src, at, action, (("cost", "cost"), ("when", "expr"), ("effect", "effect")), ctype)
     for i, trigger in enumerate(_seq(data.get("triggers"))):
         yield from _trigger_sites(src, (*path, "triggers", i), trigger, ctype)
+    yield from _in_play_sites(src, path, data, ctype)
+
+
+def _in_play_sites(src: SourceFile, path: DataPath, data: Mapping, ctype: str | None) -> Iterator[Site]:
+    """A component's rules that act while it is in play: anytime actions and cost modifiers."""
+    for i, action in enumerate(_seq(data.get("anytime"))):
+        if isinstance(action, Mapping):
+            yield from _keyed(src, (*path, "anytime", i), action,
+                              (("window", "expr"), ("cost", "cost"), ("effect", "effect")), ctype)
     for i, modifier in enumerate(_seq(data.get("modifiers"))):
         if isinstance(modifier, Mapping):
             at = (*path, "modifiers", i)

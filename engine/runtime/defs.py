@@ -235,6 +235,22 @@ class ModifierDef:
 
 
 @dataclass
+class AnytimeDef:
+    """An action its owner may take at any choice they are asked while `window` holds (`anytime:`).
+
+    Why: "at any time during your turn, you may ..." is not a step of the flow: the player starts it, at
+    whichever choice they are at; the choice is then worked out afresh.
+    """
+
+    id: str
+    label: str
+    window: Expr | None        # self = the item, for the player asked; None: always
+    cost: Cost | None
+    effect: Effect
+    limit: str | None          # turn, round or game
+
+
+@dataclass
 class ComponentDef:
     id: str
     name: str
@@ -252,6 +268,7 @@ class ComponentDef:
     effects: dict[str, Effect] = field(default_factory=dict)  # `effect` attributes: `do ITEM.ATTR` runs one
     prices: dict[str, Cost] = field(default_factory=dict)     # `cost` attributes: `pay ITEM.ATTR` pays one
     modifiers: list[ModifierDef] = field(default_factory=list)  # cost modifiers while in an active zone
+    anytime: list[AnytimeDef] = field(default_factory=list)     # actions offered at any choice in a window
 
 
 @dataclass
@@ -316,3 +333,4 @@ class Pack:
     graphs: dict[str, Graph] = field(default_factory=dict)  # board graphs by space type
     display: dict[str, Any] = field(default_factory=dict)  # pack.yaml `display`: how a table page lays it out
     modified: bool = False     # some component has cost modifiers: costs pass the quote stage
+    anytime: bool = False      # some component has anytime actions: choices offer them

@@ -13,12 +13,13 @@ from contextlib import contextmanager
 from typing import Any
 
 from engine.errors import RuleError, StopLoop
+from engine.runtime.anytime import REASK, AnytimeOffer
 from engine.runtime.boards import Graph
 from engine.runtime.containers import held, need_container, put, used
 from engine.runtime.context import Ctx
 from engine.runtime.costs import can_pay, explain, payment_ways, reductions, way_label
 from engine.runtime.decision import KINDS, Decision
-from engine.runtime.defs import ActionDef, CounterDef, Pack, TriggerDef
+from engine.runtime.defs import ActionDef, AnytimeDef, CounterDef, Pack, TriggerDef
 from engine.runtime.dsl_values import as_items, contains, describe, offer, stored
 from engine.runtime.events import Event, EventKind
 from engine.runtime.limits import CALL_WORK, DRAW_WORK, MAX_GAME_WORK, MAX_VALUE, MAX_WORK, LimitError, out_of_work
@@ -71,6 +72,9 @@ class Interpreter:
         self._arrival: dict[str, Any] = {}
         self._call_depth = 0
         self._reserved: set[Item] = set()  # items being played: they cannot pay for themselves
+        # choices being carried out (an option taken, a trigger, an anytime action running): anytime actions
+        # are offered only at choices outside all of them (generated code counts the chosen options)
+        self.committed = 0
         # told of every event (engine/runtime/events.py); change it with watch/unwatch, which keep `quiet`
         self.observers: list[Callable[[Event], None]] = []
         self.quiet = True   # no trace, nobody watching: the generated flow keeps no position and tells nothing
@@ -482,8 +486,19 @@ class Interpreter:
 
     # ---------------------------------------------------------------- decisions
     def ask(self, ctx: Ctx, kind: str, prompt: str, labels: list[str], values: list[Any],
-            optional: bool = False) -> Any:
-        """Pause for the acting player's choice; a forced single option is taken at once."""
+            optional: bool = False, fresh: bool = False) -> Any:
+        """Pause for the acting player's choice; a forced single option is taken at once.
+
+        `fresh`: the caller can work its options out again: anytime actions in their window are offered
+        too, and when one is taken it runs and the answer is REASK (engine/runtime/anytime.py)."""
+        if fresh and self.pack.anytime and ctx.seat is not None and not self.committed and not self._trigger_depth:
+            offers = self._anytime_offers(ctx.seat)
+            if offers:
+                answer = self._ask(ctx, kind, prompt, [*labels, *(o.label for o in offers)], [*values, *offers])
+                if isinstance(answer, AnytimeOffer):
+                    self._take_anytime(ctx.seat, answer)
+                    return REASK
+                return answer
         if len(values) == 1 and not optional:
             if self.on_forced is not None and self.live:
                 self.on_forced(ctx.seat, kind, labels[0])
@@ -492,9 +507,55 @@ class Interpreter:
         state.decisions += 1
         if state.decisions > MAX_DECISIONS:
             raise LimitError(f"more than {MAX_DECISIONS} decisions in one game: does a loop never end?")
+        return self._ask(ctx, kind, prompt, labels, values, counted=True)
+
+    def _ask(self, ctx: Ctx, kind: str, prompt: str, labels: list[str], values: list[Any],
+             counted: bool = False) -> Any:
+        """Hand the decision to whoever drives the game, and return the value of the answer."""
+        state = self.state
+        if not counted:
+            state.decisions += 1
+            if state.decisions > MAX_DECISIONS:
+                raise LimitError(f"more than {MAX_DECISIONS} decisions in one game: does a loop never end?")
         seat = self._seat(ctx.seat)  # raises when nobody is there to ask
         self.new_stretch()
         return values[self.pause(Decision(seat, KINDS[kind], prompt, labels, values, state.step))]
+
+    def _anytime_offers(self, seat: int) -> list[AnytimeOffer]:
+        """The anytime actions the seat may take now: on items in its active zones (and the shared ones),
+        in their window, within their limit, payable and able to start."""
+        offers = []
+        for zone in self._active_zones[seat]:
+            for item in zone.items:
+                for action in item.comp.anytime:
+                    inner = Ctx(self, seat, item)
+                    if action.window is not None and not action.window(inner):
+                        continue
+                    if action.limit is not None and self.state.trigger_uses.get(self._use_key(action, seat), 0):
+                        continue
+                    if action.cost is not None and not self.can_pay(inner, action.cost.amounts(inner), item):
+                        continue
+                    if action.effect.legal is None or action.effect.legal(inner):
+                        offers.append(AnytimeOffer(action, item))
+        return offers
+
+    def _use_key(self, action: AnytimeDef, seat: int) -> tuple[str, int | None, str]:
+        assert action.limit is not None
+        return (action.id, seat, f"{action.limit}:{self._epoch(action.limit)}")
+
+    def _take_anytime(self, seat: int, offer: AnytimeOffer) -> None:
+        """Run an anytime action (its cost, then its effect), not offering anytime actions inside it."""
+        action, inner = offer.action, Ctx(self, seat, offer.item)
+        if action.limit is not None:
+            key = self._use_key(action, seat)
+            self.state.trigger_uses[key] = self.state.trigger_uses.get(key, 0) + 1
+        self.committed += 1
+        try:
+            if action.cost is not None:
+                self.pay(inner, action.cost.amounts(inner), action.cost.text, offer.item)
+            action.effect.run(inner)
+        finally:
+            self.committed -= 1
 
     # ---------------------------------------------------------------- counters
     def set_counter(self, ctx: Ctx, name: str, value: int) -> None:
