@@ -170,7 +170,7 @@ def _held_counter(game: Interpreter, item: Item, name: str) -> bool:
 
 
 # Items each game's scenario `set`s have placed: a later `set` takes other copies first, so filling two zones
-# with copies of one component (two players' batteries) leaves the first zone as it was set.
+# with copies of one component (two players' hands of one card) leaves the first zone as it was set.
 _PLACED: WeakKeyDictionary[Interpreter, set[int]] = WeakKeyDictionary()
 
 
