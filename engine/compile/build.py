@@ -149,10 +149,10 @@ class Builder:
         for zid, e in raw.zones.items():
             d = e.data
             pack.zones[zid] = ZoneDef(zid, str(d.get("name", zid)), d.get("scope", "player"),
-                                      d.get("visibility", "public"), d.get("capacity"), [],
+                                      d.get("visibility", "public"), _plain_size(d.get("capacity")), [],
                                       d.get("refill_from"), d.get("draw_from"), d.get("discard_to"),
-                                      bool(d.get("active", False)), int(d.get("keep_filled", 0)),
-                                      bool(d.get("random_draw", False)))
+                                      bool(d.get("active", False)), _plain_size(d.get("keep_filled")) or 0,
+                                      bool(d.get("random_draw", False)), face_down=d.get("face_down"))
         for tid, e in raw.component_types.items():
             pack.types[tid] = self._ctype(tid, e)
 
@@ -182,9 +182,9 @@ class Builder:
         procedures and pack triggers."""
         raw, pack = self.raw, self.pack
         pack.listened = _listened(raw)  # known before any DSL compiles: code for unheard events is simpler
-        for zid, e in raw.zones.items():
-            for i, _slot in enumerate(e.data.get("slots", []) or []):
-                pack.zones[zid].slots.append(self.cost_at(e.src, (*e.path, "slots", i, "cost")))
+        # choices compile differently in a pack with anytime actions: known before any DSL compiles too
+        pack.anytime = any(hasattr(e.data, "get") and e.data.get("anytime") for e in raw.components.values())
+        self._zone_dsl()
         self._pool_exprs()
         for tid, e in raw.component_types.items():
             admits = self.admission_at(e.src, (*e.path, "admits"))
@@ -202,6 +202,16 @@ class Builder:
             pack.procedures[name] = self.effect_at(e.src, e.path)
         for e in raw.triggers:
             pack.triggers.append(self._trigger(e.data, e.src, e.path, e.id))
+
+    def _zone_dsl(self) -> None:
+        """Zones' slot costs, and sizes read per match (by player count)."""
+        for zid, e in self.raw.zones.items():
+            zone = self.pack.zones[zid]
+            for i, _slot in enumerate(e.data.get("slots", []) or []):
+                zone.slots.append(self.cost_at(e.src, (*e.path, "slots", i, "cost")))
+            for key in ("capacity", "keep_filled"):
+                if isinstance(e.data.get(key), str):
+                    zone.sizes[key] = self.expr_at(e.src, (*e.path, key)) or _zero
 
     def _trigger_indexes(self) -> None:
         """Triggers by event, and which events anyone hears (generated code skips the rest)."""
@@ -346,6 +356,16 @@ class Builder:
                             f"discard sends items to the discard_to of zone '{pool.zone}', which has none",
                             f"add discard_to: ZONE to zone '{pool.zone}'")
 
+    def _check_face_down(self, z: ZoneDef, e: Entry) -> None:
+        """A zone's `face_down` names a bool attribute of the items that may lie there."""
+        kinds = {t.attrs[z.face_down].type for t in self.pack.types.values() if z.face_down in t.attrs}
+        if kinds != {"bool"}:
+            found = f"is declared as {', '.join(sorted(kinds))}" if kinds else "is not declared by any component type"
+            self.sink.error(e.src, (*e.path, "face_down"), "ZONE001",
+                            f"face_down names '{z.face_down}', which {found}: it must be a bool attribute",
+                            "declare it on the items' type: attrs: {" + str(z.face_down) + ": {type: bool, default:"
+                            " false}}")
+
     def _check_track(self, c: CounterDef, e: Entry) -> None:
         """A track's markers are stored values, and pushing needs one marker per player."""
         at = (*e.path, "track")
@@ -411,6 +431,8 @@ class Builder:
             for key in ("refill_from", "draw_from", "discard_to"):
                 if getattr(z, key) is not None:
                     self._ref(getattr(z, key), pack.zones, raw.zones[zid], (key,), "zone")
+            if z.face_down is not None:
+                self._check_face_down(z, raw.zones[zid])
         for tid, t in pack.types.items():
             self._type_references(t, raw.component_types[tid])
 
@@ -576,7 +598,6 @@ class Builder:
             comp.anytime.append(AnytimeDef(str(a.get("id", f"{comp.id}.anytime{i + 1}")),
                                            str(a.get("label") or effect.text), self.expr_at(e.src, (*at, "window")),
                                            self.cost_at(e.src, (*at, "cost")), effect, a.get("limit")))
-            self.pack.anytime = True
 
     def _action(self, src: SourceFile, path: tuple, a: Any, index: int) -> ActionDef:
         effect = self.effect_at(src, (*path, "effect"))
@@ -638,6 +659,11 @@ def _no_cost(ctx: Ctx) -> dict[str, int]:
 
 def build_pack(raw: RawPack) -> Pack:
     return Builder(raw).build()
+
+
+def _plain_size(value: Any) -> int | None:
+    """A zone size written as a number (an expression string is read per match: ZoneDef.sizes)."""
+    return None if value is None or isinstance(value, str) else int(value)
 
 
 def _track(spec: Any) -> Track | None:

@@ -446,6 +446,10 @@ class EffectCompiler(ExprCompiler):
         return stmts("O = ctx.pool\nctx.pool = need_container(C)\ntry:\n    BODY\nfinally:\n    ctx.pool = O",
                      O=self.unit.temp(), C=container, BODY=body.body or [ast.Pass()]), legal
 
+    def _s_reorder(self, t: Tree):
+        """`reorder by EXPR`: EXPR is read for each seat (as `me`), so it is compiled as a function of one."""
+        return stmts("game.reorder(ctx, lambda ctx: K)", K=self.expr(t.children[0])), None
+
     def _s_emit(self, t: Tree):
         name_tok, *args = t.children
         name = str(name_tok)

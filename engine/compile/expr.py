@@ -467,7 +467,7 @@ _BUILTIN_EXPR: dict[str, tuple[str, str | None]] = {
     "me": ("game.players_from(game.acting(ctx.seat))[0]", "player"),
     "next_player": ("game.players_from(game.acting(ctx.seat))[1 % len(game.state.players)]", "player"),
     "others": ("game.players_from(game.acting(ctx.seat))[1:]", "players"),
-    "everyone": ("game.players_from(game.state.counters.get('first_player', 0))", "players"),
+    "everyone": ("game.everyone()", "players"),
 }
 
 

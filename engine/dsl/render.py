@@ -27,6 +27,7 @@ _PLAYERS = {"me": "you", "next_player": "the next player", "others": "the other 
             "everyone": "every player", "players": "the number of players", "self": "this", "event": "the event"}
 _EVENTS = {"gained": "a counter is gained", "paid": "a counter is paid", "changed": "a counter changes",
            "passed": "a marker lands on or passes a marked space",
+           "exhausted": "a deck runs out",
            "moved": "an item moves", "placed": "an item is played", "step_start": "a step starts",
            "step_end": "a step ends"}
 _TIMING = {"before": "Before", "instead": "Instead of", "after": "On"}
@@ -221,6 +222,10 @@ class Renderer(Walker):
 
     def _s_as_stmt(self, t: Tree) -> str:
         return f"as {self.expr(t.children[0])}: {self.block(t.children[1])}"
+
+    def _s_reorder(self, t: Tree) -> str:
+        return f"the turn order becomes every player by {self.expr(t.children[0])}, lowest first (ties keep" \
+               " their order)"
 
     def _s_within(self, t: Tree) -> str:
         return f"using only what {self.expr(t.children[0])} holds: {self.block(t.children[1])}"

@@ -63,6 +63,9 @@ def pack_sites(raw: RawPack) -> Iterator[Site]:
 def _definition_sites(raw: RawPack) -> Iterator[Site]:
     """Slot costs of zones, and the expressions of item-backed counters (`self` = the item)."""
     for e in raw.zones.values():
+        for key in ("capacity", "keep_filled"):
+            if isinstance(e.data, Mapping) and isinstance(e.data.get(key), str):
+                yield Site(e.src, (*e.path, key), str(e.data[key]), "expr", number=f"a zone's {key} by player count")
         for i, slot in enumerate(_seq(e.data.get("slots"))):
             if isinstance(slot, Mapping) and slot.get("cost") is not None:
                 yield Site(e.src, (*e.path, "slots", i, "cost"), str(slot["cost"]), "cost")

@@ -291,6 +291,9 @@ class Checker(Walker):
         self.want(t.children[0], A_PLAYER, "'as'")
         self.block(t.children[1])
 
+    def _s_reorder(self, t: Tree) -> None:
+        self.want(t.children[0], NUMBER, "'reorder by'")
+
     def _s_within(self, t: Tree) -> None:
         self.want(t.children[0], AN_ITEM, "'within'")
         self.block(t.children[1])

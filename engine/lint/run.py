@@ -89,6 +89,7 @@ RULES: tuple[Rule, ...] = (
     Rule("ITEMS002", "an item-backed counter discards to a zone without discard_to"),
     Rule("ITEMS003", "an item-backed counter gained, lost or set"),
     Rule("ITEMS004", "a global item-backed counter reading a zone each player has"),
+    Rule("ZONE001", "a zone's face_down attribute is not a declared bool"),
     Rule("TRACK001", "a pushing track on a counter with one marker (global)"),
     Rule("TRACK002", "a track on a counter that counts items"),
     Rule("HELD001", "a counter held in containers that no component type can hold"),

@@ -157,6 +157,8 @@ class ZoneDef:
     active: bool = False
     keep_filled: int = 0         # a market row: refill to this many from `draw_from` when an item leaves
     random_draw: bool = False    # a bag: draws take a random item instead of the first
+    sizes: dict[str, Expr] = field(default_factory=dict)  # `capacity`/`keep_filled` read per match (players)
+    face_down: str | None = None  # a bool attribute: items with it true are seen by the zone's owner only
 
 
 @dataclass

@@ -30,7 +30,7 @@ MAX_TRIGGER_FIRINGS = 200_000
 MAX_CALL_DEPTH = 64
 MAX_DECISIONS = 200_000
 # events the interpreter emits itself; packs add their own with `emit`
-BUILTIN_EVENTS = ("gained", "paid", "changed", "passed", "moved", "placed", "step_start", "step_end")
+BUILTIN_EVENTS = ("gained", "paid", "changed", "passed", "moved", "placed", "exhausted", "step_start", "step_end")
 
 
 class Interpreter:
@@ -59,6 +59,8 @@ class Interpreter:
         else:
             self.state, self._copies = like.state.copy_as(data), like._copies
         self._first = {key: self.state.items[uids[0]] for key, uids in self._copies.items()}  # for `instance`
+        if like is None:
+            self._size_zones(players)
         # the total at which the work since the last decision runs out (a fork resumes at a decision)
         self._work_limit = min(self.state.work + MAX_WORK, MAX_GAME_WORK)
         self._trigger_depth = 0
@@ -89,6 +91,15 @@ class Interpreter:
         refs = [PlayerRef(seat) for seat in range(players)]
         self._rotations = [refs[seat:] + refs[:seat] for seat in range(players)]
         self._orders = [[p.seat for p in rotation] for rotation in self._rotations]
+
+    def _size_zones(self, players: int) -> None:
+        """Zones whose capacity or market size depends on the player count: read once, for this match."""
+        for zone in self.state.all_zones():
+            for key, size in zone.zdef.sizes.items():
+                value = int(size(Ctx(self, None)))
+                if value < 0:
+                    raise RuleError(f"zone '{zone.id}': {key} is {value} with {players} players; it must be 0 or more")
+                setattr(zone, key, value)
 
     # ---------------------------------------------------------------- the flow's position
     # The flow is one generated function; where it stands is its Python stack. To rebuild that stack
@@ -172,17 +183,28 @@ class Interpreter:
         self.tell(Event(EventKind.STEP_STARTED, None, {"step": self.state.step, "round": periods["round"],
                                                        "turn": periods["turn"]}))
 
-    def _seats_seeing(self, *zones: Zone | None) -> frozenset[int] | None:
-        """Who may see into any of `zones`: None when they are all public."""
-        if all(z is None or z.visibility == "public" for z in zones):
+    def _seats_seeing(self, *zones: Zone | None, item: Item | None = None) -> frozenset[int] | None:
+        """Who may see into any of `zones` (with `item`: that item there): None when everyone may."""
+        if all(z is None or (z.visibility == "public" and z.zdef.face_down is None) for z in zones):
             return None
+        if item is not None:
+            return frozenset(s for s in range(len(self.state.players))
+                             if any(z is not None and self._sees(z, item, s) for z in zones))
         return frozenset(s for s in range(len(self.state.players))
                          if any(z is not None and z.visible_to(s) for z in zones))
+
+    @staticmethod
+    def _sees(zone: Zone, item: Item, seat: int) -> bool:
+        """The seat sees `item` in `zone`, or saw it leave (an item drawn from a `top` zone was its top)."""
+        if item.zone is not zone and zone.visibility == "top" and not zone.zdef.random_draw:
+            face = zone.zdef.face_down
+            return face is None or not item.attrs.get(face)
+        return zone.shows(item, seat) if item.zone is zone else zone.visible_to(seat)
 
     def _tell_about_item(self, kind: EventKind, seat: int | None, item: Item, zones: tuple[Zone | None, ...],
                          data: dict[str, Any]) -> None:
         """An event naming `item` for the seats that may see it in one of `zones`; the others get it without."""
-        seeing = self._seats_seeing(*zones)
+        seeing = self._seats_seeing(*zones, item=item)
         self.tell(Event(kind, seat, {"item": item.uid, "component": item.comp.id, **data}, seeing))
         if seeing is not None:
             others = frozenset(range(len(self.state.players))) - seeing
@@ -415,8 +437,23 @@ class Interpreter:
         return self._seat(seat)
 
     def turn_order(self) -> list[int]:
-        """Every seat in turn order from the first player (a list made once per first player: never change it)."""
+        """Every seat in turn order from the first player (a list made once per first player: never change it);
+        the order a rule set (`reorder by`), once one did."""
+        if self.state.order is not None:
+            return self.state.order
         return self._orders[self.state.counters.get("first_player", 0) % len(self._orders)]
+
+    def everyone(self) -> list[PlayerRef]:
+        """`everyone`: every player in turn order."""
+        if self.state.order is not None:
+            return [self._rotations[seat][0] for seat in self.state.order]
+        return self.players_from(self.state.counters.get("first_player", 0))
+
+    def reorder(self, ctx: Ctx, key: Callable[[Ctx], Any]) -> None:
+        """`reorder by EXPR`: the turn order becomes the seats sorted by EXPR (each read for that seat),
+        lowest first; seats with equal values keep their order (a stable sort of the current order)."""
+        current = self.turn_order()
+        self.state.order = sorted(current, key=lambda seat: key(Ctx(self, seat)))
 
     def players_from(self, seat: int) -> list[PlayerRef]:
         """Every player in turn order, starting with `seat` (a list made once per seat: never change it)."""
@@ -780,7 +817,7 @@ class Interpreter:
         item.attrs[attr] = stored(value)
 
     def move(self, ctx: Ctx, item: Item, zone: Zone, top: bool = False) -> None:
-        cap = zone.zdef.capacity
+        cap = zone.capacity
         if cap is not None and len(zone.items) >= cap and item.zone is not zone:
             raise RuleError(f"zone '{zone.id}' is full ({cap} items)")
         origin = item.zone
@@ -798,13 +835,13 @@ class Interpreter:
         if self.observers:
             self._tell_about_item(EventKind.MOVED, ctx.seat, item, (origin, zone),
                                   {"from": _key(origin), "to": _key(zone)})
-        if origin is not None and origin.zdef.keep_filled:
+        if origin is not None and origin.keep_filled:
             self.refill(ctx, origin)
 
     def refill(self, ctx: Ctx, zone: Zone) -> None:
         """A market row tops itself up from its `draw_from` zone whenever an item leaves it."""
         source = self._linked_zone(zone.zdef.draw_from, zone.owner)
-        missing = zone.zdef.keep_filled - len(zone.items)
+        missing = zone.keep_filled - len(zone.items)
         if missing > 0:
             self.draw(ctx, source, zone, missing)
 
@@ -817,16 +854,25 @@ class Interpreter:
             if state.work > self._work_limit:
                 raise self.out_of_work(f"drawing {amount:,} items")
             if not src.items and src.zdef.refill_from:
-                refill = self.state.zone(src.zdef.refill_from, src.owner)
-                src.items.extend(refill.items)
-                for item in refill.items:
-                    item.zone = src
-                refill.items.clear()
-                self.shuffle(src)
+                self._refill_from(ctx, src, tell=False)
             if not src.items:
                 return
             pick = self.state.rng.randrange(len(src.items)) if src.zdef.random_draw else 0
             self.move(ctx, src.items[pick], dst)
+            if not src.items and src.zdef.refill_from and "exhausted" in self.pack.listened:
+                self._refill_from(ctx, src, tell=True)   # the deck ran out: its event now, then the reshuffle
+
+    def _refill_from(self, ctx: Ctx, deck: Zone, tell: bool) -> None:
+        """An empty deck takes its `refill_from` zone, shuffled; `tell`: first the event `exhausted` (when a
+        trigger listens, a draw that takes the last item does this at once; else the next draw does it)."""
+        if tell:
+            self.emit("exhausted", ctx.seat, {"zone": deck})
+        refill = self.state.zone(deck.zdef.refill_from, deck.owner)  # type: ignore[arg-type]
+        deck.items.extend(refill.items)
+        for item in refill.items:
+            item.zone = deck
+        refill.items.clear()
+        self.shuffle(deck)
 
     def shuffle(self, zone: Zone) -> None:
         self.state.rng.shuffle(self.each(zone.items))
@@ -862,7 +908,7 @@ class Interpreter:
     def can_play(self, ctx: Ctx, item: Any, zone: Any, free: bool) -> bool:
         if not isinstance(item, Item) or not isinstance(zone, Zone):
             raise RuleError(f"play needs an item and a zone, got {describe(item)} and {describe(zone)}")
-        cap = zone.zdef.capacity
+        cap = zone.capacity
         if cap is not None and len(zone.items) >= cap:
             return False
         self._reserved.add(item)  # the item being played cannot pay for itself
@@ -937,6 +983,8 @@ class Interpreter:
 
     def position(self, seat: int) -> int:
         """A seat's place in turn order: 1 for the first player (the counter `first_player`), then clockwise."""
+        if self.state.order is not None:
+            return self.state.order.index(seat) + 1
         players = len(self.state.players)
         return (seat - self.state.counters.get("first_player", 0)) % players + 1
 

@@ -59,13 +59,16 @@ class Item:
 class Zone:
     """An ordered container of items; slot rows fill from the left."""
 
-    __slots__ = ("items", "owner", "visibility", "zdef")
+    __slots__ = ("capacity", "items", "keep_filled", "owner", "visibility", "zdef")
 
-    def __init__(self, zdef: ZoneDef, owner: int | None) -> None:
+    def __init__(self, zdef: ZoneDef, owner: int | None, like: Zone | None = None) -> None:
         self.zdef = zdef
         self.owner = owner
         self.items: list[Item] = []
         self.visibility = zdef.visibility
+        # sizes for this match: the definition's, or read from the player count (Interpreter sets them)
+        self.capacity: int | None = zdef.capacity if like is None else like.capacity
+        self.keep_filled: int = zdef.keep_filled if like is None else like.keep_filled
 
     @property
     def id(self) -> str:
@@ -76,11 +79,26 @@ class Zone:
         return f"<zone {self.zdef.id}{who} {len(self.items)}>"
 
     def visible_to(self, seat: int | None) -> bool:
+        """Whether `seat` sees every item here (a `top` zone shows only its first item: see `shows`)."""
         if self.visibility == "public":
-            return True
+            return self.zdef.face_down is None
         if self.visibility == "owner":
-            return seat is not None and seat == self.owner
+            return seat is not None and seat == self.owner and self.zdef.face_down is None
         return False
+
+    def shows(self, item: Item, seat: int | None) -> bool:
+        """Whether `seat` sees this item here: the zone's visibility, the visible top of a `top` zone, and
+        items turned face down (the zone's `face_down` attribute: seen by the zone's owner only)."""
+        if self.visibility == "top":
+            if not self.items or self.items[0] is not item:
+                return False
+        elif self.visibility == "owner":
+            if seat is None or seat != self.owner:
+                return False
+        elif self.visibility == "hidden":
+            return False
+        face = self.zdef.face_down
+        return face is None or not item.attrs.get(face) or (seat is not None and seat == self.owner)
 
 
 @dataclass(frozen=True)
@@ -120,6 +138,8 @@ class State:
     # boards whose links changed in this match (`link`/`unlink`), by (component type, owner seat):
     # a copy of the pack's graph, so the pack stays the same for every match
     boards: dict[tuple[str, int | None], Graph] = field(default_factory=dict)
+    # the turn order set by `reorder by EXPR` (seats, first player first); None: clockwise from first_player
+    order: list[int] | None = None
 
     def zone(self, zid: str, seat: int | None) -> Zone:
         """The zone `zid`: the seat's own copy for per-player zones."""
@@ -146,9 +166,9 @@ class State:
             item.uid, item.comp, item.owner, item.copy, item.attrs, item.zone = \
                 old.uid, old.comp, old.owner, old.copy, dict(attrs), None
             items.append(item)
-        players = [Player(p.seat, {}, {zid: Zone(z.zdef, z.owner) for zid, z in p.zones.items()})
+        players = [Player(p.seat, {}, {zid: Zone(z.zdef, z.owner, z) for zid, z in p.zones.items()})
                    for p in self.players]
-        state = State(players, {}, {zid: Zone(z.zdef, None) for zid, z in self.zones.items()}, random.Random(0),
+        state = State(players, {}, {zid: Zone(z.zdef, None, z) for zid, z in self.zones.items()}, random.Random(0),
                       items)
         for zone, (_, uids) in zip(state.all_zones(), data["zones"], strict=True):
             zone.items = [items[uid] for uid in uids]
@@ -179,6 +199,7 @@ class State:
             "boards": {key: (g.type_id, g.order, {cid: tuple(near) for cid, near in g.links.items()})
                        for key, g in self.boards.items()},
             "rng": self.rng.getstate(),
+            **({"order": tuple(self.order)} if self.order is not None else {}),   # only once a rule set it
         }
 
     def load(self, data: dict[str, Any], items: bool = True) -> None:
@@ -209,6 +230,7 @@ class State:
         self.boards = {key: Graph(type_id, order, {cid: list(near) for cid, near in links.items()})
                        for key, (type_id, order, links) in data["boards"].items()}
         self.rng.setstate(data["rng"])
+        self.order = list(data["order"]) if data.get("order") is not None else None
 
     def digest(self) -> str:
         """A hash of `to_data()` but `steps` (the flow's bookkeeping, kept only by forkable matches: it

@@ -15,9 +15,14 @@ def _item(item: Item) -> dict[str, Any]:
     return {"id": item.comp.id, "name": item.comp.name, "uid": item.uid, **json_safe(item.attrs)}
 
 
+FACE_DOWN = {"face_down": True, "name": "face down"}   # an item here the seat may not see: only that it is there
+
+
 def _zone(zone: Zone, seat: int | None, full: bool) -> Any:
     if full or zone.visible_to(seat):
         return [_item(i) for i in zone.items]
+    if zone.visibility == "top" or zone.zdef.face_down is not None:
+        return [_item(i) if zone.shows(i, seat) else dict(FACE_DOWN) for i in zone.items]
     return {"hidden": len(zone.items)}
 
 

@@ -1,0 +1,57 @@
+"""Turn order from an expression, alone: `reorder by EXPR` sorts the seats by EXPR (read for each seat),
+lowest first, keeping the previous order among equals; each_player, everyone and p.position follow it.
+
+The fixture pack tests/fixtures/packs/standings: each round every player works (+1 fatigue) or rests;
+then `reorder by -fatigue` (most tired first).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import engine
+from engine.compile.loading import load_pack
+from engine.play.match import Match
+from engine.runtime.context import Ctx
+
+PACK = Path(__file__).parent / "fixtures" / "packs" / "standings"
+WORK, REST = "gain 1 fatigue; gain 2 point", "gain 1 point"
+
+
+def _round(match: Match, answers: dict[int, str]) -> list[int]:
+    """Play one round; the seats in the order they were asked."""
+    asked = []
+    for _ in answers:
+        asked.append(match.decision.seat)
+        match.apply_label(answers[match.decision.seat])
+    return asked
+
+
+def test_the_most_tired_go_first_and_ties_keep_the_previous_order() -> None:
+    match = Match(load_pack(str(PACK)), 4, 1, {})
+    assert _round(match, {0: REST, 1: WORK, 2: REST, 3: WORK}) == [0, 1, 2, 3]
+    assert match.game.turn_order() == [1, 3, 0, 2]             # tired 1 and 3 first, each pair as it was
+    assert _round(match, {0: WORK, 1: REST, 2: REST, 3: WORK}) == [1, 3, 0, 2]
+    assert match.game.turn_order() == [3, 1, 0, 2]             # 3 has 2; 1 and 0 have 1 (1 was first); 2 has 0
+    game = match.game
+    assert [game.position(s) for s in range(4)] == [3, 2, 4, 1]
+    assert [p.seat for p in game.everyone()] == [3, 1, 0, 2]
+
+
+def test_the_order_is_state_and_only_there_once_set() -> None:
+    pack = load_pack(str(PACK))
+    match = engine.new_match(pack, 3, 2)
+    assert "order" not in match.game.state.to_data()           # other packs' states are as they were
+    for _ in range(3):
+        match.apply(0)
+    assert match.game.state.to_data()["order"] == (0, 1, 2)
+    fork = match.fork()
+    assert fork.state_hash() == match.state_hash() and fork.game.turn_order() == [0, 1, 2]
+
+
+def test_reorder_reads_the_expression_for_each_seat() -> None:
+    game = Match(load_pack(str(PACK)), 3, 1, {}).game
+    for seat, fatigue in enumerate([2, 5, 2]):
+        game.state.players[seat].counters["fatigue"] = fatigue
+    game.reorder(Ctx(game, None), lambda ctx: -game.counter("fatigue", ctx.seat))
+    assert game.turn_order() == [1, 0, 2]
