@@ -16,6 +16,7 @@ import engine
 from engine.compile.loading import load_pack
 from engine.errors import RuleError
 from engine.play.match import Match
+from engine.play.state_paths import PathError, read, write
 from engine.runtime.containers import held, put
 from engine.runtime.context import Ctx
 from engine.runtime.interpreter import Interpreter
@@ -122,6 +123,8 @@ def test_held_counters_cannot_be_set() -> None:
     game = _match().game
     with pytest.raises(RuleError, match="held in containers"):
         game.set_counter(Ctx(game, 0), "water", 3)
+    with pytest.raises(RuleError, match="held in containers"):
+        game.change(Ctx(game, 0), "water", 3)          # `set p.water = 3` for a player p
 
 
 def test_contents_are_match_state_forks_and_replays_agree() -> None:
@@ -144,3 +147,12 @@ def test_contents_are_match_state_forks_and_replays_agree() -> None:
     assert again.state_hash() == match.state_hash()
     data = match.game.state.to_data()
     assert all(isinstance(attrs.get("_held", ()), tuple) for attrs in data["attrs"])
+
+
+def test_scenarios_read_and_set_a_containers_contents() -> None:
+    match = _match()
+    write(match, "P1.tank_3.oil", 2)
+    write(match, "common_pool.oil", 1)
+    assert read(match, "P1.tank_3.oil") == 2 and read(match, "P1.oil") == 2 and read(match, "common_pool.oil") == 1
+    with pytest.raises(PathError, match="what containers hold"):
+        write(match, "P1.water", 3)

@@ -137,16 +137,7 @@ class Explainer:
         if ident in raw.components:
             yield from self.component(raw.components[ident])
         elif ident in raw.component_types:
-            members = [e for e in raw.components.values() if e.ctype == ident]
-            yield f"== {self.render.name_of(ident)} ({len(members)}) =="
-            admits = raw.component_types[ident].data.get("admits")
-            if admits is not None:
-                holder = f"the {self.render.name_of(ident)}"
-                yield f"  Takes an item only if {self.render.admission(str(admits), holder)}"
-            if hasattr(raw.component_types[ident].data.get("container"), "get"):
-                yield from self.container(raw.component_types[ident].data)
-            for entry in members:
-                yield from self.component(entry)
+            yield from self.component_type(ident)
         elif ident in self.pools():
             yield from self.pool(raw.counters[ident])
         elif ident in self.tracks():
@@ -166,6 +157,23 @@ class Explainer:
             hint = did_you_mean(ident, known)
             raise UsageError(f"'{ident}' is not a component, component type, procedure or trigger of this pack"
                              + (f"; {hint}" if hint else ""))
+
+    def component_type(self, ident: str) -> Iterator[str]:
+        """A component type: its rules for what it takes, how it turns or holds, then every component."""
+        raw = self.raw
+        members = [e for e in raw.components.values() if e.ctype == ident]
+        data = raw.component_types[ident].data
+        yield f"== {self.render.name_of(ident)} ({len(members)}) =="
+        if data.get("admits") is not None:
+            holder = f"the {self.render.name_of(ident)}"
+            yield f"  Takes an item only if {self.render.admission(str(data['admits']), holder)}"
+        if hasattr(data.get("turns"), "get"):
+            yield "  Tiles that turn: each is linked to a neighbour when both have an exit facing each other;" \
+                  " turning a tile N sides clockwise moves its exits"
+        if hasattr(data.get("container"), "get"):
+            yield from self.container(data)
+        for entry in members:
+            yield from self.component(entry)
 
     def component(self, entry: Entry) -> Iterator[str]:
         data = entry.data

@@ -18,7 +18,7 @@ from engine.dsl.parse import DslText
 from engine.dsl.sites import Site, SiteIndex, pack_sites
 from engine.packs.raw import Entry, RawPack
 from engine.packs.source import SourceFile
-from engine.runtime.boards import DERIVED_KINDS, Graph, derived_id, grid_neighbours
+from engine.runtime.boards import DERIVED_KINDS, Graph, derived_id, grid_neighbours, turned_links
 from engine.runtime.context import Ctx
 from engine.runtime.costs import all_payers
 from engine.runtime.defs import (
@@ -260,7 +260,7 @@ class Builder:
         """Board graphs from `links` and `grid`, then the locations `derive` asks for (edges, corners)."""
         pack = self.pack
         for tid, ctype in pack.types.items():
-            if ctype.links is None and ctype.grid is None:
+            if ctype.links is None and ctype.grid is None and ctype.turns is None:
                 continue
             members = self._board_members(tid, ctype)
             if members is not None:
@@ -300,7 +300,29 @@ class Builder:
                 return None
             for cid, near in grid_neighbours(ctype.grid[0], cells).items():
                 members[cid] += near
+        if ctype.turns is not None:
+            tiles = self._turning_tiles(tid, ctype, e, list(members))
+            if tiles is None:
+                return None
+            for cid, near in turned_links(tiles).items():
+                members[cid] += near
         return members
+
+    def _turning_tiles(self, tid: str, ctype: ComponentType, e: Entry,
+                       ids: list[str]) -> dict[str, tuple[list[str], list[int], int]] | None:
+        """Tiles that turn: each one's neighbour per side, its exits and how far it starts turned."""
+        assert ctype.turns is not None
+        wanted = dict(zip(("sides", "exits", "rotation"), ctype.turns, strict=True))
+        for key, attr in wanted.items():
+            kind = "int" if key == "rotation" else "list"
+            if ctype.attrs.get(attr, AttrDef("", "")).type != kind:
+                self.sink.error(e.src, (*e.path, "turns", key), "TYPE003",
+                                f"turns.{key} names '{attr}', which must be a declared {kind} attribute of '{tid}'")
+                return None
+        sides, exits, rotation = ctype.turns
+        values = {cid: self.pack.components[cid].values for cid in ids}
+        return {cid: ([str(s) if s else "" for s in v.get(sides) or []], [int(x) for x in v.get(exits) or []],
+                      int(v.get(rotation) or 0)) for cid, v in values.items()}
 
     def _grid_cells(self, tid: str, ctype: ComponentType, e: Entry) -> dict[str, tuple[int, int]] | None:
         """Each component's cell on the type's grid (its `at` attribute: two whole numbers), all different."""
@@ -415,9 +437,12 @@ class Builder:
         if derived is not None:
             attrs.setdefault("ends", AttrDef("ends", "list", [], None, "ids of the spaces this location touches"))
         grid = d.get("grid") if isinstance(d.get("grid"), dict) else None
+        turns = d.get("turns") if hasattr(d.get("turns"), "get") else None
         return ComponentType(tid, str(d.get("name", tid)), d.get("zone"), bool(d.get("per_player", False)), attrs,
                              d.get("links"), (derived, str(derive[derived])) if derived else None,
-                             grid=(str(grid.get("shape", "hex")), str(grid.get("at", "at"))) if grid else None)
+                             grid=(str(grid.get("shape", "hex")), str(grid.get("at", "at"))) if grid else None,
+                             turns=(str(turns.get("sides", "sides")), str(turns.get("exits", "exits")),
+                                    str(turns.get("rotation", "rotation"))) if turns else None)
 
     def _check_references(self) -> None:
         """Names used by definitions (not DSL): zones, counters, attribute types."""

@@ -446,6 +446,18 @@ class EffectCompiler(ExprCompiler):
         return stmts("O = ctx.pool\nctx.pool = need_container(C)\ntry:\n    BODY\nfinally:\n    ctx.pool = O",
                      O=self.unit.temp(), C=container, BODY=body.body or [ast.Pass()]), legal
 
+    def _s_block_link(self, t: Tree):
+        a, b = (self.expr(c) for c in t.children)
+        return stmts("game.block(A, B, True)", A=a, B=b), None
+
+    def _s_unblock_link(self, t: Tree):
+        a, b = (self.expr(c) for c in t.children)
+        return stmts("game.block(A, B, False)", A=a, B=b), None
+
+    def _s_rotate(self, t: Tree):
+        tile, steps = (self.expr(c) for c in t.children)
+        return stmts("game.rotate(T, N)", T=tile, N=steps), None
+
     def _s_reorder(self, t: Tree):
         """`reorder by EXPR`: EXPR is read for each seat (as `me`), so it is compiled as a function of one."""
         return stmts("game.reorder(ctx, lambda ctx: K)", K=self.expr(t.children[0])), None

@@ -181,6 +181,8 @@ FUNCTIONS: dict[str, Function] = {f.name: f for f in (
              params=(Param(AN_ITEM, "the container in held()"), Param(None))),
     Function("room", (2, 2), INT, lambda s, a: f"how many more {s[1]} fit in {s[0]}",
              params=(Param(AN_ITEM, "the container in room()"), Param(None))),
+    Function("blocked", (2, 2), BOOL, lambda s, a: f"the link between {s[0]} and {s[-1]} is blocked",
+             params=(AN_ITEM, AN_ITEM), code="game.is_blocked(A, B)"),
     Function("neighbors", (1, 1), LIST, lambda s, a: f"the neighbours of {s[0]}", rule=_neighbors,
              code="game.neighbors(A)"),
     Function("adjacent", (2, 2), BOOL, lambda s, a: f"{s[0]} is next to {s[-1]}", params=(AN_ITEM, AN_ITEM),

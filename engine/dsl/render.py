@@ -153,6 +153,15 @@ class Renderer(Walker):
     def _s_link(self, t: Tree) -> str:
         return f"join {self.expr(t.children[0])} to {self.expr(t.children[1])} (now adjacent)"
 
+    def _s_block_link(self, t: Tree) -> str:
+        return f"block the link between {self.expr(t.children[0])} and {self.expr(t.children[1])}"
+
+    def _s_unblock_link(self, t: Tree) -> str:
+        return f"unblock the link between {self.expr(t.children[0])} and {self.expr(t.children[1])}"
+
+    def _s_rotate(self, t: Tree) -> str:
+        return f"turn {self.expr(t.children[0])} {self.expr(t.children[1])} sides clockwise"
+
     def _s_unlink(self, t: Tree) -> str:
         return f"cut the link between {self.expr(t.children[0])} and {self.expr(t.children[1])}"
 

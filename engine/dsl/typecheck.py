@@ -218,7 +218,11 @@ class Checker(Walker):
         for child in t.children:
             self.want(child, AN_ITEM, f"'{t.data}'")
 
-    _s_unlink = _s_link
+    _s_unlink = _s_block_link = _s_unblock_link = _s_link
+
+    def _s_rotate(self, t: Tree) -> None:
+        self.want(t.children[0], AN_ITEM, "'rotate'")
+        self.want(t.children[1], NUMBER, "the steps of 'rotate'")
 
     def _s_if_stmt(self, t: Tree) -> None:
         self.infer(t.children[0])

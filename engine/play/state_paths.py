@@ -139,6 +139,8 @@ def write(session: Match, path: str, value: Any) -> None:
         cdef = game.pack.counters[name]
         if cdef.zone is not None:
             raise PathError(f"'{name}' counts the items in zone '{cdef.zone}': set that zone instead")
+        if cdef.held is not None:
+            raise PathError(f"'{name}' is what containers hold: set a container's, like P1.CONTAINER.{name}")
         if cdef.scope == "player" and seat is None:
             raise PathError(f"counter '{name}' belongs to each player: write P1.{name}")
         game.set_counter(ctx, name, _whole_number(name, value))

@@ -31,11 +31,16 @@ GRID_STEPS = {  # the neighbours of a cell: axial coordinates (q, r) on hexes, (
 
 @dataclass
 class Graph:
-    """Undirected links between the components of one type, in definition order."""
+    """Undirected links between the components of one type, in definition order.
+
+    `blocked`: links taken out by `block A from B` (each pair sorted), put back by `unblock`: while
+    blocked, the spaces are not neighbours.
+    """
 
     type_id: str
     order: list[str]
     links: dict[str, list[str]] = field(default_factory=dict)
+    blocked: set[tuple[str, str]] = field(default_factory=set)
 
     @classmethod
     def build(cls, type_id: str, neighbours: dict[str, list[str]]) -> Graph:
@@ -51,7 +56,8 @@ class Graph:
 
     def copy(self) -> Graph:
         """An independent copy, for a match that changes its links."""
-        return Graph(self.type_id, self.order, {cid: list(others) for cid, others in self.links.items()})
+        return Graph(self.type_id, self.order, {cid: list(others) for cid, others in self.links.items()},
+                     set(self.blocked))
 
     def link(self, a: str, b: str) -> None:
         if a != b:
@@ -61,6 +67,17 @@ class Graph:
         for x, y in ((a, b), (b, a)):
             if y in self.links[x]:
                 self.links[x].remove(y)
+
+    def block(self, a: str, b: str) -> None:
+        """Take the link out until unblocked (nothing happens where there is no link)."""
+        if b in self.links[a]:
+            self.unlink(a, b)
+            self.blocked.add(_pair(a, b))
+
+    def unblock(self, a: str, b: str) -> None:
+        if _pair(a, b) in self.blocked:
+            self.blocked.discard(_pair(a, b))
+            self.link(a, b)
 
     def adjacent(self, a: str, b: str) -> bool:
         return b in self.links.get(a, ())
@@ -104,6 +121,27 @@ def _link(links: dict[str, list[str]], a: str, b: str) -> None:
         links[a].append(b)
     if a not in links[b]:
         links[b].append(a)
+
+
+def _pair(a: str, b: str) -> tuple[str, str]:
+    return (a, b) if a <= b else (b, a)
+
+
+def faces_open(sides: list[str], exits: list[int], rotation: int, toward: str) -> bool:
+    """Whether a turned tile has an exit on a side facing `toward`: side i is open when the tile, turned
+    `rotation` steps clockwise, had an exit at side i - rotation."""
+    count = len(sides)
+    return any(near == toward and (i - rotation) % count in exits for i, near in enumerate(sides))
+
+
+def turned_links(tiles: dict[str, tuple[list[str], list[int], int]]) -> dict[str, list[str]]:
+    """Links of tiles that turn: tile -> (neighbour on each side, its exits unturned, how far it is turned);
+    two tiles are linked when each has an exit facing the other."""
+    out: dict[str, list[str]] = {}
+    for a, (sides, exits, rotation) in tiles.items():
+        near = dict.fromkeys(s for s in sides if s)
+        out[a] = [b for b in near if b in tiles and faces_open(sides, exits, rotation, b) and faces_open(*tiles[b], a)]
+    return out
 
 
 def derived_id(ends: tuple[str, ...]) -> str:

@@ -120,10 +120,11 @@ class CounterDef:
     track: Track | None = None     # a marker on a track: pushes, laps, marked spaces
     held: Held | None = None       # the total held by containers in some zones (engine/runtime/containers.py)
 
-    @property
-    def stored(self) -> bool:
-        """Kept as a number in the state (not counted from a zone, items or containers)."""
-        return self.zone is None and self.items is None and self.held is None
+    # kept as a number in the state (not counted from a zone, items or containers): read on every change
+    stored: bool = field(init=False, default=True)
+
+    def __post_init__(self) -> None:
+        self.stored = self.zone is None and self.items is None and self.held is None
 
     def clamp(self, value: int) -> int:
         """The value within the counter's bounds; past the engine's hard limit (no declared `max`) an error."""
@@ -194,6 +195,7 @@ class ComponentType:
     grid: tuple[str, str] | None = None      # ("hex" | "square", coordinate attribute): links from geometry
     admits: Expr | None = None               # slot admission: may item `it` be put here (self = this item)?
     container: ContainerDef | None = None    # its items hold counters (engine/runtime/containers.py)
+    turns: tuple[str, str, str] | None = None  # (sides, exits, rotation) attributes: tiles turned in play
 
 
 @dataclass

@@ -14,7 +14,7 @@ from typing import Any
 
 from engine.errors import RuleError, StopLoop
 from engine.runtime.anytime import REASK, AnytimeOffer
-from engine.runtime.boards import Graph
+from engine.runtime.boards import Graph, faces_open
 from engine.runtime.containers import held, need_container, put, used
 from engine.runtime.context import Ctx
 from engine.runtime.costs import can_pay, explain, payment_ways, reductions, way_label
@@ -303,6 +303,54 @@ class Interpreter:
         if key not in self.state.boards:
             graph = self.state.boards[key] = graph.copy()
         (graph.link if joined else graph.unlink)(first.comp.id, second.comp.id)
+
+    def _own_graph(self, item: Item) -> Graph:
+        """This match's own copy of the board `item` is on (made at its first change)."""
+        key = (item.comp.ctype.id, item.owner)
+        graph = self.graph_of(item)
+        if key not in self.state.boards:
+            graph = self.state.boards[key] = graph.copy()
+        return graph
+
+    def block(self, a: Any, b: Any, blocked: bool) -> None:
+        """`block A from B` / `unblock A from B`: take a link out of this match's board until unblocked."""
+        first, second = _need_item(a, "block"), _need_item(b, "block")
+        if first.comp.ctype is not second.comp.ctype or first.owner != second.owner:
+            raise RuleError(f"'{first.comp.name}' and '{second.comp.name}' are not spaces of the same board")
+        graph = self._own_graph(first)
+        (graph.block if blocked else graph.unblock)(first.comp.id, second.comp.id)
+
+    def is_blocked(self, a: Any, b: Any) -> bool:
+        """`blocked(A, B)`: the link between A and B is blocked now."""
+        first, second = _need_item(a, "blocked"), _need_item(b, "blocked")
+        pair = tuple(sorted((first.comp.id, second.comp.id)))
+        return pair in self.graph_of(first).blocked
+
+    def rotate(self, tile: Any, steps: Any) -> None:
+        """`rotate T by N`: turn a tile N sides clockwise; its links follow its exits (blocked ones stay)."""
+        item = _need_item(tile, "rotate")
+        turns = item.comp.ctype.turns
+        if turns is None:
+            raise RuleError(f"'{item.comp.name}' does not turn (its type declares no `turns`)")
+        sides_attr, exits_attr, rotation_attr = turns
+        sides = [str(s) if s else "" for s in item.attrs.get(sides_attr) or []]
+        if not sides:
+            return
+        item.attrs[rotation_attr] = (int(item.attrs.get(rotation_attr) or 0) + int(steps)) % len(sides)
+        graph = self._own_graph(item)
+
+        def tile_of(cid: str) -> tuple[list[str], list[int], int]:
+            other = self.instance(cid, item.owner)
+            return ([str(s) if s else "" for s in other.attrs.get(sides_attr) or []],
+                    [int(x) for x in other.attrs.get(exits_attr) or []], int(other.attrs.get(rotation_attr) or 0))
+        here = tile_of(item.comp.id)
+        for near in dict.fromkeys(s for s in sides if s and s in graph.links):
+            if tuple(sorted((item.comp.id, near))) in graph.blocked:
+                continue
+            if faces_open(*here, near) and faces_open(*tile_of(near), item.comp.id):
+                graph.link(item.comp.id, near)
+            else:
+                graph.unlink(item.comp.id, near)
 
     def neighbors(self, space: Any) -> list[Item]:
         """The spaces linked to `space`: of a board with several copies, those of the same copy."""
@@ -642,11 +690,11 @@ class Interpreter:
     def change(self, ctx: Ctx, name: str, value: int) -> None:
         """Set a counter and tell listeners: event `changed` with `old` and `new` (tracks, thresholds)."""
         cdef = self.pack.counters[name]
-        if cdef.zone is None:
+        if cdef.stored:
             store = self._store(cdef, ctx.seat)
             old = store[name]
             new = store[name] = cdef.clamp(value)
-        else:
+        else:   # a zone's count; items and containers refuse to be set (set_counter says why)
             old = self.counter(name, ctx.seat)
             self.set_counter(ctx, name, value)
             new = self.counter(name, ctx.seat)

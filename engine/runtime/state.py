@@ -196,7 +196,8 @@ class State:
             "counters": dict(self.counters), "players": [dict(p.counters) for p in self.players],
             "zones": zones, "attrs": attrs,
             "trigger_uses": dict(self.trigger_uses),
-            "boards": {key: (g.type_id, g.order, {cid: tuple(near) for cid, near in g.links.items()})
+            "boards": {key: (g.type_id, g.order, {cid: tuple(near) for cid, near in g.links.items()},
+                             *((tuple(sorted(g.blocked)),) if g.blocked else ()))
                        for key, g in self.boards.items()},
             "rng": self.rng.getstate(),
             **({"order": tuple(self.order)} if self.order is not None else {}),   # only once a rule set it
@@ -227,8 +228,9 @@ class State:
                 for item in zone.items:
                     item.zone = zone
         self.trigger_uses = dict(data["trigger_uses"])
-        self.boards = {key: Graph(type_id, order, {cid: list(near) for cid, near in links.items()})
-                       for key, (type_id, order, links) in data["boards"].items()}
+        self.boards = {key: Graph(board[0], board[1], {cid: list(near) for cid, near in board[2].items()},
+                                  {tuple(pair) for pair in board[3]} if len(board) > 3 else set())
+                       for key, board in data["boards"].items()}
         self.rng.setstate(data["rng"])
         self.order = list(data["order"]) if data.get("order") is not None else None
 
