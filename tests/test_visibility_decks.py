@@ -11,6 +11,7 @@ from pathlib import Path
 
 from engine.compile.loading import load_pack
 from engine.play.match import Match
+from engine.runtime.context import Ctx
 from engine.runtime.events import Event
 from engine.runtime.views import snapshot
 
@@ -70,3 +71,18 @@ def test_the_deck_end_event_comes_before_the_reshuffle() -> None:
     assert game.state.counters["alarms"] == 1
     assert game.state.counters["discards_seen"] > 0          # the trigger saw the discard pile still full
     assert not game.state.zones["discard"].items or game.state.zones["deck"].items   # then it became the deck
+
+
+def test_taking_a_card_from_under_the_top_tells_no_one_which() -> None:
+    match = _match(2)
+    game = match.game
+    events: list[Event] = []
+    game.watch(events.append)
+    deck, hand = game.state.zones["deck"], game.state.players[0].zones["hand"]
+    second, top = deck.items[1], deck.items[0]
+    game.move(Ctx(game, 0), second, hand)              # from under the visible top into P1's hand
+    game.move(Ctx(game, 0), top, hand)                 # the visible top itself
+    moves = [e for e in events if e.kind.value == "moved"]
+    assert moves[0].data["item"] == second.uid and moves[0].visible_to == frozenset({0})
+    assert "item" not in moves[1].data and moves[1].visible_to == frozenset({1})    # P2 is told: a card
+    assert moves[2].data["item"] == top.uid and moves[2].visible_to == frozenset({0, 1})

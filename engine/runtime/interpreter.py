@@ -183,28 +183,32 @@ class Interpreter:
         self.tell(Event(EventKind.STEP_STARTED, None, {"step": self.state.step, "round": periods["round"],
                                                        "turn": periods["turn"]}))
 
-    def _seats_seeing(self, *zones: Zone | None, item: Item | None = None) -> frozenset[int] | None:
-        """Who may see into any of `zones` (with `item`: that item there): None when everyone may."""
+    def _seats_seeing(self, *zones: Zone | None, item: Item | None = None,
+                      left_top: bool = False) -> frozenset[int] | None:
+        """Who may see into any of `zones` (with `item`: that item there): None when everyone may.
+        `left_top`: the item just left the first place of a `top` zone (where everyone saw it)."""
         if all(z is None or (z.visibility == "public" and z.zdef.face_down is None) for z in zones):
             return None
         if item is not None:
             return frozenset(s for s in range(len(self.state.players))
-                             if any(z is not None and self._sees(z, item, s) for z in zones))
+                             if any(z is not None and self._sees(z, item, s, left_top) for z in zones))
         return frozenset(s for s in range(len(self.state.players))
                          if any(z is not None and z.visible_to(s) for z in zones))
 
     @staticmethod
-    def _sees(zone: Zone, item: Item, seat: int) -> bool:
-        """The seat sees `item` in `zone`, or saw it leave (an item drawn from a `top` zone was its top)."""
-        if item.zone is not zone and zone.visibility == "top" and not zone.zdef.random_draw:
+    def _sees(zone: Zone, item: Item, seat: int, left_top: bool) -> bool:
+        """The seat sees `item` in `zone`, or saw it there before it left."""
+        if item.zone is zone:
+            return zone.shows(item, seat)
+        if zone.visibility == "top":
             face = zone.zdef.face_down
-            return face is None or not item.attrs.get(face)
-        return zone.shows(item, seat) if item.zone is zone else zone.visible_to(seat)
+            return left_top and (face is None or not item.attrs.get(face))
+        return zone.visible_to(seat)
 
     def _tell_about_item(self, kind: EventKind, seat: int | None, item: Item, zones: tuple[Zone | None, ...],
-                         data: dict[str, Any]) -> None:
+                         data: dict[str, Any], left_top: bool = False) -> None:
         """An event naming `item` for the seats that may see it in one of `zones`; the others get it without."""
-        seeing = self._seats_seeing(*zones, item=item)
+        seeing = self._seats_seeing(*zones, item=item, left_top=left_top)
         self.tell(Event(kind, seat, {"item": item.uid, "component": item.comp.id, **data}, seeing))
         if seeing is not None:
             others = frozenset(range(len(self.state.players))) - seeing
@@ -876,13 +880,15 @@ class Interpreter:
             self._place(ctx, item, origin, zone, top)
 
     def _place(self, ctx: Ctx, item: Item, origin: Zone | None, zone: Zone, top: bool) -> None:
+        left_top = False
         if origin is not None:
+            left_top = bool(self.observers) and origin.visibility == "top" and origin.items[0] is item
             origin.items.remove(item)
         zone.items.insert(0, item) if top else zone.items.append(item)
         item.zone = zone
         if self.observers:
             self._tell_about_item(EventKind.MOVED, ctx.seat, item, (origin, zone),
-                                  {"from": _key(origin), "to": _key(zone)})
+                                  {"from": _key(origin), "to": _key(zone)}, left_top)
         if origin is not None and origin.keep_filled:
             self.refill(ctx, origin)
 
