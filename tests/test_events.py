@@ -42,7 +42,11 @@ class FeedCheck:
                 item = state.items[data["item"]]
                 origin = data.get("from")
                 was = state.zone(origin[0], origin[1]) if origin else None
-                assert item.zone is not None and (item.zone.visible_to(seat) or (was and was.visible_to(seat))), \
+                # `shows`: a `top` zone shows its first item only; an item leaving a `top` zone is named only when
+                # it was that first item (the interpreter checks), so leaving one counts as seen
+                seen_there = item.zone is not None and item.zone.shows(item, seat)
+                saw_it_leave = was is not None and (was.visible_to(seat) or was.visibility == "top")
+                assert item.zone is not None and (seen_there or saw_it_leave), \
                     (event, seat)
             if event.kind is EventKind.REVEALED:
                 assert event.visible_to is None
