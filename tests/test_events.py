@@ -9,14 +9,17 @@ import pytest
 
 import engine
 from engine.play.log import GameLog
+from engine.runtime.decision import Decision, DecisionKind
 from engine.runtime.events import Event, EventKind
 from engine.runtime.interpreter import Interpreter
+from engine.runtime.state import Item
 
 CONTENT = Path(__file__).resolve().parents[1] / "content"
 PACKS = sorted(p.name for p in CONTENT.iterdir() if (p / "pack.yaml").is_file())   # every shipped pack
 GAMES = 200
 # a Robotopia game takes thousands of decisions (seconds each on 2 cores): fewer games keep the suite fast
 GAMES_OF = {"robotopia": 12, "stress-botics": 12}
+NO_PUBLIC_ANSWERS = {"goofspiel"}   # every answer is a card bid from a hidden hand: never shown to others
 
 
 class FeedCheck:
@@ -24,7 +27,8 @@ class FeedCheck:
 
     def __init__(self, game: Interpreter) -> None:
         self.game = game
-        self.seen = self.hidden = 0
+        self.answering: Decision | None = None     # the decision being answered (see `watch_answers`)
+        self.seen = self.hidden = self.public = 0
         self.kinds: set[EventKind] = set()
 
     def __call__(self, event: Event) -> None:
@@ -36,8 +40,8 @@ class FeedCheck:
                 continue
             self.seen += 1
             data = event.data
-            if "label" in data and event.kind in (EventKind.ANSWERED, EventKind.FORCED):
-                assert event.visible_to == frozenset((event.seat,))
+            if "label" in data and event.kind in (EventKind.ANSWERED, EventKind.FORCED) and seat != event.seat:
+                self.check_public_answer(event, seat)
             if "item" in data:
                 item = state.items[data["item"]]
                 origin = data.get("from")
@@ -51,20 +55,47 @@ class FeedCheck:
             if event.kind is EventKind.REVEALED:
                 assert event.visible_to is None
 
+    def watch_answers(self, match: engine.Match) -> None:
+        """Note each decision as the match records its answer (agents answer inline: `match.decision` lags)."""
+        record = match._record
+
+        def noting(decision: Decision, index: int) -> None:
+            self.answering = decision
+            record(decision, index)
+        match._record = noting  # type: ignore[method-assign]
+
+    def check_public_answer(self, event: Event, seat: int) -> None:
+        """Another seat is told an answer's label: it must name no item that seat cannot see, and the
+        rules asking must not be a hidden item's."""
+        decision = self.answering
+        assert event.kind is EventKind.ANSWERED
+        assert decision is not None and decision.seat == event.seat and decision.open_source
+        chosen = decision.labels.index(event.data["label"])
+        payload = decision.payloads[chosen]
+        if isinstance(payload, Item):
+            assert payload.zone is not None and payload.zone.visible_to(seat), (event, seat)
+        elif decision.kind is not DecisionKind.REROLL:      # a die's face: dice pools are public
+            assert decision.kind in (DecisionKind.MAY, DecisionKind.CHOOSE), (event, seat)
+            assert decision.is_branch(chosen) or decision.is_branch(0), (event, seat)
+        self.public += 1
+
 
 @pytest.mark.parametrize("name", PACKS)
 def test_no_hidden_item_reaches_another_seats_feed(name: str) -> None:
     pack = engine.load_pack(name)
-    hidden = seen = 0
+    hidden = seen = public = 0
     kinds: set[EventKind] = set()
     for seed in range(GAMES_OF.get(name, GAMES)):
         players = min(max(2 + seed % 2, pack.min_players), pack.max_players)
         game = Interpreter(pack, players, seed)
         check = FeedCheck(game)             # from the first step on; not forkable: no checkpoints, a cheaper game
         match = engine.Match(pack, players, seed, game=game, observers=[check])
+        check.watch_answers(match)
         engine.play_match(match, [engine.RandomAgent(seed, s) for s in range(players)])
         hidden, seen, kinds = hidden + check.hidden, seen + check.seen, kinds | check.kinds
+        public += check.public
     assert hidden and seen     # the feeds really differ from seat to seat
+    assert public or name in NO_PUBLIC_ANSWERS, "no answer's label ever reached another seat"
     assert {EventKind.ANSWERED, EventKind.STEP_STARTED, EventKind.GAME_ENDED} <= kinds
 
 

@@ -112,7 +112,8 @@ def test_explain_prints_components_procedures_and_triggers(capsys: pytest.Captur
     out = capsys.readouterr().out
     assert ("Upgrade, top row (board_upgrade_1)\n  Attributes: phase = Upgrade\n"
             "  Pay 1 Energy and 4 Wilds: Unlock.\n") in out
-    assert "Procedure inspiration: Choose one: draw class or gain 2 Wilds or gain 4 Batteries." in out
+    assert ("Procedure inspiration: Choose one: Draw Class Cards (draw class) or gain 2 Wilds or gain 4 Batteries."
+            in out)
     assert "When an item is played, if the event's zone is Recycle row: Gain 2 Batteries." in out
     assert "  Printed: Basic: whenever you assemble a robot into your Recycle row" in out
 

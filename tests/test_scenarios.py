@@ -90,7 +90,7 @@ def test_right_expectation_passes(tmp_path: Path) -> None:
     ("  - answer: \"No Such Card\"\n", "is not a legal option"),
     ("  - legal: [\"No Such Card\"]\n", "is not a legal option"),
     ("  - illegal: [\"Design card\"]\n", "is a legal option"),
-    ("  - expect: {P1.no_such_thing: 1}\n", "names no counter, zone or component attribute"),
+    ("  - expect: {P1.no_such_thing: 1}\n", "names no counter, dice pool, zone or component attribute"),
     ("  - set: {P1.robot_card: 4}\n", "set that zone instead"),
     ("  - until: {prompt: \"a prompt no decision has\"}\n", "the game ended before reaching"),
 ], ids=["answer", "legal", "illegal", "unknown-path", "zone-backed-counter", "until"])

@@ -30,6 +30,7 @@ from engine.runtime.defs import (
     ContainerDef,
     Cost,
     CounterDef,
+    DieDef,
     Effect,
     Expr,
     Held,
@@ -146,6 +147,8 @@ class Builder:
             d = e.data
             pack.wildcards[wid] = WildcardDef(wid, str(d.get("name", wid)), list(d.get("gain", [])),
                                               list(d.get("pay", [])))
+        for did, e in raw.dice.items():
+            pack.dice[did] = DieDef(did, str(e.data.get("name", did)), tuple(int(f) for f in e.data["faces"]))
         for zid, e in raw.zones.items():
             d = e.data
             pack.zones[zid] = ZoneDef(zid, str(d.get("name", zid)), d.get("scope", "player"),

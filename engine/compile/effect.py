@@ -20,14 +20,15 @@ from lark import Token, Tree
 from engine.compile.codegen import checking_only, const, expr, stamp, stmts
 from engine.compile.expr import ExprCompiler, as_int, charged, element_kind, kind_of, kinded, paid, plain_value
 from engine.compile.prompts import compile_prompt
-from engine.dsl.parse import DslText
+from engine.diagnostics import did_you_mean
+from engine.dsl.parse import DslText, branch_parts, label_text
 from engine.dsl.walk import STATEMENT
+from engine.runtime.decision import DONE, YES
 from engine.runtime.defs import Effect, Pack
 from engine.runtime.dsl_values import offer
 from engine.runtime.limits import MAX_OPTIONS, MAX_VALUE
 from engine.usage import Usage
 
-DONE = "done"
 # Python refuses a function with more than 20 blocks (loops, try) nested statically. Generated code nests
 # this many per DSL statement; one more is kept for the `except` clause of the innermost `try`.
 PYTHON_BLOCKS = {"repeat_n": 2, "repeat_choose_item": 2, "repeat_choose_alt": 2, "for_stmt": 1, "choose_item": 1,
@@ -265,6 +266,35 @@ class EffectCompiler(ExprCompiler):
 
     _s_unlink = _s_link
 
+    # ---------------------------------------------------------------- dice pools
+    def die(self, tok: Token | Tree) -> str:
+        """The die a `roll`/`reroll` names; DICE001 when the name is no kind of die."""
+        name = str(tok)
+        self.usage.ref(name, self.dsl.place(tok))
+        if name not in self.pack.dice:
+            self.dsl.error(tok, "DICE001", f"'{name}' is not a kind of die: `roll` and `reroll` take a name from the"
+                           " `dice` section", did_you_mean(name, sorted(self.pack.dice)))
+        return name
+
+    def _s_roll_dice(self, t: Tree):
+        count_t, die_tok = t.children
+        return stmts("game.roll_dice(ctx, D, int(N))", D=const(self.die(die_tok)), N=self.expr(count_t)), None
+
+    def _s_reroll(self, t: Tree):
+        die_tok, cond_t, limit_t, prompt_tok = t.children
+        die = self.die(die_tok)
+        pool = kinded(expr("game.state.dice[D]", D=const(die)), "list")
+        if cond_t is None:
+            eligible = expr("list(range(len(P)))", P=pool)
+        else:
+            it, cond = self.with_it(cond_t, pool)
+            eligible = expr("[I for I in range(len(P)) for IT in (P[I],) if C]", I=self.unit.temp(), IT=it, P=pool,
+                            C=cond)
+        limit = const(None) if limit_t is None else expr("int(N)", N=self.expr(limit_t))
+        name = self.pack.dice[die].name if die in self.pack.dice else die
+        prompt = self.prompt(prompt_tok, f"choose {name} dice to reroll")
+        return stmts("game.reroll(ctx, D, P, N, E)", D=const(die), P=prompt, N=limit, E=eligible), None
+
     # ---------------------------------------------------------------- control
     def _s_if_stmt(self, t: Tree):
         cond = self.expr(t.children[0])
@@ -279,47 +309,78 @@ class EffectCompiler(ExprCompiler):
         return [ast.If(cond, then.body or [ast.Pass()], other)], None
 
     def _s_may(self, t: Tree):
-        body = self.block(t.children[1])
+        label_tok, body_t = branch_parts(t.children[1])
+        body = self.effect(body_t)
+        label = self.option_label(label_tok, reserved=("no",))
         prompt = self.prompt(t.children[0], f"do: {body.text}?")
-        code = stmts("if game.ask(ctx, 'may', P, [Y, 'no'], [True, False], optional=True):\n    BODY",
-                     P=prompt, Y=const(f"yes: {body.text}"), BODY=body.body or [ast.Pass()])
+        code = stmts("if game.ask(ctx, 'may', P, [Y, 'no'], [True, False], optional=True, rules=[T, '']):\n"
+                     "    BODY", P=prompt, Y=const(label or f"{YES}{body.text}"), T=const(body.text),
+                     BODY=body.body or [ast.Pass()])
         if body.legal is not None:
             code = [ast.If(body.legal, code, [])]
         return code, None
 
-    def _alternatives(self, t: Tree) -> list[Code]:
-        return [self.effect(e) for e in t.children]
+    def _alternatives(self, t: Tree, reserved: tuple[str, ...]) -> list[tuple[str, Code]]:
+        """Each alternative's option label (the designer's, else its DSL text) and code."""
+        out: list[tuple[str, Code]] = []
+        seen: set[str] = set()
+        for branch in t.children:
+            label_tok, body_t = branch_parts(branch)
+            code = self.effect(body_t)
+            label = self.option_label(label_tok, reserved)
+            if label is not None and label.casefold() in seen:
+                self.dsl.error(label_tok, "DSL016", f"two alternatives of one choose are labelled '{label}':"
+                               " a label must name one option")
+            seen.add((label or code.text).casefold())
+            out.append((label or code.text, code))
+        return out
+
+    def option_label(self, token: Token | None, reserved: tuple[str, ...]) -> str | None:
+        """A designer's option label (None if not written); DSL016 for one that cannot name an option."""
+        if token is None:
+            return None
+        label = label_text(token)
+        if not label:
+            self.dsl.error(token, "DSL016", "an option label cannot be empty")
+        elif label.casefold() in reserved:
+            self.dsl.error(token, "DSL016", f"'{label}' is the engine's own option here: choose another label")
+        elif "{" in label:
+            self.dsl.error(token, "DSL016", "an option label is fixed text (logs name options by it):"
+                           " '{...}' fields are evaluated only in prompts")
+        return label
 
     def _s_choose_alt(self, t: Tree):
-        branches = self._alternatives(t.children[1])
+        branches = self._alternatives(t.children[1], ())
         prompt = self.prompt(t.children[0], "choose one")
-        legals = [b.legal for b in branches if b.legal is not None]
+        legals = [b.legal for _, b in branches if b.legal is not None]
         legal = ast.BoolOp(ast.Or(), legals) if len(legals) == len(branches) else None
         return self._alt_runner(branches, prompt, repeat=False), legal
 
     def _s_repeat_choose_alt(self, t: Tree):
-        branches = self._alternatives(t.children[1])
+        branches = self._alternatives(t.children[1], (DONE,))
         return self._alt_runner(branches, self.prompt(t.children[0], "choose one"), repeat=True), None
 
-    def _alt_runner(self, branches: list[Code], prompt: ast.expr, repeat: bool) -> list[ast.stmt]:
+    def _alt_runner(self, branches: list[tuple[str, Code]], prompt: ast.expr, repeat: bool) -> list[ast.stmt]:
         """Ask which legal branch to run (again and again, until `done`, when `repeat`)."""
-        opts, labels, chosen = self.unit.temp(), self.unit.temp(), self.unit.temp()
+        opts, labels, rules, chosen = self.unit.temp(), self.unit.temp(), self.unit.temp(), self.unit.temp()
         offer: list[ast.stmt] = []
-        for i, b in enumerate(branches):
-            add = stmts("O.append(I)\nL.append(X)", O=opts, L=labels, I=const(i), X=const(b.text))
+        for i, (label, b) in enumerate(branches):
+            add = stmts("O.append(I)\nL.append(X)\nR.append(T)", O=opts, L=labels, R=rules, I=const(i),
+                        X=const(label), T=const(b.text))
             offer += add if b.legal is None else [ast.If(b.legal, add, [])]
         # one `if` per branch, side by side: an if/elif chain nests, and a few thousand branches would be
         # too deep for Python's compiler
         run = [ast.If(expr("C == I", C=ast.Name(chosen, ast.Load()), I=const(i)), b.body or [ast.Pass()], [])
-               for i, b in enumerate(branches)]
-        done = stmts("L.append(DONE)\nO.append(None)", L=labels, O=opts, DONE=const(DONE)) if repeat else []
+               for i, (_, b) in enumerate(branches)]
+        done = (stmts("L.append(DONE)\nO.append(None)\nR.append('')", L=labels, O=opts, R=rules, DONE=const(DONE))
+                if repeat else [])
         after = self._committed(stmts("try:\n    RUN\nexcept StopLoop:\n    break", RUN=run) if repeat
                                 else [*run, ast.Break()])
-        return stmts("while True:\n    O = []\n    L = []\n    OFFER\n    if not O:\n        break\n    DONE_\n"
-                     "    C = game.ask(ctx, 'choose', P, L, O, optional=R, fresh=True)\n    if C is reask:\n"
-                     "        continue\n    if C is None:\n        break\n"
-                     "    AFTER", O=opts, L=labels, C=chosen, OFFER=offer or [ast.Pass()], DONE_=done or [ast.Pass()],
-                     P=prompt, R=const(repeat), AFTER=after)
+        return stmts("while True:\n    O = []\n    L = []\n    R = []\n    OFFER\n    if not O:\n        break\n"
+                     "    DONE_\n    C = game.ask(ctx, 'choose', P, L, O, optional=REP, rules=R, fresh=True)\n"
+                     "    if C is reask:\n        continue\n    if C is None:\n        break\n    AFTER", O=opts,
+                     L=labels, R=rules, C=chosen, OFFER=offer or [ast.Pass()], DONE_=done or [ast.Pass()], P=prompt,
+                     REP=const(repeat), AFTER=after)
 
     def _committed(self, run: list[ast.stmt]) -> list[ast.stmt]:
         """The chosen option's code; in a pack with anytime actions, marked as committed while it runs, so

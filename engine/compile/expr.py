@@ -225,7 +225,7 @@ class ExprCompiler(Walker):
         builtin = _BUILTIN_EXPR.get(n)
         if builtin is not None:
             return kinded(expr(builtin[0]), builtin[1])
-        if n in pack.counters or n in pack.zones or n in pack.components:
+        if n in pack.counters or n in pack.zones or n in pack.components or n in pack.dice:
             self.usage.ref(n, self.dsl.place(tok))
         if n in pack.counters:
             return self._counter(n)
@@ -235,7 +235,10 @@ class ExprCompiler(Walker):
             return kinded(expr("game.seats[ctx.seat].zones[N]", N=const(n)), "zone")
         if n in pack.components:
             return expr("game.instance(N, ctx.seat)", N=const(n))
-        self.unknown(tok, "name", [*self.scope, *pack.counters, *pack.zones, *pack.components, *BUILTIN_NAMES])
+        if n in pack.dice:   # a dice pool: the faces its dice show, a list of numbers
+            return kinded(expr("game.state.dice[N]", N=const(n)), "list")
+        self.unknown(tok, "name", [*self.scope, *pack.counters, *pack.zones, *pack.components, *pack.dice,
+                                   *BUILTIN_NAMES])
         return const(0)
 
     def _counter(self, n: str) -> ast.expr:

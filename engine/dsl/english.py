@@ -19,6 +19,8 @@ def plural(name: str, amount: str) -> str:
         return name[:-1] if name.endswith("s") and not name.endswith(("ss", "us", "is")) else name
     if name.endswith(("s", *_UNCOUNTED)):
         return name
+    if name.lower().endswith(" die") or name.lower() == "die":
+        return name[:-3] + ("Dice" if name[-3] == "D" else "dice")
     if name.endswith("y") and name[-2:-1].lower() not in ("a", "e", "i", "o", "u", ""):
         return name[:-1] + "ies"
     return name + ("es" if name.endswith(("ch", "sh", "x", "z")) else "s")

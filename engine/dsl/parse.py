@@ -24,7 +24,7 @@ MAX_DSL_DIGITS = 18     # digits of a number written in a text: at most the engi
 _TOKEN_NAMES = {
     "LBRACE": "'{'", "RBRACE": "'}'", "LPAR": "'('", "RPAR": "')'", "NAME": "a name",
     "INT": "a number", "_SEP": "';' or a new line", "$END": "the end of the text",
-    "VBAR": "'|'", "EQUAL": "'='", "COMMA": "','", "DOT": "'.'",
+    "VBAR": "'|'", "EQUAL": "'='", "COLON": "':'", "COMMA": "','", "DOT": "'.'",
 }
 
 
@@ -159,6 +159,18 @@ def counter_chain(tree: Tree) -> Tree:
     for name in names:
         node = Tree("attr", [node, name])
     return node
+
+
+def branch_parts(tree: Tree) -> tuple[Token | None, Tree]:
+    """A `branch` (a `choose { ... }` alternative, a `may`'s block): its label token, if written, and its effect."""
+    *label, effect = tree.children
+    token = label[0] if label and isinstance(label[0], Token) else None
+    return token, effect if isinstance(effect, Tree) else Tree("effect", [])
+
+
+def label_text(token: Token) -> str:
+    """A label token's text, without the quotes and with runs of blanks as one space."""
+    return " ".join(str(token)[1:-1].split())
 
 
 def _offset(at: Tree | Token | int | None) -> int:

@@ -15,7 +15,7 @@ from lark import Token, Tree
 
 from engine.dsl.english import and_list, plural, sentences, words
 from engine.dsl.functions import FUNCTIONS
-from engine.dsl.parse import counter_chain, parse
+from engine.dsl.parse import branch_parts, counter_chain, label_text, parse
 from engine.dsl.walk import EXPRESSION, STATEMENT, Walker
 from engine.packs.raw import Entry
 from engine.runtime.defs import Pack
@@ -102,6 +102,12 @@ class Renderer(Walker):
     def block(self, tree: Tree) -> str:
         return ", then ".join(self.clauses(tree.children[0]))
 
+    def branch(self, tree: Tree) -> str:
+        """A `choose { ... }` alternative or a `may`'s block: "Label (what it does)" when labelled."""
+        label, effect = branch_parts(tree)
+        text = ", then ".join(self.clauses(effect))
+        return f"{label_text(label)} ({text})" if label is not None else text
+
     def cost(self, tree: Tree) -> str:
         return and_list([self.amount(*term.children) for term in tree.children])
 
@@ -115,7 +121,7 @@ class Renderer(Walker):
     def name_of(self, ident: str) -> str:
         """A definition's `name`, the identifier in words when it has none."""
         pack = self.pack
-        for table in (pack.counters, pack.wildcards, pack.zones, pack.components, pack.types):
+        for table in (pack.counters, pack.wildcards, pack.dice, pack.zones, pack.components, pack.types):
             if ident in table:
                 return str(table[ident].name)
         return words(ident)
@@ -167,6 +173,17 @@ class Renderer(Walker):
 
     _s_shuffle = _s_reveal = _s_conceal = _zone_stmt
 
+    def _s_roll_dice(self, t: Tree) -> str:
+        count = self.expr(t.children[0])
+        return f"roll {count} {plural(self.name_of(str(t.children[1])), count)}"
+
+    def _s_reroll(self, t: Tree) -> str:
+        die, cond, limit = t.children[:3]
+        dice = plural(self.name_of(str(die)), "2")
+        which = f"{dice} whose face {self.expr(cond).replace('it ', '', 1)}" if cond is not None else dice
+        most = f"up to {self.expr(limit)} of " if limit is not None else "any of "
+        return f"you may reroll {most}the {which}, each once"
+
     def _s_if_stmt(self, t: Tree) -> str:
         text = f"if {self.expr(t.children[0])}: {self.block(t.children[1])}"
         if len(t.children) > 2:
@@ -175,10 +192,10 @@ class Renderer(Walker):
         return text
 
     def _s_may(self, t: Tree) -> str:
-        return f"you may {self.block(t.children[-1])}"
+        return f"you may {self.branch(t.children[-1])}"
 
     def _s_choose_alt(self, t: Tree) -> str:
-        return "choose one: " + " or ".join(", then ".join(self.clauses(e)) for e in t.children[-1].children)
+        return "choose one: " + " or ".join(self.branch(b) for b in t.children[-1].children)
 
     def _s_repeat_choose_alt(self, t: Tree) -> str:
         return f"any number of times, {self._s_choose_alt(t)}"

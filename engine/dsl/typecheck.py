@@ -158,7 +158,8 @@ class Checker(Walker):
                 self.walk(STATEMENT, stmt)
 
     def block(self, tree: Tree) -> None:
-        self.effect(tree.children[0])
+        """A `block` or a `branch` (its effect is its last child, after the branch's label)."""
+        self.effect(tree.children[-1])
 
     def cost(self, tree: Tree) -> None:
         for term in tree.children:
@@ -224,6 +225,16 @@ class Checker(Walker):
         self.want(t.children[0], AN_ITEM, "'rotate'")
         self.want(t.children[1], NUMBER, "the steps of 'rotate'")
 
+    def _s_roll_dice(self, t: Tree) -> None:
+        self.want(t.children[0], NUMBER, f"'roll ... {t.children[1]}'")
+
+    def _s_reroll(self, t: Tree) -> None:
+        die, cond, limit = t.children[:3]
+        if cond is not None:
+            self.bind(Token("NAME", "it"), INT, lambda: self.infer(cond))
+        if limit is not None:
+            self.want(limit, NUMBER, f"'reroll {die} up to'")
+
     def _s_if_stmt(self, t: Tree) -> None:
         self.infer(t.children[0])
         for branch in t.children[1:]:
@@ -234,7 +245,7 @@ class Checker(Walker):
 
     def _s_choose_alt(self, t: Tree) -> None:
         for alternative in t.children[-1].children:
-            self.effect(alternative)
+            self.block(alternative)
 
     _s_repeat_choose_alt = _s_choose_alt
 
@@ -328,6 +339,8 @@ class Checker(Walker):
             return ZONE
         if name in pack.components:
             return T("item", pack.components[name].ctype.id)
+        if name in pack.dice:
+            return list_of(INT)
         return {"me": PLAYER, "next_player": PLAYER, "others": list_of(PLAYER),
                 "everyone": list_of(PLAYER)}.get(name, ANY)
 

@@ -136,12 +136,12 @@ def _has_components(pack: Pack, type_id: str) -> bool:
 
 # ---------------------------------------------------------------- UNUSED001
 
-_UNUSED_KINDS = (("counters", "counter"), ("wildcards", "wildcard"), ("zones", "zone"),
+_UNUSED_KINDS = (("counters", "counter"), ("wildcards", "wildcard"), ("dice", "die"), ("zones", "zone"),
                  ("procedures", "procedure"), ("component_types", "component type"))
 
 
 def unused_definitions(raw: RawPack, pack: Pack, trees: list[Tree]) -> Iterator[Diagnostic]:
-    """Counters, wildcards, zones, procedures and component types that nothing refers to."""
+    """Counters, wildcards, dice, zones, procedures and component types that nothing refers to."""
     usage = pack.usage
     used = {*usage.refs, *usage.produced, *usage.paid, *ENGINE_COUNTERS, *_definition_refs(raw),
             *(c.ctype.id for c in pack.components.values()),      # derived components (board edges) too

@@ -123,6 +123,8 @@ RULES: tuple[Rule, ...] = (
     Rule("DSL013", "value that cannot be set"),
     Rule("DSL014", "`pay` without a cost"),
     Rule("DSL015", "a counter named through an attribute no type declares a counter"),
+    Rule("DSL016", "an option label that cannot name one option"),
+    Rule("DICE001", "`roll`/`reroll` of a name that is no kind of die"),
     Rule("EVENT001", "trigger on an event nothing emits", "warning"),
     Rule("COST001", "cost naming a counter nothing can produce", "warning"),
     Rule("UNUSED001", "definition nothing uses", "warning"),

@@ -23,7 +23,7 @@ from engine.runtime.defs import Pack
 
 # RawPack section -> what a name defined there is, in a hover
 KINDS: dict[str, str] = {
-    "counters": "counter", "wildcards": "wildcard", "zones": "zone", "component_types": "component type",
+    "counters": "counter", "wildcards": "wildcard", "dice": "die", "zones": "zone", "component_types": "component type",
     "procedures": "procedure", "components": "component",
 }
 

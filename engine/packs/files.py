@@ -32,8 +32,8 @@ MANIFEST = "pack.yaml"
 MAX_FILES = 500
 MAX_TOTAL_BYTES = 20 * 1024 * 1024
 SKIPPED_DIRS = frozenset({"tests", "scenarios"})
-ID_SECTIONS = ("counters", "wildcards", "zones", "component_types", "procedures")
-NAMESPACE = "counters, wildcards, zones, component types, components, procedures and options"
+ID_SECTIONS = ("counters", "wildcards", "dice", "zones", "component_types", "procedures")
+NAMESPACE = "counters, wildcards, dice, zones, component types, components, procedures and options"
 
 
 def find_pack(spec: str) -> Path:

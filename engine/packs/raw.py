@@ -48,6 +48,7 @@ class RawPack:
     manifest_src: SourceFile
     counters: dict[str, Entry] = field(default_factory=dict)
     wildcards: dict[str, Entry] = field(default_factory=dict)
+    dice: dict[str, Entry] = field(default_factory=dict)
     zones: dict[str, Entry] = field(default_factory=dict)
     component_types: dict[str, Entry] = field(default_factory=dict)
     procedures: dict[str, Entry] = field(default_factory=dict)

@@ -135,6 +135,9 @@ class _Compiler:
     def _min_items(self, value: Any, schema: Any, resolver: Resolver) -> Check:
         return lambda instance: not isinstance(instance, list) or len(instance) >= value
 
+    def _max_items(self, value: Any, schema: Any, resolver: Resolver) -> Check:
+        return lambda instance: not isinstance(instance, list) or len(instance) <= value
+
     def _min_properties(self, value: Any, schema: Any, resolver: Resolver) -> Check:
         return lambda instance: not isinstance(instance, dict) or len(instance) >= value
 
@@ -225,7 +228,7 @@ class _Compiler:
 
 _KEYWORDS: dict[str, Callable[[_Compiler, Any, Mapping[str, Any], Resolver], Check]] = {
     "type": _Compiler._type, "enum": _Compiler._enum, "pattern": _Compiler._pattern,
-    "minLength": _Compiler._min_length, "minItems": _Compiler._min_items,
+    "minLength": _Compiler._min_length, "minItems": _Compiler._min_items, "maxItems": _Compiler._max_items,
     "minProperties": _Compiler._min_properties, "maxProperties": _Compiler._max_properties,
     "minimum": _Compiler._minimum, "maximum": _Compiler._maximum, "required": _Compiler._required,
     "items": _Compiler._items, "propertyNames": _Compiler._property_names, "properties": _Compiler._properties,

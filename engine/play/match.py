@@ -172,8 +172,9 @@ class Match:
             self.game.tell(Event(EventKind.ANSWERED, decision.seat, {**said, "label": decision.labels[index]},
                                  frozenset((decision.seat,))))
             others = frozenset(range(len(self.game.state.players))) - {decision.seat}
-            if others:
-                self.game.tell(Event(EventKind.ANSWERED, decision.seat, said, others))
+            if others:     # others learn the label only of an answer that reveals nothing hidden
+                shown = {**said, "label": decision.labels[index]} if decision.public(index) else said
+                self.game.tell(Event(EventKind.ANSWERED, decision.seat, shown, others))
 
     def apply_label(self, label: str) -> None:
         """Answer with the option whose label is `label` (exact, then case-insensitive)."""

@@ -1,9 +1,10 @@
 """Rules text for what a player sees at a table: options, cards and events in English, never raw DSL.
 
-Option labels stay as the engine makes them (the DSL text of a `choose` alternative, `yes: <effect>`
-for a `may`): logs, scenarios and scripts store labels, so they must not change. A table shows
-`short(...)` on the button and `option(...)` as the option's rules text instead, both from the same
-English renderer as `cogwork explain`.
+An option's label is what logs, scenarios and scripts store: the designer's label where the pack writes
+one (`choose { "two coins": gain 2 coin | ... }`, `may { "draw": ... }`), else the engine's (the DSL text
+of a `choose` alternative, `yes: <effect>` for a `may`). A table shows a designer's label as it is and
+an engine label as `short(...)` English; `option(...)` is the option's full rules text. Both come from the
+same English renderer as `cogwork explain`.
 """
 
 from __future__ import annotations
@@ -16,11 +17,10 @@ from engine.dsl.render import Renderer, plural, threshold_unit
 from engine.dsl.sites import parsed_sites
 from engine.packs.files import find_pack, load_pack_files
 from engine.packs.raw import RawPack
-from engine.runtime.decision import Decision, DecisionKind
+from engine.runtime.decision import YES, Decision, DecisionKind
 from engine.runtime.defs import ActionDef, Cost, Pack
 from engine.runtime.state import Item
 
-YES = "yes: "
 SHORT = 60   # characters a short option text keeps (a button, a terminal menu line)
 
 
@@ -70,7 +70,6 @@ class RulesText:
 
     def option(self, decision: Decision, index: int) -> str:
         """Option `index`'s full rules text ("" when its label says it all)."""
-        label = decision.labels[index]
         payload = decision.payloads[index] if index < len(decision.payloads) else None
         if isinstance(payload, Item):
             return self.card(payload.comp.id)
@@ -78,28 +77,29 @@ class RulesText:
             return self._action(payload)
         if isinstance(payload, Cost):
             return f"Pay {self.render.text(payload.text, 'cost')}."
-        if decision.kind is DecisionKind.MAY and label.startswith(YES):
-            return f"Yes: {self.render.text(label[len(YES):], 'effect')}"
-        if self._is_alternative(decision, index):
-            return self.render.text(label, "effect")
+        rules = self._rules(decision, index)
+        if rules:
+            text = self.render.text(rules, "effect")
+            return f"Yes: {text}" if decision.kind is DecisionKind.MAY else text
         return ""
 
     def short(self, decision: Decision, index: int) -> str:
         """What a button or menu line shows for option `index`: the label, or a short English rendering
-        where the label is DSL (a `choose { ... }` alternative, a `may`)."""
+        where the label is DSL (an unlabelled `choose { ... }` alternative or `may`)."""
         label = decision.labels[index]
-        if decision.kind is DecisionKind.MAY and label.startswith(YES):
-            return "Yes: " + shorten(self.render.text(label[len(YES):], "effect"))
-        if self._is_alternative(decision, index):
-            return shorten(self.render.text(label, "effect"))
-        return label
+        rules = self._rules(decision, index)
+        if not rules or (decision.is_branch(index) and label != decision.unlabelled(index)):
+            return label            # not a block of the rules, or one the designer labelled
+        text = shorten(self.render.text(rules, "effect"))
+        return f"Yes: {text}" if decision.kind is DecisionKind.MAY else text
 
     @staticmethod
-    def _is_alternative(decision: Decision, index: int) -> bool:
-        """A `choose { A | B }` option: its payload is the branch number and its label the branch's DSL."""
-        payload = decision.payloads[index] if index < len(decision.payloads) else None
-        return (decision.kind is DecisionKind.CHOOSE and type(payload) is int
-                and decision.labels[index] != str(payload))
+    def _rules(decision: Decision, index: int) -> str:
+        """The DSL option `index` runs: its block, or for a trigger's or action's `may` the text after "yes: "."""
+        if decision.is_branch(index):
+            return decision.rules_of(index)
+        label = decision.labels[index]
+        return label[len(YES):] if decision.kind is DecisionKind.MAY and label.startswith(YES) else ""
 
     def _action(self, action: ActionDef) -> str:
         body = self.render.text(action.effect.text, "effect")
@@ -135,6 +135,12 @@ class RulesText:
         if kind == "revealed" and event.get("components"):
             shown = ", ".join(self.name(str(c)) for c in event["components"])
             return f"revealed {self._zone(event.get('zone'))}: {shown}"
+        if kind == "rolled":
+            faces = event.get("faces", [])
+            thrown = set(event.get("thrown", []))
+            shown = ", ".join(f"[{face}]" if i in thrown else str(face) for i, face in enumerate(faces))
+            die = plural(self.name(str(event.get("die", ""))), "2")
+            return f"{who} rolled {die}: {shown or 'none'}" + (" ([n]: thrown now)" if len(thrown) < len(faces) else "")
         if kind == "step_started":
             return ""
         if kind == "round_started":

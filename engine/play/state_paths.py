@@ -94,12 +94,14 @@ def _read(session: Match, path: str) -> Any:
         if game.pack.counters[name].scope == "player" and seat is None:
             raise PathError(f"counter '{name}' belongs to each player: write P1.{name}")
         return game.counter(name, seat)
+    if name in game.pack.dice and not rest:       # a dice pool: the faces its dice show
+        return list(game.state.dice[name])
     zone = _zone(game, name, seat)
     if zone is not None:
         return _zone_value(zone, rest, path)
     if name in game.pack.components and len(rest) == 1:
         return _item_attr(game, name, rest[0], seat)
-    raise PathError(f"'{path}' names no counter, zone or component attribute")
+    raise PathError(f"'{path}' names no counter, dice pool, zone or component attribute")
 
 
 def _zone_value(zone: Any, rest: list[str], path: str) -> Any:
@@ -145,24 +147,34 @@ def write(session: Match, path: str, value: Any) -> None:
             raise PathError(f"counter '{name}' belongs to each player: write P1.{name}")
         game.set_counter(ctx, name, _whole_number(name, value))
         return
+    if name in game.pack.dice and not rest:
+        faces = game.pack.dice[name].faces
+        if not isinstance(value, list) or any(type(f) is not int or f not in faces for f in value):
+            raise PathError(f"'{name}' is a dice pool: set it to a list of its faces (from {sorted(set(faces))})")
+        game.state.dice[name] = list(value)
+        return
     zone = _zone(game, name, seat)
     if zone is not None and not rest:
         _fill_zone(game, zone, seat, value)
         return
     if name in game.pack.components and len(rest) == 1:
-        item = game.instance(name, seat)
-        if _held_counter(game, item, rest[0]):
-            put(item, rest[0], _whole_number(path, value))
-            return
-        if rest[0] not in item.comp.ctype.attrs:
-            raise PathError(f"'{name}' has no attribute '{rest[0]}' (declared: {', '.join(item.comp.ctype.attrs)});"
-                            f" to move it, set a zone's list instead")
-        attr_type = item.comp.ctype.attrs[rest[0]].type
-        if plain_type_fits(attr_type, value) is False:
-            raise ValueTypeError(f"'{name}.{rest[0]}' is of type {attr_type}, not {_kind(value)}")
-        game.set_attr(item, rest[0], value)
+        _write_attr(game, game.instance(name, seat), path, rest[0], value)
         return
-    raise PathError(f"'{path}' cannot be set (counters, zones and component attributes can)")
+    raise PathError(f"'{path}' cannot be set (counters, dice pools, zones and component attributes can)")
+
+
+def _write_attr(game: Interpreter, item: Item, path: str, attr: str, value: Any) -> None:
+    """`COMPONENT.ATTR`: a declared attribute, or what a container holds of a held counter."""
+    if _held_counter(game, item, attr):
+        put(item, attr, _whole_number(path, value))
+        return
+    if attr not in item.comp.ctype.attrs:
+        raise PathError(f"'{item.comp.id}' has no attribute '{attr}' (declared: {', '.join(item.comp.ctype.attrs)});"
+                        f" to move it, set a zone's list instead")
+    attr_type = item.comp.ctype.attrs[attr].type
+    if plain_type_fits(attr_type, value) is False:
+        raise ValueTypeError(f"'{item.comp.id}.{attr}' is of type {attr_type}, not {_kind(value)}")
+    game.set_attr(item, attr, value)
 
 
 def _held_counter(game: Interpreter, item: Item, name: str) -> bool:

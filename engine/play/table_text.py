@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, TextIO
 
+from engine.dsl.english import plural
 from engine.play.layout import layout
 from engine.play.rules_text import RulesText
 from engine.runtime.decision import Decision
@@ -68,6 +69,8 @@ class TableText:
         name = self.rules.name
         out: list[Section] = []
         shared = [(name(k), str(v)) for k, v in view["counters"].items()]
+        shared += [(plural(name(d), "2"), " ".join(f"[{f}]" for f in faces) or "none")
+                   for d, faces in view.get("dice", {}).items()]      # dice pools lie on the table
         shared += [(name(z), self._zone(z, items)) for z, items in view["zones"].items()
                    if self.zones.get(z, {}).get("as") != "off"]
         if shared:

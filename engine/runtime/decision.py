@@ -6,6 +6,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from engine.runtime.state import Item
+
 
 class DecisionKind(StrEnum):
     """What a decision asks for (the generated code names these by value)."""
@@ -17,9 +19,12 @@ class DecisionKind(StrEnum):
     COST = "cost"        # which alternative cost to pay
     PAY = "pay"          # which counters pay a cost (substitutes, wildcards)
     GAIN = "gain"        # what a wildcard gain becomes
+    REROLL = "reroll"    # which die of a dice pool to throw again (by the face it shows), or done
 
 
 KINDS = {kind.value: kind for kind in DecisionKind}
+DONE = "done"   # the option that ends a repeated choice (`repeat choose`, `optional`, `reroll`)
+YES = "yes: "   # an unlabelled `may`'s yes option is "yes: <its DSL>"
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,7 +40,10 @@ class Decision:
     """A pending choice with its enumerated legal options.
 
     Labels are stable and readable (what scripts, logs and humans use); `payloads` carries what each
-    option means to the interpreter (live items, actions: not for callers).
+    option means to the interpreter (live items, actions: not for callers). `rules` holds, for an option
+    that runs a block of the pack's rules (a `choose { ... }` alternative, a `may`'s yes), that block's
+    DSL text, else "": tables render it as English, and it is the option's label when the designer wrote
+    none, so a log written before a label was added still names the option.
     """
 
     seat: int
@@ -44,19 +52,52 @@ class Decision:
     labels: list[str]
     payloads: list[Any] = field(default_factory=list)
     step: str = ""
+    rules: list[str] = field(default_factory=list)
+    open_source: bool = True    # the rules asking are public (not an item some seat cannot see)
 
     @property
     def options(self) -> list[Option]:
         return [Option(i, label) for i, label in enumerate(self.labels)]
 
     def index_of(self, label: str) -> int:
-        """The option whose label is `label` (exact, then case-insensitive)."""
+        """The option whose label is `label` (exact, then case-insensitive, then its unlabelled name)."""
         if label in self.labels:
             return self.labels.index(label)
         folded = [option.casefold() for option in self.labels]
         if label.casefold() in folded:
             return folded.index(label.casefold())
+        unlabelled = [self.unlabelled(i) for i in range(len(self.labels))]
+        if label in unlabelled:
+            return unlabelled.index(label)
         raise KeyError(label)
+
+    def rules_of(self, index: int) -> str:
+        """The DSL text option `index` runs ("" for an option that runs no block of its own)."""
+        return self.rules[index] if index < len(self.rules) else ""
+
+    def unlabelled(self, index: int) -> str:
+        """Option `index`'s label had the designer written none (its DSL; "yes: <DSL>" for a `may`)."""
+        text = self.rules_of(index)
+        if not text:
+            return self.labels[index]
+        return YES + text if self.kind is DecisionKind.MAY else text
+
+    def public(self, index: int) -> bool:
+        """Whether every seat may learn that option `index` was chosen: it names no item hidden from anyone
+        and the rules asking belong to no hidden item. A `choose { ... }` alternative or a `may` statement's
+        answer, or an item in a public zone; anything else (actions, costs, numbers, values) stays private."""
+        if not self.open_source:
+            return False
+        payload = self.payloads[index] if index < len(self.payloads) else None
+        if isinstance(payload, Item):
+            return payload.zone is not None and payload.zone.visibility == "public"
+        if self.kind is DecisionKind.REROLL:      # dice pools lie on the table
+            return True
+        return self.is_branch(index) or (self.kind is DecisionKind.MAY and self.is_branch(0))
+
+    def is_branch(self, index: int) -> bool:
+        """Option `index` runs a block of the rules (a `choose { ... }` alternative, a `may`'s yes)."""
+        return bool(self.rules_of(index))
 
     def to_json(self) -> dict[str, Any]:
         return {"seat": self.seat, "kind": self.kind.value, "prompt": self.prompt, "step": self.step,

@@ -144,6 +144,15 @@ class WildcardDef:
     pay: list[str]
 
 
+@dataclass(frozen=True)
+class DieDef:
+    """A kind of die (`dice` section) and the name of its pool in the match: a throw shows one of `faces`."""
+
+    id: str
+    name: str
+    faces: tuple[int, ...]
+
+
 @dataclass
 class ZoneDef:
     id: str
@@ -319,6 +328,7 @@ class Pack:
     root: str = ""             # the folder it was loaded from (logs name it, so folder packs can resume)
     counters: dict[str, CounterDef] = field(default_factory=dict)
     wildcards: dict[str, WildcardDef] = field(default_factory=dict)
+    dice: dict[str, DieDef] = field(default_factory=dict)
     zones: dict[str, ZoneDef] = field(default_factory=dict)
     types: dict[str, ComponentType] = field(default_factory=dict)
     components: dict[str, ComponentDef] = field(default_factory=dict)

@@ -26,6 +26,7 @@ class EventKind(StrEnum):
     GAINED = "gained"              # the acting seat gained `amount` of `counter`
     PAID = "paid"                  # the acting seat spent `amount` of `counter`
     ACTIVATED = "activated"        # an item's action was performed (`item`, `component`, `action`)
+    ROLLED = "rolled"              # dice thrown into a pool (`die`, `faces`: the whole pool, `thrown`: which)
     GAME_ENDED = "game_ended"      # the match is over (`scores`, `winners`)
 
 

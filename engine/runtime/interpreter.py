@@ -18,11 +18,20 @@ from engine.runtime.boards import Graph, faces_open
 from engine.runtime.containers import held, need_container, put, used
 from engine.runtime.context import Ctx
 from engine.runtime.costs import can_pay, explain, payment_ways, reductions, way_label
-from engine.runtime.decision import KINDS, Decision
+from engine.runtime.decision import DONE, KINDS, Decision
 from engine.runtime.defs import ActionDef, AnytimeDef, CounterDef, Pack, TriggerDef
 from engine.runtime.dsl_values import as_items, contains, describe, offer, stored
 from engine.runtime.events import Event, EventKind
-from engine.runtime.limits import CALL_WORK, DRAW_WORK, MAX_GAME_WORK, MAX_VALUE, MAX_WORK, LimitError, out_of_work
+from engine.runtime.limits import (
+    CALL_WORK,
+    DRAW_WORK,
+    MAX_GAME_WORK,
+    MAX_LIST,
+    MAX_VALUE,
+    MAX_WORK,
+    LimitError,
+    out_of_work,
+)
 from engine.runtime.state import Item, ItemRef, PlayerRef, Zone, new_state
 
 MAX_TRIGGER_DEPTH = 16
@@ -296,6 +305,44 @@ class Interpreter:
         if rule is None:
             return True
         return bool(rule(Ctx(self, ctx.seat if item.owner is None else item.owner, item, offered=offered)))
+
+    # ---------------------------------------------------------------- dice pools
+    def roll_dice(self, ctx: Ctx, die: str, count: int) -> None:
+        """`roll N DIE`: the pool of DIE becomes N fresh throws (what was in it is picked up first)."""
+        if count > MAX_LIST:
+            raise LimitError(f"rolling {count:,} dice: the engine allows {MAX_LIST:,} in one pool")
+        count = max(0, count)
+        self.spend(count, f"rolling {count:,} dice")
+        faces, rng = self.pack.dice[die].faces, self.state.rng
+        self.state.dice[die] = [faces[rng.randrange(len(faces))] for _ in range(count)]
+        self._rolled(ctx, die, list(range(count)))
+
+    def reroll(self, ctx: Ctx, die: str, prompt: str, limit: int | None, eligible: list[int]) -> None:
+        """`reroll DIE [where COND] [up to N]`: the acting player picks dice of the pool, one at a time by the
+        face each shows (dice showing the same face are alike), until `done` or N are picked; those dice
+        are thrown again together. Each die is picked at most once, so a `reroll` is once per die."""
+        pool, picked = self.state.dice[die], list[int]()
+        left = list(eligible)
+        while left and (limit is None or len(picked) < limit):
+            faces = sorted({pool[i] for i in left})
+            labels = [f"die showing {face}" for face in faces] + [DONE]
+            asked = prompt if not picked else f"{prompt} ({len(picked)} picked)"
+            face = self.ask(ctx, "reroll", asked, labels, [*faces, None], optional=True)
+            if face is None:
+                break
+            index = next(i for i in left if pool[i] == face)
+            left.remove(index)
+            picked.append(index)
+        if picked:
+            sides, rng = self.pack.dice[die].faces, self.state.rng
+            for index in sorted(picked):
+                pool[index] = sides[rng.randrange(len(sides))]
+            self._rolled(ctx, die, sorted(picked))
+
+    def _rolled(self, ctx: Ctx, die: str, thrown: list[int]) -> None:
+        if self.observers:
+            self.tell(Event(EventKind.ROLLED, ctx.seat, {"die": die, "faces": list(self.state.dice[die]),
+                                                         "thrown": thrown}))
 
     def relink(self, a: Any, b: Any, joined: bool) -> None:
         """`link A to B` / `unlink A from B`: change this match's copy of their board."""
@@ -575,15 +622,18 @@ class Interpreter:
 
     # ---------------------------------------------------------------- decisions
     def ask(self, ctx: Ctx, kind: str, prompt: str, labels: list[str], values: list[Any],
-            optional: bool = False, fresh: bool = False) -> Any:
+            optional: bool = False, rules: list[str] | None = None, fresh: bool = False) -> Any:
         """Pause for the acting player's choice; a forced single option is taken at once.
 
+        `rules`: the DSL text each option runs, for options that are blocks of the rules (see `Decision`).
         `fresh`: the caller can work its options out again: anytime actions in their window are offered
         too, and when one is taken it runs and the answer is REASK (engine/runtime/anytime.py)."""
         if fresh and self.pack.anytime and ctx.seat is not None and not self.committed and not self._trigger_depth:
             offers = self._anytime_offers(ctx.seat)
             if offers:
-                answer = self._ask(ctx, kind, prompt, [*labels, *(o.label for o in offers)], [*values, *offers])
+                texts = [*(rules or [""] * len(values)), *(o.action.effect.text for o in offers)]
+                answer = self._ask(ctx, kind, prompt, [*labels, *(o.label for o in offers)], [*values, *offers],
+                                   texts)
                 if isinstance(answer, AnytimeOffer):
                     self._take_anytime(ctx.seat, answer)
                     return REASK
@@ -596,10 +646,10 @@ class Interpreter:
         state.decisions += 1
         if state.decisions > MAX_DECISIONS:
             raise LimitError(f"more than {MAX_DECISIONS} decisions in one game: does a loop never end?")
-        return self._ask(ctx, kind, prompt, labels, values, counted=True)
+        return self._ask(ctx, kind, prompt, labels, values, rules, counted=True)
 
     def _ask(self, ctx: Ctx, kind: str, prompt: str, labels: list[str], values: list[Any],
-             counted: bool = False) -> Any:
+             rules: list[str] | None = None, counted: bool = False) -> Any:
         """Hand the decision to whoever drives the game, and return the value of the answer."""
         state = self.state
         if not counted:
@@ -608,7 +658,10 @@ class Interpreter:
                 raise LimitError(f"more than {MAX_DECISIONS} decisions in one game: does a loop never end?")
         seat = self._seat(ctx.seat)  # raises when nobody is there to ask
         self.new_stretch()
-        return values[self.pause(Decision(seat, KINDS[kind], prompt, labels, values, state.step))]
+        source = ctx.self_item
+        open_source = source is None or (source.zone is not None and source.zone.visibility == "public")
+        decision = Decision(seat, KINDS[kind], prompt, labels, values, state.step, rules or [], open_source)
+        return values[self.pause(decision)]
 
     def _anytime_offers(self, seat: int) -> list[AnytimeOffer]:
         """The anytime actions the seat may take now: on items in its active zones (and the shared ones),

@@ -138,6 +138,7 @@ class State:
     # boards whose links changed in this match (`link`/`unlink`), by (component type, owner seat):
     # a copy of the pack's graph, so the pack stays the same for every match
     boards: dict[tuple[str, int | None], Graph] = field(default_factory=dict)
+    dice: dict[str, list[int]] = field(default_factory=dict)   # each dice pool's faces, by die id (`roll`)
     # the turn order set by `reorder by EXPR` (seats, first player first); None: clockwise from first_player
     order: list[int] | None = None
 
@@ -199,6 +200,7 @@ class State:
             "boards": {key: (g.type_id, g.order, {cid: tuple(near) for cid, near in g.links.items()},
                              *((tuple(sorted(g.blocked)),) if g.blocked else ()))
                        for key, g in self.boards.items()},
+            "dice": {did: tuple(faces) for did, faces in self.dice.items()},
             "rng": self.rng.getstate(),
             **({"order": tuple(self.order)} if self.order is not None else {}),   # only once a rule set it
         }
@@ -231,6 +233,7 @@ class State:
         self.boards = {key: Graph(board[0], board[1], {cid: list(near) for cid, near in board[2].items()},
                                   {tuple(pair) for pair in board[3]} if len(board) > 3 else set())
                        for key, board in data["boards"].items()}
+        self.dice = {did: list(faces) for did, faces in data["dice"].items()}
         self.rng.setstate(data["rng"])
         self.order = list(data["order"]) if data.get("order") is not None else None
 
@@ -267,6 +270,7 @@ def new_state(pack: Pack, players: int, seed: int) -> State:
                            if c.scope == "player" and c.stored}
         player.zones = {z.id: Zone(z, player.seat) for z in pack.zones.values() if z.scope == "player"}
     state = State(seats, counters, global_zones, rng)
+    state.dice = {did: [] for did in pack.dice}
     everyone: tuple[int | None, ...] = tuple(range(players))
     for comp in pack.components.values():
         zid = comp.ctype.zone

@@ -31,8 +31,10 @@ def snapshot(game: Interpreter, seat: int | None = None, full: bool = False) -> 
     state = game.state
     links = {"boards": {f"{tid}@{owner}": graph.links for (tid, owner), graph in sorted(
         state.boards.items(), key=lambda kv: (kv[0][0], -1 if kv[0][1] is None else kv[0][1]))}} if state.boards else {}
+    dice = {"dice": {did: list(faces) for did, faces in state.dice.items()}} if state.dice else {}
     return {
         **links,  # only when a match changed its boards
+        **dice,   # only in packs with dice: every pool's faces (dice lie on the table: every seat sees them)
         "step": state.step,
         "counters": dict(state.counters),
         "zones": {zid: _zone(z, seat, full) for zid, z in state.zones.items()},

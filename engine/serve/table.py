@@ -196,7 +196,7 @@ class Table:
         return data
 
     def _names(self, view: dict[str, Any]) -> dict[str, str]:
-        keys = set(view["counters"]) | set(view["zones"])
+        keys = set(view["counters"]) | set(view["zones"]) | set(view.get("dice", {}))
         for player in view["players"]:
             keys |= set(player["counters"]) | set(player["zones"])
         return {k: self.rules.name(k) for k in sorted(keys)}

@@ -71,8 +71,18 @@
     return box;
   }
 
+  function dice(pools) {  // dice pools (a pack's `dice` section): each die's face, on the table
+    const box = el("div", {class: "dice"});
+    for (const [id, faces] of Object.entries(pools || {})) {
+      box.append(el("span", {class: "pool", "data-dice": id}, el("b", {}, name(id) + ": "),
+                    ...faces.map((f) => el("span", {class: "die"}, String(f)))));
+    }
+    return box;
+  }
+
   function area(title, data, mine) {
     const node = el("div", {class: "area" + (mine ? " mine" : "")}, el("h2", {}, title), counters(data.counters));
+    if (data.dice) node.append(dice(data.dice));
     for (const [id, items] of Object.entries(data.zones)) {
       if (!Array.isArray(items) && !items.hidden) continue;
       const drawn = zone(id, items);
