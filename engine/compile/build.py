@@ -630,7 +630,8 @@ class Builder:
         pack = self.pack
         line, col = e.src.pos(path)
         pack.usage.ref(str(value), (e.src.display, line, col))
-        tables: dict[str, Mapping[str, Any]] = {"zone": pack.zones, "counter": pack.counters}
+        # a `counter` attribute may also hold a wildcard: gained and paid as that wildcard (unit by unit)
+        tables: dict[str, Mapping[str, Any]] = {"zone": pack.zones, "counter": {**pack.counters, **pack.wildcards}}
         table = tables.get(a.type)
         if table is not None:
             if value not in table:

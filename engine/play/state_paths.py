@@ -12,6 +12,7 @@ Paths (see docs/scenarios.md):
 from __future__ import annotations
 
 from typing import Any
+from weakref import WeakKeyDictionary
 
 from engine.errors import CogworkError, RuleError
 from engine.play.match import Match
@@ -20,7 +21,7 @@ from engine.runtime.context import Ctx
 from engine.runtime.defs import plain_type_fits
 from engine.runtime.interpreter import Interpreter
 from engine.runtime.scoring import winners
-from engine.runtime.state import Item, Zone
+from engine.runtime.state import Item, ItemRef, Zone
 
 
 class PathError(CogworkError):
@@ -120,7 +121,10 @@ def _item_attr(game: Any, name: str, attr: str, seat: int | None) -> Any:
     if _held_counter(game, item, attr):
         return held(item, attr)
     if attr in item.attrs:
-        return item.attrs[attr]
+        value = item.attrs[attr]
+        if isinstance(value, ItemRef):  # an attribute holding an item reads as that item's component id
+            return game.state.items[value.uid].comp.id
+        return value
     if attr in item.comp.derived:
         return item.comp.derived[attr](Ctx(game, item.owner if item.owner is not None else seat, item))
     raise PathError(f"'{name}' has no attribute '{attr}'")
@@ -179,6 +183,11 @@ def _held_counter(game: Interpreter, item: Item, name: str) -> bool:
     return item.comp.ctype.container is not None and cdef is not None and cdef.held is not None
 
 
+# Items each game's scenario `set`s have placed: a later `set` takes other copies first, so filling two zones
+# with copies of one component (two players' hands of one card) leaves the first zone as it was set.
+_PLACED: WeakKeyDictionary[Interpreter, set[int]] = WeakKeyDictionary()
+
+
 def _fill_zone(game: Interpreter, zone: Zone, seat: int | None, ids: Any) -> None:
     """Make `zone` hold exactly the named components' items, in order; others go back to their start zone."""
     if not isinstance(ids, list) or not all(isinstance(cid, str) for cid in ids):
@@ -196,6 +205,7 @@ def _fill_zone(game: Interpreter, zone: Zone, seat: int | None, ids: Any) -> Non
     zone.items[:] = wanted
     for item in wanted:
         item.zone = zone
+    _PLACED.setdefault(game, set()).update(item.uid for item in wanted)
     for item in leftovers:
         home = game.state.zone(item.comp.ctype.zone, item.owner) if item.comp.ctype.zone else None
         if home is zone:
@@ -207,13 +217,15 @@ def _fill_zone(game: Interpreter, zone: Zone, seat: int | None, ids: Any) -> Non
 
 
 def _free_item(game: Interpreter, cid: str, seat: int | None, taken: list[Item], zone: Zone) -> Item:
-    """An item of `cid` (the seat's own for per-player components), preferring one already in `zone`."""
+    """An item of `cid` (the seat's own for per-player components), preferring one already in `zone`, then one
+    no earlier `set` placed."""
     comp = game.pack.components[cid]
     owner = seat if comp.ctype.per_player else None
     candidates = [i for i in game.state.items if i.comp is comp and i.owner == owner and i not in taken]
     if not candidates:
         raise PathError(f"no free item of '{cid}' left")
-    candidates.sort(key=lambda i: i.zone is not zone)
+    placed = _PLACED.get(game, set())
+    candidates.sort(key=lambda i: (i.zone is not zone, i.uid in placed))
     return candidates[0]
 
 
