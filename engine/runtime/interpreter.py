@@ -99,12 +99,12 @@ class Interpreter:
         trace = self.trace
         if trace is None:
             if self.observers:
-                self._step_started()
+                self.step_started()
             return 0
         if self.live:
             self.state.steps += 1
             if self.observers:
-                self._step_started()
+                self.step_started()
             if self.state.decisions >= self.checkpoint_at and self.at_step is not None:
                 self.at_step(len(trace))
             trace.append(None)
@@ -162,7 +162,8 @@ class Interpreter:
             for observer in self.observers:
                 observer(event)
 
-    def _step_started(self) -> None:
+    def step_started(self) -> None:
+        """Tell the observers a flow step began (the untraced flow calls this itself when someone watches)."""
         periods = self.state.periods
         self.tell(Event(EventKind.STEP_STARTED, None, {"step": self.state.step, "round": periods["round"],
                                                        "turn": periods["turn"]}))
