@@ -46,6 +46,7 @@ class Interpreter:
             known = ", ".join(pack.options) or "none"
             raise RuleError(f"'{unknown[0]}' is not an option of {pack.name} (its options: {known})")
         self.pack = pack
+        self._procedures = pack.procedures
         self.seed = seed
         self.options = {name: False for name in pack.options} | dict(options or {})
         if like is None or data is None:
@@ -369,10 +370,6 @@ class Interpreter:
             return out_of_work(what, MAX_GAME_WORK, whole_game=True)
         return out_of_work(what, MAX_WORK, whole_game=False)
 
-    def new_stretch(self) -> None:
-        """A decision is asked: the work since it is bounded afresh by MAX_WORK, the game's by MAX_GAME_WORK."""
-        self._work_limit = min(self.state.work + MAX_WORK, MAX_GAME_WORK)
-
     def passes(self, count: Any) -> range:
         """`repeat N`: the passes of the loop, all paid for when it starts (so `repeat 1000000000` fails at once)."""
         count = int(count)
@@ -404,11 +401,14 @@ class Interpreter:
                 self.on_forced(ctx.seat, kind, labels[0])
             return values[0]
         state = self.state
-        state.decisions += 1
-        if state.decisions > MAX_DECISIONS:
-            raise LimitError(f"more than {MAX_DECISIONS} decisions in one game: does a loop never end?")
-        seat = self._seat(ctx.seat)  # raises when nobody is there to ask
-        self.new_stretch()
+        decisions = state.decisions = state.decisions + 1
+        seat = ctx.seat
+        if decisions > MAX_DECISIONS or seat is None:
+            if decisions > MAX_DECISIONS:
+                raise LimitError(f"more than {MAX_DECISIONS} decisions in one game: does a loop never end?")
+            self._seat(seat)  # raises: nobody is there to ask
+        limit = state.work + MAX_WORK   # a new stretch: the work from here is bounded afresh (and the game's)
+        self._work_limit = limit if limit < MAX_GAME_WORK else MAX_GAME_WORK
         return values[self.pause(Decision(seat, KINDS[kind], prompt, labels, values, state.step))]
 
     # ---------------------------------------------------------------- counters
@@ -791,16 +791,17 @@ class Interpreter:
     # ---------------------------------------------------------------- procedures and events
     def call(self, ctx: Ctx, name: str) -> None:
         state = self.state
-        state.work += CALL_WORK
-        if state.work > self._work_limit:
-            raise self.out_of_work(f"calling '{name}'")
-        self._call_depth += 1
+        work = state.work = state.work + CALL_WORK
+        depth = self._call_depth
+        if work > self._work_limit or depth >= MAX_CALL_DEPTH:  # one test on the hot path, then which one
+            if work > self._work_limit:
+                raise self.out_of_work(f"calling '{name}'")
+            raise LimitError(f"procedure calls nested deeper than {MAX_CALL_DEPTH} (at '{name}'): recursion?")
+        self._call_depth = depth + 1
         try:
-            if self._call_depth > MAX_CALL_DEPTH:
-                raise LimitError(f"procedure calls nested deeper than {MAX_CALL_DEPTH} (at '{name}'): recursion?")
-            self.pack.procedures[name].run(ctx)
+            self._procedures[name].run(ctx)
         finally:
-            self._call_depth -= 1
+            self._call_depth = depth
 
     def can_call(self, ctx: Ctx, name: str) -> bool:
         legal = self.pack.procedures[name].legal
