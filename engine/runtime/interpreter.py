@@ -374,7 +374,10 @@ class Interpreter:
         """`repeat N`: the passes of the loop, all paid for when it starts (so `repeat 1000000000` fails at once)."""
         count = int(count)
         if count > 0:
-            self.spend(count, f"a repeat of {count:,} passes")
+            state = self.state
+            work = state.work = state.work + count
+            if work > self._work_limit:   # the message is made only then (this runs for every `repeat`)
+                raise self.out_of_work(f"a repeat of {count:,} passes")
         return range(count)
 
     def each(self, collection: Any) -> Any:
