@@ -409,7 +409,7 @@ class Interpreter:
         if decisions > MAX_DECISIONS or seat is None:
             if decisions > MAX_DECISIONS:
                 raise LimitError(f"more than {MAX_DECISIONS} decisions in one game: does a loop never end?")
-            self._seat(seat)  # raises: nobody is there to ask
+            seat = self._seat(seat)  # raises: nobody is there to ask
         limit = state.work + MAX_WORK   # a new stretch: the work from here is bounded afresh (and the game's)
         self._work_limit = limit if limit < MAX_GAME_WORK else MAX_GAME_WORK
         return values[self.pause(Decision(seat, KINDS[kind], prompt, labels, values, state.step))]
