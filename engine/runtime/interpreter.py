@@ -58,9 +58,8 @@ class Interpreter:
         else:
             self.state, self._copies = like.state.copy_as(data), like._copies
         self._first = {key: self.state.items[uids[0]] for key, uids in self._copies.items()}  # for `instance`
-        # the total at which the work since the last decision runs out (a fork resumes at a decision);
-        # generated code reads it where it pays for a collection inline (engine/compile/charges.py)
-        self.work_limit = min(self.state.work + MAX_WORK, MAX_GAME_WORK)
+        # the total at which the work since the last decision runs out (a fork resumes at a decision)
+        self._work_limit = min(self.state.work + MAX_WORK, MAX_GAME_WORK)
         self._trigger_depth = 0
         self.trace: list[Any] | None = None   # the flow trace (None: not kept, this match will not be forked)
         self.live = True                      # False while a fork catches up with its checkpoint
@@ -363,7 +362,7 @@ class Interpreter:
         """Spend units of this game's work budget; a LimitError when it runs out (a runaway rule)."""
         state = self.state
         state.work += units
-        if state.work > self.work_limit:
+        if state.work > self._work_limit:
             raise self.out_of_work(what)
 
     def out_of_work(self, what: str) -> LimitError:
@@ -377,22 +376,18 @@ class Interpreter:
         if count > 0:
             state = self.state
             work = state.work = state.work + count
-            if work > self.work_limit:   # the message is made only then (this runs for every `repeat`)
+            if work > self._work_limit:   # the message is made only then (this runs for every `repeat`)
                 raise self.out_of_work(f"a repeat of {count:,} passes")
         return range(count)
 
     def each(self, collection: Any) -> Any:
         """A collection a rule is about to go through (a loop, a filter, a sum, a choice's options), paid for
-        by its length. (Where a statement begins with it, the generated code pays inline: compile/charges.py.)"""
+        by its length."""
         state = self.state
         work = state.work = state.work + len(collection)
-        if work > self.work_limit:
-            raise self.overrun(collection)
+        if work > self._work_limit:
+            raise self.out_of_work(f"going through {len(collection):,} elements")
         return collection
-
-    def overrun(self, collection: Any) -> LimitError:
-        """The error for going through `collection` past the work budget."""
-        return self.out_of_work(f"going through {len(collection):,} elements")
 
     def contains(self, value: Any, collection: Any) -> bool:
         """`value in collection`, paid by the length of what it searches (a list, a text or a zone)."""
@@ -416,7 +411,7 @@ class Interpreter:
                 raise LimitError(f"more than {MAX_DECISIONS} decisions in one game: does a loop never end?")
             seat = self._seat(seat)  # raises: nobody is there to ask
         limit = state.work + MAX_WORK   # a new stretch: the work from here is bounded afresh (and the game's)
-        self.work_limit = limit if limit < MAX_GAME_WORK else MAX_GAME_WORK
+        self._work_limit = limit if limit < MAX_GAME_WORK else MAX_GAME_WORK
         return values[self.pause(Decision(seat, KINDS[kind], prompt, labels, values, state.step))]
 
     # ---------------------------------------------------------------- counters
@@ -591,7 +586,7 @@ class Interpreter:
         state = self.state
         for _ in range(amount):
             state.work += DRAW_WORK
-            if state.work > self.work_limit:
+            if state.work > self._work_limit:
                 raise self.out_of_work(f"drawing {amount:,} items")
             if not src.items and src.zdef.refill_from:
                 refill = self.state.zone(src.zdef.refill_from, src.owner)
@@ -801,8 +796,8 @@ class Interpreter:
         state = self.state
         work = state.work = state.work + CALL_WORK
         depth = self._call_depth
-        if work > self.work_limit or depth >= MAX_CALL_DEPTH:  # one test on the hot path, then which one
-            if work > self.work_limit:
+        if work > self._work_limit or depth >= MAX_CALL_DEPTH:  # one test on the hot path, then which one
+            if work > self._work_limit:
                 raise self.out_of_work(f"calling '{name}'")
             raise LimitError(f"procedure calls nested deeper than {MAX_CALL_DEPTH} (at '{name}'): recursion?")
         self._call_depth = depth + 1
