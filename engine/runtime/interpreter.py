@@ -46,7 +46,6 @@ class Interpreter:
             known = ", ".join(pack.options) or "none"
             raise RuleError(f"'{unknown[0]}' is not an option of {pack.name} (its options: {known})")
         self.pack = pack
-        self._procedures = pack.procedures
         self.seed = seed
         self.options = {name: False for name in pack.options} | dict(options or {})
         if like is None or data is None:
@@ -793,18 +792,20 @@ class Interpreter:
 
     # ---------------------------------------------------------------- procedures and events
     def call(self, ctx: Ctx, name: str) -> None:
+        # (few locals on purpose: a recursion of procedures stacks this frame, and CPython 3.11 frees and
+        # allocates a chunk of its frame stack each time a recursion crosses a chunk's end; a larger frame
+        # put that crossing inside the hostile case `hang-lint-plays-a-runaway` and made it 10x slower)
         state = self.state
-        work = state.work = state.work + CALL_WORK
-        depth = self._call_depth
-        if work > self._work_limit or depth >= MAX_CALL_DEPTH:  # one test on the hot path, then which one
-            if work > self._work_limit:
-                raise self.out_of_work(f"calling '{name}'")
-            raise LimitError(f"procedure calls nested deeper than {MAX_CALL_DEPTH} (at '{name}'): recursion?")
-        self._call_depth = depth + 1
+        state.work += CALL_WORK
+        if state.work > self._work_limit:
+            raise self.out_of_work(f"calling '{name}'")
+        self._call_depth += 1
         try:
-            self._procedures[name].run(ctx)
+            if self._call_depth > MAX_CALL_DEPTH:
+                raise LimitError(f"procedure calls nested deeper than {MAX_CALL_DEPTH} (at '{name}'): recursion?")
+            self.pack.procedures[name].run(ctx)
         finally:
-            self._call_depth = depth
+            self._call_depth -= 1
 
     def can_call(self, ctx: Ctx, name: str) -> bool:
         legal = self.pack.procedures[name].legal
