@@ -134,6 +134,7 @@ def _functions(pack: Pack) -> Iterator[Any]:
         yield from (pack.scoring.score, *pack.scoring.tiebreak, *pack.scoring.breakdown.values())
         yield from (rank.when for rank in pack.scoring.ranks)
     yield pack.flow
+    yield pack.untraced_flow
 
 
 @pytest.mark.parametrize("name", ["raising-robots", "raising-robots-expansion", "robot-factory"])

@@ -61,6 +61,31 @@ def test_fork_and_undo_give_the_same_match_back(pack: engine.Pack, seed: int) ->
     assert match.fork().state_hash() == hashes[-1] and match.fork().done
 
 
+def test_the_untraced_flow_plays_the_same_match(pack: engine.Pack) -> None:
+    """A match that is not forkable runs the flow without its trace bookkeeping (`Pack.untraced_flow`): same
+    decisions, same hash at each, same events (an observer watching from the start, another from the middle)."""
+    players = min(pack.max_players, 3)
+    for seed in (1, 2):
+        _, answers, hashes = random_game(pack, players, seed)
+        traced_feed: list[engine.Event] = []
+        untraced_feed: list[engine.Event] = []
+        traced = Match(pack, players, seed, forkable=True, observers=[traced_feed.append])
+        untraced = Match(pack, players, seed, forkable=False, observers=[untraced_feed.append])
+        assert traced.game.trace is not None and untraced.game.trace is None
+        late: list[list[engine.Event]] = [[], []]
+        for at, answer in enumerate(answers):
+            assert traced.state_hash() == untraced.state_hash() == hashes[at]
+            assert traced.legal() == untraced.legal()
+            if at == len(answers) // 2:
+                traced.subscribe(late[0].append)
+                untraced.subscribe(late[1].append)
+            traced.apply(answer)
+            untraced.apply(answer)
+        assert untraced.done and untraced.state_hash() == hashes[-1]
+        assert traced_feed == untraced_feed and late[0] == late[1]
+        assert any(e.kind is engine.EventKind.STEP_STARTED for e in late[1])
+
+
 def test_a_fork_inside_a_trigger_inside_an_effect() -> None:
     """Raising Robots asks `may` questions from triggers run by card effects: fork right there."""
     pack = engine.load_pack("raising-robots")

@@ -11,6 +11,7 @@ variable is a Python local the steps inside it read directly.
 from __future__ import annotations
 
 import ast
+import copy
 from collections.abc import Mapping
 from typing import Any
 
@@ -47,12 +48,17 @@ class FlowCompiler:
                                    rounds_exhausted=_rounds_exhausted)
         self.state = self.c.unit.temp()   # a local for `game.state` (one object for the whole match)
 
-    def compile(self, data: Any) -> Runner:
+    def compile(self, data: Any) -> tuple[Runner, Runner]:
+        """The flow twice: the traced function (keeps the flow position for forks; any match can run it) and
+        the same without that bookkeeping, for a match that keeps no trace from its start (simulations,
+        benches, rollouts): `_untraced` cuts every node the trace needs out of a copy of the body."""
         flow = self.c.dsl
         assert flow.src is not None
         body = self.steps(flow.src, flow.path, data)  # generated now: one function, run by every game
         self.c.dsl = flow  # the function is named for the flow, not for its last step's text
-        return self.c.function(lambda c: [*stmts("S = game.state", S=self.state), *body])
+        prologue = stmts("S = game.state", S=self.state)
+        return (self.c.function(lambda c: [*prologue, *body]),
+                self.c.function(lambda c: [*prologue, *_untraced(body)], "untraced"))
 
     def steps(self, src: SourceFile, path: tuple, data: Any, prefix: str = "") -> list[ast.stmt]:
         return [node for i, d in enumerate(data or []) for node in self.step(src, (*path, i), d, prefix)]
@@ -96,16 +102,25 @@ class FlowCompiler:
         # enter_step/exit_step keep the flow position (engine/runtime/interpreter.py): K < 0 skips a step
         # already done while a fork catches up with its checkpoint; a quiet game (no trace, nobody watching)
         # keeps none
-        return stamp(stmts("O = S.step\nS.step = N\nK = 0 if game.quiet else game.enter_step()\n"
-                           "if K >= 0:\n    START\n    BODY\n    END\n    if not game.quiet:\n"
-                           "        game.exit_step(K)\nS.step = O", O=outer, S=self.state,
-                           N=const(sid), K=slot, START=start or [ast.Pass()], BODY=body or [ast.Pass()],
-                           END=end or [ast.Pass()]),
-                     self._where(src, path))
+        code = stmts("O = S.step\nS.step = N\nK = 0 if game.quiet else game.enter_step()\n"
+                     "if K >= 0:\n    START\n    BODY\n    END\n    if not game.quiet:\n"
+                     "        game.exit_step(K)\nS.step = O", O=outer, S=self.state,
+                     N=const(sid), K=slot, START=start or [ast.Pass()], BODY=body or [ast.Pass()],
+                     END=end or [ast.Pass()])
+        if code:   # untraced: only observers hear of the step
+            _untraced_as(code[2], stmts("if game.observers:\n    game.step_started()"))
+            _untraced_as(code[3], [*start, *body, *end])
+        return stamp(code, self._where(src, path))
 
     def _do(self, src: SourceFile, path: tuple, d: Any, prefix: str) -> list[ast.stmt]:
         tree = self._dsl(src, (*path, "do"), "effect")
-        return [] if tree is None else stmts("if game.live:\n    BODY", BODY=self.c.effect(tree).body or [ast.Pass()])
+        if tree is None:
+            return []
+        effect = self.c.effect(tree).body
+        code = stmts("if game.live:\n    BODY", BODY=effect or [ast.Pass()])
+        if code:   # untraced: always live (only a fork catching up with its trace is not)
+            _untraced_as(code[0], effect)
+        return code
 
     def _per_player(self, src: SourceFile, path: tuple, d: Any, key: str, prefix: str) -> list[ast.stmt]:
         # `order` is read for each seat in turn: a lambda over a context acting for that seat
@@ -168,7 +183,36 @@ class FlowCompiler:
 
     def _traced(self, value: ast.expr) -> ast.expr:
         """A value the flow's shape depends on, kept in the flow trace so a fork can retrace the shape."""
-        return expr("X if game.quiet else game.traced(X) if game.live else game.untrace()", X=value)
+        return _untraced_as(expr("X if game.quiet else game.traced(X) if game.live else game.untrace()", X=value),
+                            value)
+
+
+# ---------------------------------------------------------------- the untraced flow
+def _untraced_as(node: Any, plain: Any) -> Any:
+    """Mark a node of the flow's trace bookkeeping: in the untraced flow it becomes `plain` (an expression
+    for an expression; a statement list, possibly empty, for a statement)."""
+    node.cog_untraced = plain
+    return node
+
+
+class _Untrace(ast.NodeTransformer):
+    def visit(self, node: ast.AST) -> Any:
+        plain = getattr(node, "cog_untraced", None)
+        if plain is None:
+            return self.generic_visit(node)
+        if isinstance(plain, list):
+            out: list[ast.stmt] = []
+            for stmt in plain:
+                done = self.visit(stmt)
+                out.extend(done if isinstance(done, list) else [done])
+            return out or [ast.Pass()]   # a block must keep a statement
+        return self.visit(plain)
+
+
+def _untraced(body: list[ast.stmt]) -> list[ast.stmt]:
+    """A copy of the flow's body without its trace bookkeeping (the nodes `_untraced_as` marked)."""
+    module = _Untrace().visit(ast.Module(copy.deepcopy(body), []))
+    return module.body or [ast.Pass()]
 
 
 def _rounds(count: Any) -> int:

@@ -109,7 +109,8 @@ class Match:
         self.game.checkpoint_at = last + CHECKPOINT_EVERY
 
     def _start_flow(self) -> None:
-        flow = self.pack.flow
+        # a match without a trace now never gains one (only a fork drops it): it runs the flow untraced
+        flow = self.pack.flow if self.game.trace is not None else self.pack.untraced_flow
         assert flow is not None
         self._flow = greenlet(lambda: flow(Ctx(self.game, None)))
         self._thread = threading.get_ident()

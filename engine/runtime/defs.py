@@ -336,7 +336,8 @@ class Pack:
     components: dict[str, ComponentDef] = field(default_factory=dict)
     procedures: dict[str, Effect] = field(default_factory=dict)
     triggers: list[TriggerDef] = field(default_factory=list)
-    flow: Runner | None = None
+    flow: Runner | None = None           # keeps the flow trace a forkable match needs (engine/compile/flow.py)
+    untraced_flow: Runner | None = None  # the same without it: for a match that never keeps one
     scoring: Scoring | None = None
     # every event name some trigger listens to: emitting others is a no-op
     listened: set[str] = field(default_factory=set)

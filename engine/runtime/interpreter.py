@@ -130,12 +130,12 @@ class Interpreter:
         trace = self.trace
         if trace is None:
             if self.observers:
-                self._step_started()
+                self.step_started()
             return 0
         if self.live:
             self.state.steps += 1
             if self.observers:
-                self._step_started()
+                self.step_started()
             if self.state.decisions >= self.checkpoint_at and self.at_step is not None:
                 self.at_step(len(trace))
             trace.append(None)
@@ -193,7 +193,8 @@ class Interpreter:
             for observer in self.observers:
                 observer(event)
 
-    def _step_started(self) -> None:
+    def step_started(self) -> None:
+        """Tell the observers a flow step began (the untraced flow calls this itself when someone watches)."""
         periods = self.state.periods
         self.tell(Event(EventKind.STEP_STARTED, None, {"step": self.state.step, "round": periods["round"],
                                                        "turn": periods["turn"]}))
@@ -616,15 +617,14 @@ class Interpreter:
             return out_of_work(what, MAX_GAME_WORK, whole_game=True)
         return out_of_work(what, MAX_WORK, whole_game=False)
 
-    def new_stretch(self) -> None:
-        """A decision is asked: the work since it is bounded afresh by MAX_WORK, the game's by MAX_GAME_WORK."""
-        self._work_limit = min(self.state.work + MAX_WORK, MAX_GAME_WORK)
-
     def passes(self, count: Any) -> range:
         """`repeat N`: the passes of the loop, all paid for when it starts (so `repeat 1000000000` fails at once)."""
         count = int(count)
         if count > 0:
-            self.spend(count, f"a repeat of {count:,} passes")
+            state = self.state
+            work = state.work = state.work + count
+            if work > self._work_limit:   # the message is made only then (this runs for every `repeat`)
+                raise self.out_of_work(f"a repeat of {count:,} passes")
         return range(count)
 
     def each(self, collection: Any) -> Any:
@@ -664,22 +664,20 @@ class Interpreter:
             if self.on_forced is not None and self.live:
                 self.on_forced(ctx.seat, kind, labels[0])
             return values[0]
-        state = self.state
-        state.decisions += 1
-        if state.decisions > MAX_DECISIONS:
-            raise LimitError(f"more than {MAX_DECISIONS} decisions in one game: does a loop never end?")
-        return self._ask(ctx, kind, prompt, labels, values, rules, counted=True)
+        return self._ask(ctx, kind, prompt, labels, values, rules)
 
     def _ask(self, ctx: Ctx, kind: str, prompt: str, labels: list[str], values: list[Any],
-             rules: list[str] | None = None, counted: bool = False) -> Any:
+             rules: list[str] | None = None) -> Any:
         """Hand the decision to whoever drives the game, and return the value of the answer."""
         state = self.state
-        if not counted:
-            state.decisions += 1
-            if state.decisions > MAX_DECISIONS:
+        decisions = state.decisions = state.decisions + 1
+        seat = ctx.seat
+        if decisions > MAX_DECISIONS or seat is None:
+            if decisions > MAX_DECISIONS:
                 raise LimitError(f"more than {MAX_DECISIONS} decisions in one game: does a loop never end?")
-        seat = self._seat(ctx.seat)  # raises when nobody is there to ask
-        self.new_stretch()
+            seat = self._seat(seat)  # raises: nobody is there to ask
+        limit = state.work + MAX_WORK   # a new stretch: the work from here is bounded afresh (and the game's)
+        self._work_limit = limit if limit < MAX_GAME_WORK else MAX_GAME_WORK
         source = ctx.self_item
         open_source = source is None or (source.zone is not None and source.zone.visibility == "public")
         decision = Decision(seat, KINDS[kind], prompt, labels, values, state.step, rules or [], open_source)
@@ -1214,6 +1212,9 @@ class Interpreter:
         """`call NAME`. Keep its signature without defaults: CPython 3.11 runs a call that fills a default
         through C, and a recursive procedure then grows the C stack the flow's greenlet copies on every switch
         (a runaway recursion's game took 3x the CPU, most of it in the kernel)."""
+        # (few locals on purpose: a recursion of procedures stacks this frame, and CPython 3.11 frees and
+        # allocates a chunk of its frame stack each time a recursion crosses a chunk's end; a larger frame
+        # put that crossing inside the hostile case `hang-lint-plays-a-runaway` and made it 10x slower)
         state = self.state
         state.work += CALL_WORK
         if state.work > self._work_limit:

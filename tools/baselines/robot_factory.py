@@ -414,7 +414,7 @@ class Game:
     @staticmethod
     def threats(p: Player) -> int:
         """How the factory could still change the shields with no robot: a Missile Silo or Laser Chamber it can
-        pay for now or with its income, Regeneration with damage to remove (procedure `outlook`)."""
+        pay for now or with its income, Regeneration with damage to remove (the flow's `turns` until)."""
         income = SOFTWARE_INCOME.get(p.software, 0) + 100 * sum(1 for m in p.live() if m.id == "auto_miner")
         crystal_income = 1 if p.software == "alchemy" else 0
         fires = sum(1 for m in p.live()
