@@ -68,7 +68,7 @@ def test_a_whole_robot_factory_game_as_seat_1_over_the_websocket(tmp_path: Path)
 def _hidden_uids(table: Table, seat: int) -> set[int]:
     state = table.match.game.state
     zones = [*state.zones.values()] + [z for p in state.players for z in p.zones.values()]
-    return {item.uid for zone in zones if not zone.visible_to(seat) for item in zone.items}
+    return {item.uid for zone in zones for item in zone.items if not zone.shows(item, seat)}
 
 
 def _uids(data: Any) -> set[int]:
@@ -104,7 +104,8 @@ class CheckedTable(Table):
 
 
 @pytest.mark.parametrize(("pack", "players", "seed"), [("robot-factory", 2, 1), ("robot-factory", 2, 2),
-                                                       ("raising-robots", 3, 5), ("goofspiel", 2, 4)])
+                                                       ("raising-robots", 3, 5), ("goofspiel", 2, 4),
+                                                       ("stress-botics", 2, 3)])   # face-down items, deck tops
 def test_no_payload_holds_another_seats_hidden_items(pack: str, players: int, seed: int) -> None:
     spec = load_with_rules(pack)
     table = CheckedTable.new("1", spec[0], spec[1], ["human"] * players, seed, {}, None)

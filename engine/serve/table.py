@@ -235,8 +235,8 @@ class Table:
 
 
 def _components(view: dict[str, Any]) -> set[str]:
-    """Component ids of every item the view shows."""
+    """Component ids of every item the view shows (a face-down item shows none: only that it is there)."""
     zones = [*view["zones"].values()]
     for player in view["players"]:
         zones += player["zones"].values()
-    return {item["id"] for zone in zones if isinstance(zone, list) for item in zone}
+    return {item["id"] for zone in zones if isinstance(zone, list) for item in zone if "id" in item}
