@@ -15,8 +15,6 @@ from pathlib import Path
 import pytest
 
 from engine.compile.loading import load_pack
-from engine.play.scenario import run_scenario
-from engine.runtime.defs import Pack
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
@@ -25,15 +23,6 @@ from baselines.random_bots import random_chooser  # noqa: E402
 from bench.classics import GAMES, engine_final, play_engine  # noqa: E402
 
 CLASSICS = ["tic-tac-toe", "connect-four", "goofspiel", "breakthrough"]
-SCENARIOS = [path for game in CLASSICS for path in sorted((ROOT / "content" / game / "scenarios").glob("*.yaml"))]
-
-_PACKS: dict[str, Pack] = {}  # each pack loaded once for the module
-
-
-@pytest.mark.parametrize("path", SCENARIOS, ids=[f"{p.parent.parent.name}/{p.stem}" for p in SCENARIOS])
-def test_scenario(path: Path) -> None:
-    result = run_scenario(path, _PACKS)
-    assert result.passed, f"{result.name}\n" + "\n".join(f"  {f.where}: {f.message}" for f in result.failures)
 
 
 @pytest.mark.parametrize("game", CLASSICS)

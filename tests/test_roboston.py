@@ -18,7 +18,6 @@ import pytest
 from engine.compile.loading import load_pack
 from engine.play.agents import RandomAgent
 from engine.play.match import Match
-from engine.play.scenario import run_scenario
 from engine.play.simulate import play_one
 from engine.runtime.decision import Decision
 from engine.runtime.views import snapshot
@@ -94,12 +93,6 @@ def test_random_games_finish_replay_and_a_failed_robot_is_a_team_loss(players: i
         failed = session.game.state.counters["failed"] == 1
         assert (record.verdict == "team_loss") == failed
         assert not failed or record.winners == []
-
-
-@pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem)
-def test_scenario(path: Path) -> None:
-    result = run_scenario(path)
-    assert result.passed, "\n".join(f"{f.where}: {f.message}" for f in result.failures)
 
 
 def test_the_issue_s_named_scenarios_exist() -> None:

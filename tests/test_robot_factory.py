@@ -20,7 +20,6 @@ import pytest
 from engine.compile.loading import load_pack
 from engine.play.agents import Agent, RandomAgent
 from engine.play.match import Match
-from engine.play.scenario import run_scenario
 from engine.play.simulate import play_one
 from engine.runtime.decision import Decision
 from engine.runtime.defs import Pack
@@ -61,12 +60,6 @@ class BuilderAgent:
 @pytest.fixture(scope="module")
 def pack() -> Pack:
     return load_pack("robot-factory")
-
-
-@pytest.mark.parametrize("path", SCENARIOS, ids=[p.stem for p in SCENARIOS])
-def test_scenario(path: Path, pack: Pack) -> None:
-    result = run_scenario(path, {"robot-factory": pack})
-    assert result.passed, "\n".join(f"{f.where}: {f.message}" for f in result.failures)
 
 
 def test_every_rulebook_example_has_a_scenario() -> None:

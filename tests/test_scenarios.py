@@ -1,6 +1,7 @@
-"""The Raising Robots rulebook examples and rules, as scenario files, must pass.
+"""Every shipped pack's rulebook examples and rules, as scenario files, must pass.
 
-One test per file in content/raising-robots/scenarios (format: docs/scenarios.md).
+One test per file in content/PACK/scenarios (format: docs/scenarios.md), for every pack: the one place
+scenarios are run (the per-pack test files check the pack's other promises).
 Scenarios that show an engine bug or a missing engine feature are listed in
 KNOWN_ENGINE_GAPS and marked as strict expected failures: once the engine is
 fixed they XPASS, which fails the run until the entry is removed.
@@ -20,6 +21,7 @@ from engine.runtime.defs import Pack
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIO_DIR = ROOT / "content" / "raising-robots" / "scenarios"
 SCENARIOS = sorted(SCENARIO_DIR.glob("*.yaml"))
+EVERY_SCENARIO = sorted((ROOT / "content").glob("*/scenarios/*.yaml"))
 
 KNOWN_ENGINE_GAPS: dict[str, str] = {}
 
@@ -31,11 +33,12 @@ def _report(result: ScenarioResult) -> str:
 
 
 def _params() -> Iterator[object]:
-    for path in SCENARIOS:
+    for path in EVERY_SCENARIO:
+        name = f"{path.parent.parent.name}/{path.stem}"
         marks = []
-        if path.stem in KNOWN_ENGINE_GAPS:
-            marks.append(pytest.mark.xfail(reason=KNOWN_ENGINE_GAPS[path.stem], strict=True, raises=AssertionError))
-        yield pytest.param(path, id=path.stem, marks=marks)
+        if name in KNOWN_ENGINE_GAPS:
+            marks.append(pytest.mark.xfail(reason=KNOWN_ENGINE_GAPS[name], strict=True, raises=AssertionError))
+        yield pytest.param(path, id=name, marks=marks)
 
 
 @pytest.mark.parametrize("path", list(_params()))
@@ -52,7 +55,7 @@ def test_scenario_folder_is_not_empty() -> None:
 
 
 def test_known_gaps_name_existing_scenarios() -> None:
-    assert set(KNOWN_ENGINE_GAPS) <= {p.stem for p in SCENARIOS}
+    assert set(KNOWN_ENGINE_GAPS) <= {f"{p.parent.parent.name}/{p.stem}" for p in EVERY_SCENARIO}
 
 
 # ---------------------------------------------------------------- the runner must not pass silently

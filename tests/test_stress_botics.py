@@ -7,21 +7,10 @@ from pathlib import Path
 import pytest
 
 from engine.compile.loading import load_pack
-from engine.play.scenario import run_scenario
 from engine.play.simulate import play_one
-from engine.runtime.defs import Pack
 
 ROOT = Path(__file__).resolve().parent.parent
 PACK = ROOT / "content" / "stress-botics"
-SCENARIOS = sorted((PACK / "scenarios").glob("*.yaml"))
-_PACKS: dict[str, Pack] = {}
-
-
-@pytest.mark.parametrize("path", SCENARIOS, ids=[p.stem for p in SCENARIOS])
-def test_scenario(path: Path) -> None:
-    result = run_scenario(path, _PACKS)
-    report = "\n".join(f"  {f.where}: {f.message}" for f in result.failures)
-    assert result.passed, f"{result.name}\n{report}"
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
