@@ -257,3 +257,20 @@ def test_close_frees_a_fork_paused_at_a_decision() -> None:
         closed.apply(0)
     match.close()
     match.close()       # twice is harmless
+
+
+def test_undo_frees_the_flow_it_goes_back_from() -> None:
+    import gc
+
+    from engine.runtime.interpreter import Interpreter
+
+    def games() -> int:
+        gc.collect()
+        return sum(1 for o in gc.get_objects() if isinstance(o, Interpreter))
+
+    match = _position(RR, 2, seed=3, answers=20)
+    before = games()
+    for _ in range(4):
+        match.apply(0)
+        match.undo()
+    assert games() == before      # each undo left a paused game behind before it ended that flow

@@ -259,8 +259,7 @@ class Match:
         if self._flow.dead:
             return
         with self._owned():
-            self._flow.parent = getcurrent()     # where the flow returns once it has unwound
-            self._flow.throw(GreenletExit)
+            _end(self._flow)
             self.decision = None
 
     def undo(self, n: int = 1) -> None:
@@ -269,7 +268,9 @@ class Match:
             raise MoveError(f"cannot undo {n} answers: {len(self.log)} were given")
         with self._owned():
             earlier = self._replayed(len(self.log) - n)
+            left = self._flow
             self._take(earlier)
+            _end(left)      # the flow undone, paused at its decision: end it, or it is never freed
 
     def _replayed(self, answers: int) -> Match:
         """A new match at the decision after the first `answers` answers: from the last checkpoint before
@@ -469,6 +470,13 @@ def _unpickled(spec: str, log: dict[str, Any], forkable: bool) -> Match:
 
 def _answers(checkpoint: _Checkpoint) -> int:
     return checkpoint.answers
+
+
+def _end(flow: greenlet) -> None:
+    """End a paused flow of this thread (it unwinds at once); a flow that has ended needs nothing."""
+    if not flow.dead:
+        flow.parent = getcurrent()     # where the flow returns once it has unwound
+        flow.throw(GreenletExit)
 
 
 class _Owned:
