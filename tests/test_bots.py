@@ -6,6 +6,7 @@ forks of the real match) does not, so the test can tell."""
 
 from __future__ import annotations
 
+import gc
 import json
 import random
 from pathlib import Path
@@ -20,6 +21,7 @@ from engine.play.bots import BotSpec, BotSpecError, describe_seats, parse_seats
 from engine.play.greedy import GreedyAgent
 from engine.play.match import Match
 from engine.play.mcts import MctsAgent
+from engine.runtime.interpreter import Interpreter
 
 RR = engine.load_pack("raising-robots")
 TTT = engine.load_pack("tic-tac-toe")
@@ -233,23 +235,21 @@ def test_serve_seats_greedy_and_mcts_bots(capsys: pytest.CaptureFixture[str]) ->
     assert code == 2 and "seat 1 is a human seat" in capsys.readouterr().err
 
 
+def _games() -> int:
+    """How many games (Interpreters) are alive: a paused flow that is never ended keeps its game."""
+    gc.collect()
+    return sum(1 for o in gc.get_objects() if isinstance(o, Interpreter))
+
+
 def test_close_frees_a_fork_paused_at_a_decision() -> None:
-    import gc
-
-    from engine.runtime.interpreter import Interpreter
-
-    def games() -> int:
-        gc.collect()
-        return sum(1 for o in gc.get_objects() if isinstance(o, Interpreter))
-
     match = _position(RR, 2, seed=3, answers=20)
-    before = games()
+    before = _games()
     for i in range(5):
         trial = match.determinize(match.to_move, random.Random(i)) if i % 2 else match.fork(history=False)
         trial.apply(0)
         trial.close()
     del trial
-    assert games() == before
+    assert _games() == before
     closed = match.fork()
     closed.close()
     assert closed.done
@@ -260,17 +260,9 @@ def test_close_frees_a_fork_paused_at_a_decision() -> None:
 
 
 def test_undo_frees_the_flow_it_goes_back_from() -> None:
-    import gc
-
-    from engine.runtime.interpreter import Interpreter
-
-    def games() -> int:
-        gc.collect()
-        return sum(1 for o in gc.get_objects() if isinstance(o, Interpreter))
-
     match = _position(RR, 2, seed=3, answers=20)
-    before = games()
+    before = _games()
     for _ in range(4):
         match.apply(0)
         match.undo()
-    assert games() == before      # each undo left a paused game behind before it ended that flow
+    assert _games() == before      # each undo left a paused game behind before it ended that flow
