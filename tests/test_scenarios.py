@@ -25,8 +25,6 @@ SCENARIOS = sorted(SCENARIO_DIR.glob("*.yaml"))
 EVERY_SCENARIO = sorted((ROOT / "content").glob("*/scenarios/*.yaml"))
 
 KNOWN_ENGINE_GAPS: dict[str, str] = {
-    "stress-botics/ai-choice-at-five-batteries": "pack approximation: the AI choice at exactly 5 batteries "
-    "is offered only in the maintenance phase, not when the 5th battery is placed (rulebook line 753)",
     "stress-botics/ai-choice-after-losing-batteries": "pack approximation: the AI choice at exactly 5 batteries "
     "is offered only in the maintenance phase, not when a shield loss leaves 5 (rulebook line 1719)",
 }
