@@ -294,6 +294,26 @@ def option_labels(things: list[Any]) -> list[str]:
     return out if len(set(out)) == len(out) else _unclash(things, out)
 
 
+def offer_combinations(combinations: list[tuple[Any, ...]]) -> tuple[list[tuple[Any, ...]], list[str]]:
+    """The options of a `choose` of several parts (`choose p in A, t in B`) and their labels: each part's
+    label (an item's name, else the value) joined by ", " (`a7, a6`). Combinations whose parts are the same
+    options (copies of one component with equal attributes) are offered once; labels that still clash get
+    their parts' labels told apart as `option_labels` does, then numbers."""
+    labels = [", ".join(p.comp.name if p.__class__ is Item else str(p) for p in combo) for combo in combinations]
+    if len(set(labels)) == len(labels):
+        return combinations, labels
+    kept: list[tuple[Any, ...]] = []
+    seen: set[str] = set()
+    for combo in combinations:
+        key = repr([(p.comp.id, sorted(p.attrs.items())) if p.__class__ is Item else p for p in combo])
+        if key not in seen:
+            seen.add(key)
+            kept.append(combo)
+    columns = [option_labels([combo[i] for combo in kept]) for i in range(len(kept[0]))] if kept else []
+    labels = [", ".join(column[n] for column in columns) for n in range(len(kept))]
+    return kept, labels if len(set(labels)) == len(labels) else _unclash(list(kept), labels)
+
+
 def _unclash(things: list[Any], labels: list[str]) -> list[str]:
     """Copies of one component that differ (they were not merged as one option) show how: `Beta (b) [power 5]`.
 
