@@ -295,18 +295,17 @@ def option_labels(things: list[Any]) -> list[str]:
 
 
 def offer_combinations(combinations: list[tuple[Any, ...]]) -> tuple[list[tuple[Any, ...]], list[str]]:
-    """The options of a `choose` of several parts (`choose p in A, t in B`) and their labels: each part's
-    label (an item's name, else the value) joined by ", " (`a7, a6`). Combinations whose parts are the same
+    """The options of a `choose` of several parts (`choose p in A, t in B`) and their labels: the parts'
+    labels (an item's name, else the value) joined by ", " (`a7, a6`). Combinations whose parts are the same
     options (copies of one component with equal attributes) are offered once; labels that still clash get
-    their parts' labels told apart as `option_labels` does, then numbers."""
+    their items' ids (`Gear (gear_a), 2`), then numbers: a label names exactly one option."""
     try:
         if len(combinations[0]) == 2:   # the usual case (a piece and where it goes), written out: 3x faster
             labels = [f"{a.comp.name}, {b.comp.name}" for a, b in combinations]
         else:
             labels = [", ".join([p.comp.name for p in combo]) for combo in combinations]
     except (AttributeError, IndexError):   # parts that are not items (numbers, texts, players), or no options
-        labels = [", ".join([p.comp.name if p.__class__ is Item else str(p) for p in combo])
-                  for combo in combinations]
+        labels = [_joined(combo) for combo in combinations]
     if len(set(labels)) == len(labels):
         return combinations, labels
     kept: list[tuple[Any, ...]] = []
@@ -316,9 +315,16 @@ def offer_combinations(combinations: list[tuple[Any, ...]]) -> tuple[list[tuple[
         if key not in seen:
             seen.add(key)
             kept.append(combo)
-    columns = [option_labels([combo[i] for combo in kept]) for i in range(len(kept[0]))] if kept else []
-    labels = [", ".join(column[n] for column in columns) for n in range(len(kept))]
+    labels = [_joined(combo) for combo in kept]
+    clash = {label for label in labels if labels.count(label) > 1}
+    labels = [_joined(combo, ids=True) if label in clash else label for combo, label in zip(kept, labels, strict=True)]
     return kept, labels if len(set(labels)) == len(labels) else _unclash(list(kept), labels)
+
+
+def _joined(combo: tuple[Any, ...], ids: bool = False) -> str:
+    """A combination's label: its parts' labels joined by ", " (items by name, with their ids when `ids`)."""
+    return ", ".join([(f"{p.comp.name} ({p.comp.id})" if ids else p.comp.name) if p.__class__ is Item else str(p)
+                      for p in combo])
 
 
 def _unclash(things: list[Any], labels: list[str]) -> list[str]:
