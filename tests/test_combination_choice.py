@@ -62,7 +62,8 @@ def test_a_piece_with_nowhere_to_go_is_not_offered(tmp_path: Path) -> None:
     session = _with_flow(tmp_path, '  - {id: setup, do: "set a1.mark = 2; set c1.mark = 2; set b2.mark = 2; '
                                    'set b1.mark = 1; set d2.mark = 1"}\n'
                                    '  - {id: turns, each_player: [{id: move, do: "call step"}]}')
-    assert session.decision is not None and session.decision.seat == 0 and session.legal() == ["d2, d1", "d2, c2", "d2, d3"]
+    assert session.decision is not None and session.decision.seat == 0
+    assert session.legal() == ["d2, d1", "d2, c2", "d2, d3"]
 
 
 def test_a_combination_whose_block_cannot_start_is_not_offered(tmp_path: Path) -> None:
@@ -76,7 +77,8 @@ def test_no_combination_asks_nothing(tmp_path: Path) -> None:
     """Seat 1's only token (a1) is hemmed in: the step is skipped and seat 2 is asked next."""
     session = _with_flow(tmp_path, '  - {id: setup, do: "set a1.mark = 1; set a2.mark = 2; set b1.mark = 2"}\n'
                                    '  - {id: turns, each_player: [{id: move, do: "call step"}]}')
-    assert session.decision is not None and session.decision.seat == 1 and _marks(session) == {"a1": 1, "a2": 2, "b1": 2}
+    assert session.decision is not None and session.decision.seat == 1
+    assert _marks(session) == {"a1": 1, "a2": 2, "b1": 2}
 
 
 @pytest.mark.parametrize("seed", range(1, 21))

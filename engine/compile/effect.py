@@ -455,7 +455,7 @@ class EffectCompiler(ExprCompiler):
             options = expr("offer(X)", X=paid(options))
         return self._item_asker(py, options, prompt, body, repeat, optional), (None if repeat or optional else legal)
 
-    def _combination_choice(self, binders: list[tuple[Token, Any]], prompt_tok: Token | None, body_t: Tree,
+    def _combination_choice(self, binders: list[tuple[Token, Any]], prompt_tok: Token | Tree | None, body_t: Tree,
                             optional: bool):
         """`choose a in A, b in B { ... }`: one decision over every (a, b) with a in A and b in B (B may use
         a) for which the block can start; the option is labelled by its parts (`offer_combinations`)."""

@@ -173,10 +173,13 @@ def choice_binders(tree: Tree) -> list[tuple[Token, Any]]:
     """The `NAME in COLLECTION` parts of a `choose`, `repeat choose` or `for`, in order (a `choose` of
     several chooses their combinations in one decision: `choose p in board, t in row(cell, p.row + 1)`)."""
     children = tree.children
-    out = []
+    out: list[tuple[Token, Any]] = []
     i = 0
-    while i + 1 < len(children) and isinstance(children[i], Token) and children[i].type == "NAME":
-        out.append((children[i], children[i + 1]))
+    while i + 1 < len(children):
+        name = children[i]
+        if not (isinstance(name, Token) and name.type == "NAME"):
+            break
+        out.append((name, children[i + 1]))
         i += 2
     return out
 
