@@ -298,7 +298,7 @@ def offer_combinations(combinations: list[tuple[Any, ...]]) -> tuple[list[tuple[
     """The options of a `choose` of several parts (`choose p in A, t in B`) and their labels: the parts'
     labels (an item's name, else the value) joined by ", " (`a7, a6`). Combinations whose parts are the same
     options (copies of one component with equal attributes) are offered once; labels that still clash get
-    their items' ids (`Gear (gear_a), 2`), then numbers: a label names exactly one option."""
+    their items' ids (`Beta (b), 2`), then numbers: a label names exactly one option."""
     try:
         if len(combinations[0]) == 2:   # the usual case (a piece and where it goes), written out: 3x faster
             labels = [f"{a.comp.name}, {b.comp.name}" for a, b in combinations]
