@@ -18,6 +18,7 @@ from engine.lint.run import lint
 from engine.play.agents import RandomAgent
 from engine.play.match import Match
 from engine.runtime.dsl_values import offer_combinations
+from engine.runtime.events import Event, EventKind
 
 PACK = Path(__file__).parent / "fixtures" / "packs" / "hops"
 
@@ -79,6 +80,16 @@ def test_no_combination_asks_nothing(tmp_path: Path) -> None:
                                    '  - {id: turns, each_player: [{id: move, do: "call step"}]}')
     assert session.decision is not None and session.decision.seat == 1
     assert _marks(session) == {"a1": 1, "a2": 2, "b1": 2}
+
+
+def test_other_seats_see_a_move_of_public_items_but_not_a_number() -> None:
+    """Two cells of a public board are a public answer; a combination with a number part stays private."""
+    session = Match(load_pack(str(PACK)), 2, 1)
+    told: list[Event] = []
+    session.subscribe(told.append)
+    session.replay(["a1, 2", "b1, 1", "done", "done", "done", "done", "a3, b3"])
+    seen_by_2 = [e.data.get("label") for e in told if e.kind is EventKind.ANSWERED and e.seen_by(1) and e.seat == 0]
+    assert seen_by_2 == [None, None, None, "a3, b3"]
 
 
 @pytest.mark.parametrize("seed", range(1, 21))
