@@ -85,7 +85,8 @@ class Decision:
     def public(self, index: int) -> bool:
         """Whether every seat may learn that option `index` was chosen: it names no item hidden from anyone
         and the rules asking belong to no hidden item. A `choose { ... }` alternative or a `may` statement's
-        answer, an item in a public zone, or several such items chosen together; anything else (actions, costs, numbers, values) stays private."""
+        answer, an item in a public zone, or several such items chosen together; anything else (actions,
+        costs, numbers, values) stays private."""
         if not self.open_source:
             return False
         payload = self.payloads[index] if index < len(self.payloads) else None
