@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from engine.errors import RuleError
@@ -316,7 +317,7 @@ def offer_combinations(combinations: list[tuple[Any, ...]]) -> tuple[list[tuple[
             seen.add(key)
             kept.append(combo)
     labels = [_joined(combo) for combo in kept]
-    clash = {label for label in labels if labels.count(label) > 1}
+    clash = {label for label, n in Counter(labels).items() if n > 1}
     labels = [_joined(combo, ids=True) if label in clash else label for combo, label in zip(kept, labels, strict=True)]
     return kept, labels if len(set(labels)) == len(labels) else _unclash(list(kept), labels)
 
