@@ -16,6 +16,7 @@ from lark import Token, Tree
 from engine.dsl.english import and_list, plural, sentences, words
 from engine.dsl.functions import FUNCTIONS
 from engine.dsl.parse import branch_parts, choice_binders, counter_chain, label_text, parse
+from engine.dsl.phrase import fill_phrase
 from engine.dsl.walk import EXPRESSION, STATEMENT, Walker
 from engine.packs.raw import Entry
 from engine.runtime.defs import Pack
@@ -245,7 +246,11 @@ class Renderer(Walker):
         return text + (" for free" if t.children[2] is not None else ", paying its cost")
 
     def _s_call(self, t: Tree) -> str:
+        """A call as its procedure's card phrase ("repair 2 shields") when it has one, else "NAME with ARGS"."""
         args = [self.expr(a) for a in t.children[1:] if a is not None]
+        phrase = self.pack.phrases.get(str(t.children[0]))
+        if phrase is not None and len(phrase[0]) == len(args):
+            return fill_phrase(phrase[1], dict(zip(phrase[0], args, strict=True)))
         return words(str(t.children[0])) + (f" with {and_list(args)}" if args else "")
 
     def _s_emit(self, t: Tree) -> str:
