@@ -32,10 +32,11 @@ procedures:
     text: "take a rest"
     effect: "call repair_shields(1)"
   plain: "call repair_shields(3)"
+  pick: 'choose "what" { "Take a rest": call rest | "Repair more": call repair_shields(4) }'
 flow:
   - id: turns
     each_player:
-      - {id: repair, do: "call repair_shields(2); call rest; call plain"}
+      - {id: repair, do: "call repair_shields(2); call rest; call plain; call pick"}
 scoring:
   score: "shields"
 """
@@ -59,6 +60,11 @@ def test_explain_reads_calls_by_their_card_phrase(tmp_path: Path) -> None:
     assert "Procedure plain: Repair 3 shields." in text
     assert "  A call reads: repair {n} shields" in text
     assert "with" not in text.split("Procedure plain:")[1].splitlines()[0]
+
+
+def test_an_option_labelled_as_its_phrase_reads_is_printed_once(tmp_path: Path) -> None:
+    text = _explain(_pack(tmp_path, "repair {n} shields"))
+    assert "Procedure pick: Choose one: Take a rest or Repair more (repair 4 shields)." in text
 
 
 def test_a_phrase_without_parameters_reads_as_written() -> None:

@@ -107,7 +107,10 @@ class Renderer(Walker):
         """A `choose { ... }` alternative or a `may`'s block: "Label (what it does)" when labelled."""
         label, effect = branch_parts(tree)
         text = ", then ".join(self.clauses(effect))
-        return f"{label_text(label)} ({text})" if label is not None else text
+        if label is None:
+            return text
+        shown = label_text(label)   # a label that says what the option does is printed once
+        return shown if shown.lower() == text.lower() else f"{shown} ({text})"
 
     def cost(self, tree: Tree) -> str:
         return and_list([self.amount(*term.children) for term in tree.children])
