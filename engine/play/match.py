@@ -19,12 +19,12 @@ import random
 import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from greenlet import GreenletExit, getcurrent, greenlet
 
 from engine.errors import GameOver, MoveError, RuleError, StopLoop
-from engine.play.agents import Agent, Searcher
+from engine.play.agents import Agent, Searcher, is_searcher
 from engine.play.log import GameLog
 from engine.runtime.context import Ctx
 from engine.runtime.decision import Decision
@@ -376,8 +376,8 @@ class Match:
         loop and back (two greenlet switches per decision); the game pauses for real only at `stop_after`.
         """
         for agent in agents:
-            if isinstance(agent, Searcher):
-                agent.bind(self)
+            if is_searcher(agent):
+                cast(Searcher, agent).bind(self)
         with self._owned():
             self._run(agents, stop_after)
 

@@ -63,18 +63,18 @@ class Interpreter:
         self.pack = pack
         self.seed = seed
         self.options = {name: False for name in pack.options} | dict(options or {})
+        # where each component's items are, and what else is fixed for the pack and player count
+        self.layout = plan = layout(pack, players)
         if like is None or data is None:
             self.state = new_state(pack, players, seed)
         else:
             self.state = like.state.copy_as(data)
-        # each component's items by owner, as uids in copy order (fixed for the pack and player count)
-        self.layout = layout(pack, self.state)
         self._copies = self.layout.copies
         self.grids = GridCells(self)   # grid boards' cells by coordinates (the DSL's grid functions)
         # each type's items by owner, for `all_of` (the state's Item objects are this game's for good: `load`
         # rewrites them in place, a fork is a new game)
         self._of_type: dict[tuple[str, int | None], list[Item]] = {}
-        if like is None:
+        if like is None and plan.sized:
             self._size_zones(players)
         # the total at which the work since the last decision runs out (a fork resumes at a decision)
         self._work_limit = min(self.state.work + MAX_WORK, MAX_GAME_WORK)
@@ -101,15 +101,14 @@ class Interpreter:
         self.seats[None] = _NoActingPlayer()
         # zones whose items' triggers answer a seat's events: its own active zones, then the shared ones
         # (cards on the table answer every player; their `when` says for whom)
-        shared = [z for z in self.state.zones.values() if z.zdef.active]
-        self._active_zones = [[*(z for z in p.zones.values() if z.zdef.active), *shared] for p in self.state.players]
-        refs = [PlayerRef(seat) for seat in range(players)]
-        self._rotations = [refs[seat:] + refs[:seat] for seat in range(players)]
-        self._orders = [[p.seat for p in rotation] for rotation in self._rotations]
+        zones = self.state.all_zones()
+        self._active_zones = [[zones[i] for i in slots] for slots in plan.active]
+        self._rotations, self._orders = plan.rotations, plan.orders   # (read-only: shared by every match)
 
     def _size_zones(self, players: int) -> None:
         """Zones whose capacity or market size depends on the player count: read once, for this match."""
-        for zone in self.state.all_zones():
+        zones = self.state.all_zones()
+        for zone in (zones[i] for i in self.layout.sized):
             for key, size in zone.zdef.sizes.items():
                 value = int(size(Ctx(self, None)))
                 if value < 0:
