@@ -53,7 +53,7 @@ class RandomAgent:
         self.rng = random.Random(f"{seed}/{seat}")
 
     def choose(self, view: Mapping[str, Any], decision: Decision) -> int:
-        return int(self.rng.random() * len(decision.labels))
+        return int(self.rng.random() * decision.size)
 
     def observe(self, decision: Decision, index: int) -> None:
         self.rng.random()

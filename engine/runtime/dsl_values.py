@@ -262,21 +262,21 @@ def distinct(things: list[Any]) -> list[Any]:
     return out
 
 
-def offer(things: list[Any]) -> tuple[list[Any], list[str]]:
+def offer(things: list[Any]) -> tuple[list[Any], list[str] | None]:
     """The options a player tells apart (`distinct`) and their labels (`option_labels`), in one go.
 
-    Items of as many components as there are items (the usual case) need neither keys nor label fixes.
+    Distinct numbers and items with as many names as there are items (so of different components: the usual
+    cases) need no merging, and their labels are the numbers and names, which never change: for those the
+    labels are None, made by the `Decision` only if someone reads them.
     """
     if len(things) > 1:
-        if all(thing.__class__ is int for thing in things) and len(set(things)) == len(things):
-            return list(things), [str(thing) for thing in things]   # distinct numbers: as distinct/option_labels
-        try:
-            names = [thing.comp.name for thing in things]
-            different = len({thing.comp.id for thing in things}) == len(things)
-        except AttributeError:  # not all items
-            different = False
-        if different and len(set(names)) == len(names):
-            return list(things), names
+        first = things[0].__class__
+        if first is int:
+            if all(thing.__class__ is int for thing in things) and len(set(things)) == len(things):
+                return list(things), None
+        elif first is Item and all(thing.__class__ is Item for thing in things) \
+                and len({thing.comp.name for thing in things}) == len(things):
+            return list(things), None
     options = distinct(things)
     return options, option_labels(options)
 

@@ -18,7 +18,7 @@ from engine.runtime.boards import Graph, faces_open
 from engine.runtime.containers import held, need_container, put, used
 from engine.runtime.context import Ctx
 from engine.runtime.costs import can_pay, explain, payment_ways, reductions, way_label
-from engine.runtime.decision import DONE, KINDS, Decision
+from engine.runtime.decision import DONE, KINDS, Decision, derived_labels
 from engine.runtime.defs import ActionDef, AnytimeDef, CounterDef, Pack, TriggerDef
 from engine.runtime.dsl_values import as_items, contains, describe, offer, stored
 from engine.runtime.events import Event, EventKind
@@ -642,10 +642,11 @@ class Interpreter:
         return contains(value, collection)
 
     # ---------------------------------------------------------------- decisions
-    def ask(self, ctx: Ctx, kind: str, prompt: str, labels: list[str], values: list[Any],
+    def ask(self, ctx: Ctx, kind: str, prompt: str, labels: list[str] | None, values: list[Any],
             optional: bool = False, rules: list[str] | None = None, fresh: bool = False) -> Any:
         """Pause for the acting player's choice; a forced single option is taken at once.
 
+        `labels` None: made from the values only if read (`Decision`: values whose labels never change).
         `rules`: the DSL text each option runs, for options that are blocks of the rules (see `Decision`).
         `fresh`: the caller can work its options out again: anytime actions in their window are offered
         too, and when one is taken it runs and the answer is REASK (engine/runtime/anytime.py)."""
@@ -653,7 +654,8 @@ class Interpreter:
             offers = self._anytime_offers(ctx.seat)
             if offers:
                 texts = [*(rules or [""] * len(values)), *(o.action.effect.text for o in offers)]
-                answer = self._ask(ctx, kind, prompt, [*labels, *(o.label for o in offers)], [*values, *offers],
+                own = labels if labels is not None else derived_labels(values)
+                answer = self._ask(ctx, kind, prompt, [*own, *(o.label for o in offers)], [*values, *offers],
                                    texts)
                 if isinstance(answer, AnytimeOffer):
                     self._take_anytime(ctx.seat, answer)
@@ -661,11 +663,11 @@ class Interpreter:
                 return answer
         if len(values) == 1 and not optional:
             if self.on_forced is not None and self.live:
-                self.on_forced(ctx.seat, kind, labels[0])
+                self.on_forced(ctx.seat, kind, labels[0] if labels is not None else derived_labels(values)[0])
             return values[0]
         return self._ask(ctx, kind, prompt, labels, values, rules)
 
-    def _ask(self, ctx: Ctx, kind: str, prompt: str, labels: list[str], values: list[Any],
+    def _ask(self, ctx: Ctx, kind: str, prompt: str, labels: list[str] | None, values: list[Any],
              rules: list[str] | None = None) -> Any:
         """Hand the decision to whoever drives the game, and return the value of the answer."""
         state = self.state
@@ -679,7 +681,7 @@ class Interpreter:
         self._work_limit = limit if limit < MAX_GAME_WORK else MAX_GAME_WORK
         source = ctx.self_item
         open_source = source is None or (source.zone is not None and source.zone.visibility == "public")
-        decision = Decision(seat, KINDS[kind], prompt, labels, values, state.step, rules or [], open_source)
+        decision = Decision(seat, KINDS[kind], prompt, labels, values, state.step, rules or (), open_source)
         return values[self.pause(decision)]
 
     def _anytime_offers(self, seat: int) -> list[AnytimeOffer]:

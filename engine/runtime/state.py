@@ -327,7 +327,8 @@ def layout(pack: Pack, players: int) -> Layout:
 def _laid_out(pack: Pack, players: int) -> Layout:
     global_zones = [z for z in pack.zones.values() if z.scope == "global"]
     player_zones = [z for z in pack.zones.values() if z.scope == "player"]
-    zones = [(z.id, None) for z in global_zones] + [(z.id, seat) for seat in range(players) for z in player_zones]
+    zones: list[tuple[str, int | None]] = [(z.id, None) for z in global_zones]
+    zones += [(z.id, seat) for seat in range(players) for z in player_zones]
     slot = {key: i for i, key in enumerate(zones)}
     starts: list[list[int]] = [[] for _ in zones]
     items: list[tuple[ComponentDef, int | None, int]] = []
