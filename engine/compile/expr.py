@@ -495,6 +495,8 @@ class ExprCompiler(Walker):
         col, row = self.expr(args[1]), self.expr(args[2])
         if tname is None:
             return const(0)
+        if not self.pack.types[tname].per_player:   # one board for everyone: read without a call
+            return kinded(expr("game.grids.shared[T][(C, R)]", T=const(tname), C=col, R=row), "item")
         return kinded(expr("game.grids.at(T, ctx.seat, C, R)", T=const(tname), C=col, R=row), "item")
 
     def _grid_run(self, args: list, fn: str) -> ast.expr:
