@@ -51,7 +51,7 @@ class Decision:
     once the game has moved on, gives the labels the decision had.
     """
 
-    __slots__ = ("_labels", "kind", "open_source", "payloads", "prompt", "rules", "seat", "step")
+    __slots__ = ("_labels", "kind", "open_source", "payloads", "prompt", "rules", "seat", "size", "step")
 
     def __init__(self, seat: int, kind: DecisionKind, prompt: str, labels: list[str] | None,
                  payloads: list[Any] | None = None, step: str = "", rules: list[str] | tuple[str, ...] = (),
@@ -61,6 +61,7 @@ class Decision:
         self.prompt = prompt
         self._labels = labels
         self.payloads: list[Any] = payloads if payloads is not None else []
+        self.size = len(labels) if labels is not None else len(self.payloads)   # how many options there are
         self.step = step
         self.rules = rules
         self.open_source = open_source    # the rules asking are public (not an item some seat cannot see)
@@ -74,11 +75,6 @@ class Decision:
         if labels is None:
             labels = self._labels = derived_labels(self.payloads)
         return labels
-
-    @property
-    def size(self) -> int:
-        """How many options there are (without making their labels)."""
-        return len(self.payloads) if self._labels is None else len(self._labels)
 
     def label(self, index: int) -> str:
         """Option `index`'s label."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import Any
 
 from engine.errors import RuleError
@@ -262,6 +263,11 @@ def distinct(things: list[Any]) -> list[Any]:
     return out
 
 
+_INTS = {int}
+_ITEMS = {Item}
+_name = attrgetter("comp.name")
+
+
 def offer(things: list[Any]) -> tuple[list[Any], list[str] | None]:
     """The options a player tells apart (`distinct`) and their labels (`option_labels`), in one go.
 
@@ -270,12 +276,11 @@ def offer(things: list[Any]) -> tuple[list[Any], list[str] | None]:
     labels are None, made by the `Decision` only if someone reads them.
     """
     if len(things) > 1:
-        first = things[0].__class__
-        if first is int:
-            if all(thing.__class__ is int for thing in things) and len(set(things)) == len(things):
+        kinds = set(map(type, things))      # (C loops: this runs at every choice)
+        if kinds == _INTS:
+            if len(set(things)) == len(things):
                 return list(things), None
-        elif first is Item and all(thing.__class__ is Item for thing in things) \
-                and len({thing.comp.name for thing in things}) == len(things):
+        elif kinds == _ITEMS and len(set(map(_name, things))) == len(things):
             return list(things), None
     options = distinct(things)
     return options, option_labels(options)
