@@ -504,6 +504,9 @@ class ExprCompiler(Walker):
         number = self.expr(args[1])
         if tname is None:
             return ast.List([], ast.Load())
+        if not self.pack.types[tname].per_player:   # one board for everyone: a copy of a list made once a match
+            return kinded(expr("list(game.grids.shared_runs[T, B][N])", T=const(tname),
+                               B=const(0 if fn == "column" else 1), N=number), "items")
         return kinded(expr(f"game.grids.{fn}(T, ctx.seat, N)", T=const(tname), N=number), "items")
 
     def lower_column(self, tok: Token, args: list) -> ast.expr:

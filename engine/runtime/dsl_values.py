@@ -146,6 +146,8 @@ def mod(a: Any, b: Any) -> int:
 
 def index(value: Any, i: Any) -> Any:
     """`coll[i]`, 1-based."""
+    if value.__class__ is list and i.__class__ is int and 0 < i <= len(value):   # the usual case: a zone's items
+        return value[i - 1]
     seq = as_items(value)
     i = int(i)
     if not 1 <= i <= len(seq):

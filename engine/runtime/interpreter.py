@@ -98,7 +98,7 @@ class Interpreter:
         self.pause: Callable[[Decision], int] = _no_driver  # the session sets this: it returns the answer
         # the acting seat's player, for generated code: no seat (a top-level step) reads as a clear error
         self.seats: dict[int | None, Any] = {p.seat: p for p in self.state.players}
-        self.seats[None] = _NoActingPlayer()
+        self.seats[None] = _NOBODY
         # zones whose items' triggers answer a seat's events: its own active zones, then the shared ones
         # (cards on the table answer every player; their `when` says for whom)
         zones = self.state.all_zones()
@@ -1334,6 +1334,8 @@ class _NoActingPlayer:
 
     zones = counters
 
+
+_NOBODY = _NoActingPlayer()
 
 def _key(zone: Zone | None) -> list[Any] | None:
     """A zone in an event: [id, owner]."""
