@@ -36,7 +36,7 @@ class Searcher(Protocol):
 
 def is_searcher(agent: object) -> bool:
     """`isinstance(agent, Searcher)` without its price: a runtime-checkable protocol's check walks the
-    protocol's attributes on every call (~20 µs on CPython 3.11, a tenth of a Connect Four game)."""
+    protocol's attributes on every call (~20 µs on CPython 3.11, a tenth of a short random game)."""
     return callable(getattr(agent, "bind", None))
 
 
