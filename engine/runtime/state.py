@@ -132,7 +132,7 @@ class State:
     players: list[Player]
     counters: dict[str, int]
     zones: dict[str, Zone]
-    rng: random.Random
+    seed: int     # the match's random generator is made from it when first used (`rng`): many games never use it
     items: list[Item] = field(default_factory=list)
     # (trigger id, seat, "period:count") -> uses: triggers limited to once per turn, round or game
     trigger_uses: dict[tuple[str, int | None, str], int] = field(default_factory=dict)
@@ -148,6 +148,16 @@ class State:
     dice: dict[str, list[int]] = field(default_factory=dict)   # each dice pool's faces, by die id (`roll`)
     # the turn order set by `reorder by EXPR` (seats, first player first); None: clockwise from first_player
     order: list[int] | None = None
+    _random: random.Random | None = None
+
+    @property
+    def rng(self) -> random.Random:
+        """The match's random generator, `random.Random(seed)`, made at its first use (its state, hashed and
+        copied in `to_data`, is the same whether it was made at the start or now)."""
+        made = self._random
+        if made is None:
+            made = self._random = random.Random(self.seed)
+        return made
 
     def zone(self, zid: str, seat: int | None) -> Zone:
         """The zone `zid`: the seat's own copy for per-player zones."""
@@ -176,7 +186,7 @@ class State:
             items.append(item)
         players = [Player(p.seat, {}, {zid: Zone(z.zdef, z.owner, z) for zid, z in p.zones.items()})
                    for p in self.players]
-        state = State(players, {}, {zid: Zone(z.zdef, None, z) for zid, z in self.zones.items()}, random.Random(0),
+        state = State(players, {}, {zid: Zone(z.zdef, None, z) for zid, z in self.zones.items()}, 0,
                       items)
         for zone, (_, uids) in zip(state.all_zones(), data["zones"], strict=True):
             zone.items = [items[uid] for uid in uids]
@@ -273,8 +283,7 @@ def new_state(pack: Pack, players: int, seed: int) -> State:
     plan = layout(pack, players)
     seats = [Player(seat, dict(plan.player_counters), {z.id: Zone(z, seat) for z in plan.player_zones})
              for seat in range(players)]
-    state = State(seats, dict(plan.counters), {z.id: Zone(z, None) for z in plan.global_zones},
-                  random.Random(seed))
+    state = State(seats, dict(plan.counters), {z.id: Zone(z, None) for z in plan.global_zones}, seed)
     state.dice = {did: [] for did in pack.dice}
     new = Item.__new__
     items = state.items
