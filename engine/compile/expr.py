@@ -496,6 +496,8 @@ class ExprCompiler(Walker):
         col, row = self.expr(args[1]), self.expr(args[2])
         if tname is None:
             return const(0)
+        if not self.pack.types[tname].per_player:   # one board for everyone: read without a call
+            return kinded(expr("game.grids.shared[T][(C, R)]", T=const(tname), C=col, R=row), "item")
         return kinded(expr("game.grids.at(T, ctx.seat, C, R)", T=const(tname), C=col, R=row), "item")
 
     def _grid_run(self, args: list, fn: str) -> ast.expr:
@@ -503,6 +505,9 @@ class ExprCompiler(Walker):
         number = self.expr(args[1])
         if tname is None:
             return ast.List([], ast.Load())
+        if not self.pack.types[tname].per_player:   # one board for everyone: a copy of a list made once a match
+            return kinded(expr("list(game.grids.shared_runs[T, B][N])", T=const(tname),
+                               B=const(0 if fn == "column" else 1), N=number), "items")
         return kinded(expr(f"game.grids.{fn}(T, ctx.seat, N)", T=const(tname), N=number), "items")
 
     def lower_column(self, tok: Token, args: list) -> ast.expr:

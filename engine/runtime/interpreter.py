@@ -18,7 +18,7 @@ from engine.runtime.boards import Graph, faces_open
 from engine.runtime.containers import held, need_container, need_containers, put, used
 from engine.runtime.context import Ctx
 from engine.runtime.costs import can_pay, explain, payment_ways, reductions, way_label
-from engine.runtime.decision import DONE, KINDS, Decision
+from engine.runtime.decision import DONE, KINDS, Decision, derived_labels
 from engine.runtime.defs import ActionDef, AnytimeDef, CounterDef, Pack, TriggerDef
 from engine.runtime.dsl_values import as_items, contains, describe, offer, stored
 from engine.runtime.events import Event, EventKind
@@ -63,18 +63,18 @@ class Interpreter:
         self.pack = pack
         self.seed = seed
         self.options = {name: False for name in pack.options} | dict(options or {})
+        # where each component's items are, and what else is fixed for the pack and player count
+        self.layout = plan = layout(pack, players)
         if like is None or data is None:
             self.state = new_state(pack, players, seed)
         else:
             self.state = like.state.copy_as(data)
-        # each component's items by owner, as uids in copy order (fixed for the pack and player count)
-        self.layout = layout(pack, self.state)
         self._copies = self.layout.copies
         self.grids = GridCells(self)   # grid boards' cells by coordinates (the DSL's grid functions)
         # each type's items by owner, for `all_of` (the state's Item objects are this game's for good: `load`
         # rewrites them in place, a fork is a new game)
         self._of_type: dict[tuple[str, int | None], list[Item]] = {}
-        if like is None:
+        if like is None and plan.sized:
             self._size_zones(players)
         # the total at which the work since the last decision runs out (a fork resumes at a decision)
         self._work_limit = min(self.state.work + MAX_WORK, MAX_GAME_WORK)
@@ -98,18 +98,17 @@ class Interpreter:
         self.pause: Callable[[Decision], int] = _no_driver  # the session sets this: it returns the answer
         # the acting seat's player, for generated code: no seat (a top-level step) reads as a clear error
         self.seats: dict[int | None, Any] = {p.seat: p for p in self.state.players}
-        self.seats[None] = _NoActingPlayer()
+        self.seats[None] = _NOBODY
         # zones whose items' triggers answer a seat's events: its own active zones, then the shared ones
         # (cards on the table answer every player; their `when` says for whom)
-        shared = [z for z in self.state.zones.values() if z.zdef.active]
-        self._active_zones = [[*(z for z in p.zones.values() if z.zdef.active), *shared] for p in self.state.players]
-        refs = [PlayerRef(seat) for seat in range(players)]
-        self._rotations = [refs[seat:] + refs[:seat] for seat in range(players)]
-        self._orders = [[p.seat for p in rotation] for rotation in self._rotations]
+        zones = self.state.all_zones()
+        self._active_zones = [[zones[i] for i in slots] for slots in plan.active]
+        self._rotations, self._orders = plan.rotations, plan.orders   # (read-only: shared by every match)
 
     def _size_zones(self, players: int) -> None:
         """Zones whose capacity or market size depends on the player count: read once, for this match."""
-        for zone in self.state.all_zones():
+        zones = self.state.all_zones()
+        for zone in (zones[i] for i in self.layout.sized):
             for key, size in zone.zdef.sizes.items():
                 value = int(size(Ctx(self, None)))
                 if value < 0:
@@ -648,10 +647,11 @@ class Interpreter:
         return contains(value, collection)
 
     # ---------------------------------------------------------------- decisions
-    def ask(self, ctx: Ctx, kind: str, prompt: str, labels: list[str], values: list[Any],
+    def ask(self, ctx: Ctx, kind: str, prompt: str, labels: list[str] | None, values: list[Any],
             optional: bool = False, rules: list[str] | None = None, fresh: bool = False) -> Any:
         """Pause for the acting player's choice; a forced single option is taken at once.
 
+        `labels` None: made from the values only if read (`Decision`: values whose labels never change).
         `rules`: the DSL text each option runs, for options that are blocks of the rules (see `Decision`).
         `fresh`: the caller can work its options out again: anytime actions in their window are offered
         too, and when one is taken it runs and the answer is REASK (engine/runtime/anytime.py)."""
@@ -659,7 +659,8 @@ class Interpreter:
             offers = self._anytime_offers(ctx.seat)
             if offers:
                 texts = [*(rules or [""] * len(values)), *(o.action.effect.text for o in offers)]
-                answer = self._ask(ctx, kind, prompt, [*labels, *(o.label for o in offers)], [*values, *offers],
+                own = labels if labels is not None else derived_labels(values)
+                answer = self._ask(ctx, kind, prompt, [*own, *(o.label for o in offers)], [*values, *offers],
                                    texts)
                 if isinstance(answer, AnytimeOffer):
                     self._take_anytime(ctx.seat, answer)
@@ -667,11 +668,11 @@ class Interpreter:
                 return answer
         if len(values) == 1 and not optional:
             if self.on_forced is not None and self.live:
-                self.on_forced(ctx.seat, kind, labels[0])
+                self.on_forced(ctx.seat, kind, labels[0] if labels is not None else derived_labels(values)[0])
             return values[0]
         return self._ask(ctx, kind, prompt, labels, values, rules)
 
-    def _ask(self, ctx: Ctx, kind: str, prompt: str, labels: list[str], values: list[Any],
+    def _ask(self, ctx: Ctx, kind: str, prompt: str, labels: list[str] | None, values: list[Any],
              rules: list[str] | None = None) -> Any:
         """Hand the decision to whoever drives the game, and return the value of the answer."""
         state = self.state
@@ -685,7 +686,7 @@ class Interpreter:
         self._work_limit = limit if limit < MAX_GAME_WORK else MAX_GAME_WORK
         source = ctx.self_item
         open_source = source is None or (source.zone is not None and source.zone.visibility == "public")
-        decision = Decision(seat, KINDS[kind], prompt, labels, values, state.step, rules or [], open_source)
+        decision = Decision(seat, KINDS[kind], prompt, labels, values, state.step, rules or (), open_source)
         return values[self.pause(decision)]
 
     def _anytime_offers(self, seat: int) -> list[AnytimeOffer]:
@@ -1339,6 +1340,8 @@ class _NoActingPlayer:
 
     zones = counters
 
+
+_NOBODY = _NoActingPlayer()
 
 def _key(zone: Zone | None) -> list[Any] | None:
     """A zone in an event: [id, owner]."""
