@@ -1,7 +1,7 @@
 """A procedure's card phrase: how `explain` reads a call of it, the way the printed card words it.
 
-`text: "repair {n} shields"` on a procedure with `params: [n]` makes `call repair_shields(2)` read
-"repair 2 shields" instead of the generic "repair shields with 2". A template is plain words with
+`text: "draw {n} cards"` on a procedure with `params: [n]` makes `call draw_cards(2)` read
+"draw 2 cards" instead of the generic "draw cards with 2". A template is plain words with
 `{PARAM}` fields; each field is replaced by the English of the call's argument for that parameter.
 Checked when the pack is compiled (DSL019), so explain only ever fills templates that are whole.
 """

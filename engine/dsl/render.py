@@ -249,7 +249,7 @@ class Renderer(Walker):
         return text + (" for free" if t.children[2] is not None else ", paying its cost")
 
     def _s_call(self, t: Tree) -> str:
-        """A call as its procedure's card phrase ("repair 2 shields") when it has one, else "NAME with ARGS"."""
+        """A call as its procedure's card phrase ("draw 2 cards") when it has one, else "NAME with ARGS"."""
         args = [self.expr(a) for a in t.children[1:] if a is not None]
         phrase = self.pack.phrases.get(str(t.children[0]))
         if phrase is not None and len(phrase[0]) == len(args):
