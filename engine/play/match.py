@@ -24,7 +24,7 @@ from typing import Any
 from greenlet import GreenletExit, getcurrent, greenlet
 
 from engine.errors import GameOver, MoveError, RuleError, StopLoop
-from engine.play.agents import Agent, Searcher
+from engine.play.agents import Agent
 from engine.play.log import GameLog
 from engine.runtime.context import Ctx
 from engine.runtime.decision import Decision
@@ -33,7 +33,7 @@ from engine.runtime.determinize import offered_items, redeal_hidden
 from engine.runtime.events import Event, EventKind
 from engine.runtime.interpreter import NEVER, Interpreter
 from engine.runtime.scoring import PlayerResult, Verdict, final_scores, team_lost, verdict
-from engine.runtime.views import SeatView, snapshot, state_hash
+from engine.runtime.views import SeatView, seen_key, snapshot, state_hash
 
 Observer = Callable[[Event], None]
 # answers between checkpoints: fewer make play slower (a checkpoint copies the state), more make a fork
@@ -197,16 +197,23 @@ class Match:
         """What `seat` may see now, as JSON-safe data (hidden zones show only their size); None: everything."""
         return snapshot(self.game, seat, full=seat is None)
 
+    def seen_key(self, seat: int) -> int:
+        """A hash of what `seat` may see now (what `view(seat)` shows): equal views, equal keys, in this process.
+        Much cheaper than `view`, for a bot that only asks whether it has been somewhere before."""
+        return seen_key(self.game, seat)
+
     def state_hash(self) -> str:
         """A digest of everything that decides how the match goes on: equal hashes, identical futures."""
         return state_hash(self.game)
 
-    def outcome(self) -> Outcome:
-        """Scores and winners (of the position now, if the match is still running)."""
+    def outcome(self, digest: bool = True) -> Outcome:
+        """Scores and winners (of the position now, if the match is still running). `digest=False` leaves
+        `hash` empty: a searching bot that only compares results skips the digest, which costs as much as
+        the scores."""
         with self.game.looking():
             results = final_scores(self.game)
             kind, won = verdict(results, team_lost(self.game))
-        return Outcome(results, won, state_hash(self.game), len(self.log), kind)
+        return Outcome(results, won, state_hash(self.game) if digest else "", len(self.log), kind)
 
     # ---------------------------------------------------------------- copies and history
     def fork(self, history: bool = True) -> Match:
@@ -376,8 +383,9 @@ class Match:
         loop and back (two greenlet switches per decision); the game pauses for real only at `stop_after`.
         """
         for agent in agents:
-            if isinstance(agent, Searcher):
-                agent.bind(self)
+            bind = getattr(agent, "bind", None)   # a `Searcher` (the protocol's isinstance costs more, per rollout)
+            if callable(bind):
+                bind(self)
         with self._owned():
             self._run(agents, stop_after)
 

@@ -125,7 +125,7 @@ class _Rollout:
 
 def seat_results(match: Match) -> list[float]:
     """Each seat's result in [0, 1]: its share of the win (the seats ahead now if the match is not over)."""
-    outcome = match.outcome()
+    outcome = match.outcome(digest=False)
     seats = len(outcome.results)
     if outcome.verdict in (Verdict.TEAM_LOSS, Verdict.NO_WINNER) or not outcome.winners:
         return [0.0] * seats
