@@ -57,6 +57,21 @@ def test_a_sample_keeps_the_seats_view_and_deals_the_rest_again() -> None:
     assert match.state_hash() == match.fork().state_hash()       # the real match is untouched
 
 
+def test_seen_key_tells_views_apart_and_nothing_else() -> None:
+    match = _position(RR, 3, seed=4, answers=60)
+    seat = match.to_move
+    sample = match.determinize(seat, random.Random(77))
+    assert sample.seen_key(seat) == match.seen_key(seat)         # hidden items differ, the view does not
+    others = [s for s in range(3) if s != seat]
+    assert any(sample.seen_key(s) != match.seen_key(s) for s in others)   # other seats see their new hands
+    views, keys = {}, set()
+    for _ in range(12):
+        views[repr(sorted(match.view(seat).items()))] = match.seen_key(seat)
+        keys.add(match.seen_key(seat))
+        match.apply(0)
+    assert len(set(views.values())) == len(views) == len(keys)    # one key per distinct view
+
+
 def test_a_sample_depends_only_on_the_seats_view_and_the_generator() -> None:
     match = _position(RR, 2, seed=9, answers=45)
     seat = match.to_move
@@ -100,6 +115,9 @@ class _Peeking:
         copy = self.match.fork(history=False)
         copy.game.state.rng.seed(rng.getrandbits(64))
         return copy
+
+    def seen_key(self, seat: int) -> int:
+        return self.match.seen_key(seat)
 
 
 def _choice(bot: GreedyAgent | MctsAgent, match: Any) -> int:
