@@ -34,7 +34,7 @@ from engine.compile.loading import load_pack  # noqa: E402
 from engine.errors import CogworkError  # noqa: E402
 from engine.play.agents import Agent  # noqa: E402
 from engine.play.bots import BotSpec  # noqa: E402
-from engine.play.match import Match  # noqa: E402
+from engine.play.match import SEARCHED_CHECKPOINT_EVERY, Match  # noqa: E402
 from engine.report.stats import mean_difference, wilson  # noqa: E402
 from engine.runtime.decision import Decision  # noqa: E402
 
@@ -94,7 +94,7 @@ class Pairing:
         agents: list[Agent] = [_Timed(spec.make(seed, seat), self.clocks[0 if seat == seat_a else 1])
                                for seat, spec in enumerate(specs)]
         start = time.process_time()
-        match = Match(pack, self.players, seed, forkable=any(spec.searches for spec in specs))
+        match = Match(pack, self.players, seed, forkable=True, checkpoint_every=SEARCHED_CHECKPOINT_EVERY)
         match.run(agents)
         outcome = match.outcome(digest=False)
         self.game_seconds += time.process_time() - start

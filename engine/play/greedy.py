@@ -40,14 +40,19 @@ class GreedyAgent:
         rng = decision_rng(self.seed, self.seat, len(match.log))
         sample = rng.getrandbits(64)     # one sample for every option: they are compared on the same deal
         self.been.add(match.seen_key(self.seat))
-        best, best_key = 0, None
+        trials = []
         for index in range(len(decision.labels)):
             trial = match.determinize(self.seat, random.Random(sample))
             trial.apply(index)
-            key = (*position_value(trial, self.seat), trial.seen_key(self.seat) not in self.been, rng.random())
+            trials.append((position_value(trial, self.seat), rng.random(), trial))
+        top = max(value for value, _, _ in trials)
+        best, best_key = 0, None
+        for index, (value, coin, trial) in enumerate(trials):
+            if value == top:    # only a tie needs the tie-break (and the view's key, which costs a little)
+                key = (trial.seen_key(self.seat) not in self.been, coin)
+                if best_key is None or key > best_key:
+                    best, best_key = index, key
             trial.close()
-            if best_key is None or key > best_key:
-                best, best_key = index, key
         return best
 
     def observe(self, decision: Decision, index: int) -> None:
