@@ -138,11 +138,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--pairing", action="append", metavar="A/B", help=f"(repeatable; default {PAIRINGS})")
     p.add_argument("--games", type=int, default=100, help="games per pack and pairing (default 100)")
     p.add_argument("--seed", type=int, default=1, help="first seed (default 1)")
+    p.add_argument("--from-game", type=int, default=0, metavar="I",
+                   help="start at game I (seed + I, A in seat I mod players): the rest of an interrupted run")
     p.add_argument("--json", action="store_true", help="one JSON object per pairing instead of a line")
     args = p.parse_args(argv)
     try:
-        if args.games < 1:
-            raise CogworkError("--games must be 1 or more")
+        if not 0 <= args.from_game < args.games:
+            raise CogworkError("--games must be 1 or more, and --from-game below it")
         packs = [_pack_players(text) for text in args.pack or PACKS]
         pairings = [tuple(BotSpec.parse(part) for part in _two(text)) for text in args.pairing or PAIRINGS]
         loaded = {name: load_pack(name) for name, _ in packs}
@@ -153,12 +155,13 @@ def main(argv: list[str] | None = None) -> int:
         for a, b in pairings:
             pairing = Pairing(name, players, a, b)
             try:
-                for game in range(args.games):
+                for game in range(args.from_game, args.games):
                     pairing.play(loaded[name], args.seed + game, game)
             except KeyboardInterrupt:
                 if pairing.games:
                     _show(pairing, args.json, interrupted=True)
-                print(f"interrupted: {pairing.games} of {args.games} games of this pairing finished", flush=True)
+                print(f"interrupted: {pairing.games} of {args.games - args.from_game} games of this pairing finished",
+                      flush=True)
                 return 1
             _show(pairing, args.json)
     return 0
