@@ -321,7 +321,8 @@ def test_the_ladder_refuses_a_bad_pairing_or_pack(capsys: pytest.CaptureFixture[
     ladder = _ladder()
     assert ladder.main(["--pack", "tic-tac-toe:2", "--pairing", "greedy"]) == 2
     assert ladder.main(["--pack", "tic-tac-toe", "--pairing", "greedy/random"]) == 2
-    assert ladder.main(["--pack", "tic-tac-toe:2", "--pairing", "greedy/random", "--games", "8", "--from-game", "8"]) == 2
+    assert ladder.main(["--pack", "tic-tac-toe:2", "--pairing", "greedy/random", "--games", "8",
+                        "--from-game", "8"]) == 2
     assert ladder.main(["--pack", "tic-tac-toe:2", "--pairing", "wise/random"]) == 2
     assert "unknown bot kind 'wise'" in capsys.readouterr().err
 
