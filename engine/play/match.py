@@ -40,8 +40,8 @@ Observer = Callable[[Event], None]
 # replay more answers (measured with tools/bench/fork.py and random games; see docs/architecture.md)
 CHECKPOINT_EVERY = 16
 # a match that searching bots play is forked for every option or iteration of every decision: a checkpoint
-# at each step start that follows an answer makes each fork replay at most the answers of one step (Raising
-# Robots: fork 0.89 -> 0.62 ms; the checkpoints cost a `to_data` per step, sharing unchanged parts)
+# at each step start that follows an answer makes each fork replay at most the answers of one step (a shipped
+# 4-player pack: fork 0.89 -> 0.62 ms; the checkpoints cost a `to_data` per step, sharing unchanged parts)
 SEARCHED_CHECKPOINT_EVERY = 1
 
 
