@@ -609,12 +609,13 @@ class EffectCompiler(ExprCompiler):
                      P=self.unit.temp(), WHO=who, O=self.unit.temp(), BODY=body.body or [ast.Pass()]), None
 
     def _s_within(self, t: Tree):
-        """`within C { ... }`: held counters in the block read, gain into and pay from container C alone."""
+        """`within C { ... }`: held counters in the block read, gain into and pay from container C alone (or
+        from the containers C lists, a zone or a list of them: the player picks among them unit by unit)."""
         container = self.expr(t.children[0])
         body = self.block(t.children[1])
         legal = None if body.legal is None else expr("game.legal_within(ctx, C, lambda: L)", C=container,
                                                           L=body.legal)
-        return stmts("O = ctx.pool\nctx.pool = need_container(C)\ntry:\n    BODY\nfinally:\n    ctx.pool = O",
+        return stmts("O = ctx.pool\nctx.pool = need_containers(C)\ntry:\n    BODY\nfinally:\n    ctx.pool = O",
                      O=self.unit.temp(), C=container, BODY=body.body or [ast.Pass()]), legal
 
     def _s_block_link(self, t: Tree):

@@ -26,7 +26,7 @@ from engine.errors import GameOver, RuleError, StopLoop
 from engine.runtime import dsl_values as values
 from engine.runtime import limits
 from engine.runtime.anytime import REASK
-from engine.runtime.containers import need_container
+from engine.runtime.containers import need_containers
 from engine.runtime.defs import Cost, Expr, Pack
 from engine.runtime.state import Item, PlayerRef
 from engine.usage import Usage
@@ -45,7 +45,7 @@ HELPERS: dict[str, Any] = {
     "set_item_attr": values.set_item_attr, "show": values.show, "offer": values.offer,
     "offer_combinations": values.offer_combinations,
     "describe": values.describe, "bounded": limits.bounded, "number_span": limits.number_span,
-    "refuse": limits.refuse, "need_container": need_container, "reask": REASK, "first": values.first,
+    "refuse": limits.refuse, "need_containers": need_containers, "reask": REASK, "first": values.first,
     "plus": limits.plus, "times": limits.times, "compared": limits.compared,
     "sorting": limits.sorting, **{f"op_{name}": op for name, op in limits.COMPARISONS.items()},
 }

@@ -15,7 +15,7 @@ from typing import Any
 from engine.errors import RuleError, StopLoop
 from engine.runtime.anytime import REASK, AnytimeOffer
 from engine.runtime.boards import Graph, faces_open
-from engine.runtime.containers import held, need_container, put, used
+from engine.runtime.containers import held, need_container, need_containers, put, used
 from engine.runtime.context import Ctx
 from engine.runtime.costs import can_pay, explain, payment_ways, reductions, way_label
 from engine.runtime.decision import DONE, KINDS, Decision
@@ -462,14 +462,14 @@ class Interpreter:
                 found.append((item, 1 if pool.value is None else int(pool.value(ctx))))
         return found
 
-    def spendable(self, name: str, seat: int | None, within: Item | None = None) -> int:
+    def spendable(self, name: str, seat: int | None, within: tuple[Item, ...] | None = None) -> int:
         """How much of a counter a payment may use: an item-backed counter's items of positive value; a
-        held counter's units in the `within` container, when a `within` block names one."""
+        held counter's units in the `within` containers, when a `within` block names them."""
         cdef = self.pack.counters.get(name)
         if cdef is not None and cdef.items is not None:
             return sum(value for _, value in self._pool(cdef, seat) if value > 0)
         if within is not None and cdef is not None and cdef.held is not None:
-            return held(within, name)
+            return sum(held(c, name) for c in within)
         return self.counter(name, seat)
 
     # ---------------------------------------------------------------- containers
@@ -487,9 +487,9 @@ class Interpreter:
         return self.each(found)
 
     def held_total(self, ctx: Ctx, name: str) -> int:
-        """A held counter as a rule reads it: the `within` container's, or the total of the seat's."""
+        """A held counter as a rule reads it: the `within` containers', or the total of the seat's."""
         if ctx.pool is not None:
-            return held(ctx.pool, name)
+            return sum(held(c, name) for c in ctx.pool)
         return self.counter(name, ctx.seat)
 
     def room_for(self, container: Any, name: str) -> int:
@@ -511,7 +511,7 @@ class Interpreter:
 
     def legal_within(self, ctx: Ctx, container: Any, legal: Callable[[], Any]) -> bool:
         """Whether a `within` block can start: its leading statement's test, run within the container."""
-        saved, ctx.pool = ctx.pool, need_container(container)
+        saved, ctx.pool = ctx.pool, need_containers(container)
         try:
             return bool(legal())
         finally:
@@ -523,13 +523,16 @@ class Interpreter:
 
     def _fill(self, ctx: Ctx, cdef: CounterDef, amount: int) -> None:
         """Gain units of a held counter: into the `within` container, or one unit at a time into a container
-        with room that the player picks; what fits nowhere is lost."""
-        if ctx.pool is not None:
-            put(ctx.pool, cdef.id, held(ctx.pool, cdef.id) + min(amount, self.room_for(ctx.pool, cdef.id)))
+        with room that the player picks (of the `within` ones, when it names several); what fits nowhere is
+        lost."""
+        pool = ctx.pool
+        if pool is not None and len(pool) == 1:
+            put(pool[0], cdef.id, held(pool[0], cdef.id) + min(amount, self.room_for(pool[0], cdef.id)))
             return
         self.spend(amount, f"placing {amount:,} {cdef.name} one at a time")
         for _ in range(amount):
-            open_ = [c for c in self.containers(cdef, ctx.seat) if self.room_for(c, cdef.id) > 0]
+            open_ = [c for c in (pool if pool is not None else self.containers(cdef, ctx.seat))
+                     if self.room_for(c, cdef.id) > 0]
             if not open_:
                 return
             chosen = self.choose_item(ctx, f"put 1 {cdef.name} in", open_)
@@ -537,11 +540,13 @@ class Interpreter:
 
     def _drain(self, ctx: Ctx, cdef: CounterDef, amount: int) -> None:
         """Take up to `amount` units of a held counter: from the `within` container, or one unit at a time
-        from a container the player picks (all of them at once when there is no choice to make)."""
-        if ctx.pool is not None:
-            put(ctx.pool, cdef.id, held(ctx.pool, cdef.id) - min(amount, held(ctx.pool, cdef.id)))
+        from a container the player picks (of the `within` ones, when it names several; all of them at once
+        when there is no choice to make)."""
+        pool = ctx.pool
+        if pool is not None and len(pool) == 1:
+            put(pool[0], cdef.id, held(pool[0], cdef.id) - min(amount, held(pool[0], cdef.id)))
             return
-        having = [c for c in self.containers(cdef, ctx.seat) if held(c, cdef.id) > 0]
+        having = [c for c in (pool if pool is not None else self.containers(cdef, ctx.seat)) if held(c, cdef.id) > 0]
         if sum(held(c, cdef.id) for c in having) <= amount:
             for c in having:
                 put(c, cdef.id, 0)
@@ -864,11 +869,12 @@ class Interpreter:
         finally:
             ctx.pool = saved
 
-    def quote(self, ctx: Ctx, need: dict[str, int], source: Item | None) -> tuple[list[dict[str, int]], Item | None]:
+    def quote(self, ctx: Ctx, need: dict[str, int],
+              source: Item | None) -> tuple[list[dict[str, int]], tuple[Item, ...] | None]:
         """The quote stage every cost passes: the cost modifiers of the items in the payer's active zones
         (and the shared ones) that apply add their surcharges, take off their discounts (each way to place
-        them is a cost the payer may pay) and may name a container to pay from. Returns the costs and that
-        container (None: the usual pools)."""
+        them is a cost the payer may pay) and may name containers to pay from. Returns the costs and those
+        containers (None: the usual pools)."""
         if ctx.seat is None:
             return [need], None
         quoted, discount, pool = dict(need), 0, None
@@ -884,7 +890,7 @@ class Interpreter:
                     if modifier.discount is not None:
                         discount += int(modifier.discount(inner))
                     if modifier.source is not None and pool is None:
-                        pool = need_container(modifier.source(inner))
+                        pool = need_containers(modifier.source(inner))
         return reductions(quoted, discount), pool
 
     def _spend(self, ctx: Ctx, name: str, amount: int) -> None:
