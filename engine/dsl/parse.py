@@ -7,14 +7,16 @@ token's own line and column.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import lru_cache, partial
 
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from engine.diagnostics import Diagnostic
 from engine.dsl.grammar_cache import load_or_build
+from engine.dsl.lalr import FastParser
 from engine.packs.source import SourceFile
 from engine.resources import data_dir
 
@@ -34,6 +36,12 @@ def parser() -> Lark:
     grammar = (data_dir("grammar") / "cogwork.lark").read_text(encoding="utf-8")
     return load_or_build(grammar, lambda: Lark(grammar, parser="lalr", start=["effect", "expr", "cost"],
                                                propagate_positions=True, maybe_placeholders=True))
+
+
+@lru_cache(maxsize=1)
+def fast_parser() -> FastParser:
+    """`parser()`'s tables run by the faster loop of `lalr.py` (Lark's own loop is used for texts that fail)."""
+    return FastParser(parser())
 
 
 @dataclass
@@ -68,6 +76,10 @@ class DslText:
     def place(self, at: Tree | Token | int | None) -> tuple[str, int, int]:
         line, col = self.position(_offset(at))
         return (self.display, line, col)
+
+    def spot(self, at: Tree | Token | int | None) -> Callable[[], tuple[str, int, int]]:
+        """`place(at)`, worked out only when asked for (the compiler records every use; few are shown)."""
+        return partial(self.place, at)
 
     def snippet(self, node: Tree | Token) -> str:
         """The source text of a node, whitespace folded: used for option labels."""
@@ -127,7 +139,7 @@ def _parse(text: str, start: str) -> Tree | UnexpectedInput | TooComplex:
     """The tree of a text, or why it does not parse or cannot be compiled; kept because the type pass
     and the compiler both read every text, and cards repeat texts. Trees are shared: never change one."""
     try:
-        tree = parser().parse(text, start=start)
+        tree = fast_parser().parse(text, start) or parser().parse(text, start=start)
     except UnexpectedInput as exc:
         return exc
     except RecursionError:  # pragma: no cover - Lark's LALR parser builds trees without recursing

@@ -38,7 +38,7 @@ from engine.runtime.events import Event, EventKind
 from engine.runtime.interpreter import BUILTIN_EVENTS, Interpreter
 from engine.runtime.limits import LimitError
 from engine.runtime.state import Zone
-from engine.usage import Where
+from engine.usage import Place, Where, position_of
 
 ENGINE_COUNTERS = ("first_player",)     # read by the engine itself: the seat that goes first
 MAX_PLAYTEST_DECISIONS = 20_000         # a random game longer than this is cut short, not reported
@@ -51,8 +51,9 @@ def semantic_checks(raw: RawPack, pack: Pack, sites: list[tuple[Site, DslText, T
             *hidden_reads(raw, pack, sites), *text_mismatches(raw, pack, trees), *playtest(raw, pack, games)]
 
 
-def _at(code: str, message: str, where: Where, hint: str | None = None, severity: str = "warning") -> Diagnostic:
-    return Diagnostic(code, message, where[0], where[1], where[2], severity=severity, hint=hint)
+def _at(code: str, message: str, place: Place, hint: str | None = None, severity: str = "warning") -> Diagnostic:
+    file, line, col = position_of(place)
+    return Diagnostic(code, message, file, line, col, severity=severity, hint=hint)
 
 
 def _key(entry: Entry) -> Where:
