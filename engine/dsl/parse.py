@@ -32,10 +32,23 @@ _TOKEN_NAMES = {
 
 @lru_cache(maxsize=1)
 def parser() -> Lark:
-    """The LALR parser for every start rule, built once (and kept in the on-disk cache as signed JSON)."""
-    grammar = (data_dir("grammar") / "cogwork.lark").read_text(encoding="utf-8")
-    return load_or_build(grammar, lambda: Lark(grammar, parser="lalr", start=["effect", "expr", "cost"],
-                                               propagate_positions=True, maybe_placeholders=True))
+    """The LALR parser for every start rule: its tables from `grammar/cogwork.tables.json` when they are
+    this grammar's, else built once (and kept in the on-disk cache as signed JSON)."""
+    grammar = grammar_text()
+    return load_or_build(grammar, lambda: build_parser(grammar), data_dir("grammar") / SHIPPED_TABLES)
+
+
+SHIPPED_TABLES = "cogwork.tables.json"
+
+
+def grammar_text() -> str:
+    return (data_dir("grammar") / "cogwork.lark").read_text(encoding="utf-8")
+
+
+def build_parser(grammar: str) -> Lark:
+    """The parser built from the grammar text (what the shipped and cached tables hold)."""
+    return Lark(grammar, parser="lalr", start=["effect", "expr", "cost"], propagate_positions=True,
+                maybe_placeholders=True)
 
 
 @lru_cache(maxsize=1)
