@@ -7,6 +7,7 @@ token's own line and column.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache, partial
@@ -157,11 +158,18 @@ def _parse(text: str, start: str) -> Tree | UnexpectedInput | TooComplex:
         return exc
     except RecursionError:  # pragma: no cover - Lark's LALR parser builds trees without recursing
         return TooComplex("DSL004", f"this text nests more than {MAX_DSL_DEPTH} levels deep", 0)
-    return _too_complex(tree) or tree
+    return _too_complex(tree, _LONG_NUMBER.search(text) is not None) or tree
 
 
-def _too_complex(tree: Tree) -> TooComplex | None:
-    """The first compile-time limit the tree goes past, walked without recursion (it may be very deep)."""
+_LONG_NUMBER = re.compile(rf"\d{{{MAX_DSL_DIGITS + 1}}}")     # a run of digits a too-long number needs
+
+
+def _too_complex(tree: Tree, numbers: bool = True) -> TooComplex | None:
+    """The first compile-time limit the tree goes past, walked without recursion (it may be very deep).
+
+    `numbers`: whether the text may hold a number too long (some run of digits is); if not, tokens
+    are not visited at all (the trees are visited in the same order, so the same one is reported).
+    """
     stack: list[tuple[Tree | Token, int]] = [(tree, 1)]
     while stack:
         node, depth = stack.pop()
@@ -173,7 +181,8 @@ def _too_complex(tree: Tree) -> TooComplex | None:
         if depth > MAX_DSL_DEPTH:
             return TooComplex("DSL004", f"this text nests more than {MAX_DSL_DEPTH} levels deep (operators,"
                               f" brackets and blocks inside one another)", _offset(node))
-        stack.extend((child, depth + 1) for child in node.children if child is not None)
+        stack.extend((child, depth + 1) for child in node.children
+                     if child is not None and (numbers or type(child) is not Token))
     return None
 
 

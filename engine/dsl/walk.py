@@ -61,7 +61,9 @@ class RuleNodes:
             while stack:
                 node = stack.pop()
                 groups.setdefault(node.data, []).append(node)
-                stack.extend(child for child in node.children if isinstance(child, Tree))
+                for child in node.children:
+                    if type(child) is Tree:
+                        stack.append(child)
             found = self._groups[id(tree)] = (tree, groups)
         return found[1]
 

@@ -324,9 +324,13 @@ def _disagreements(pack: Pack, rules: _Amounts, text: str, names: dict[str, _Nam
         if ident in rules.variable or (after is not None and named.words is not None and named.words.isdisjoint(after)):
             continue        # computed by the rules, or no word after an amount starts one of its forms
         printed = {int(m[1]): m.start() for m in reversed(list(named.pattern.finditer(text))) if m[1]}
+        if not printed:
+            continue        # the text gives no amount of it: nothing to disagree with
         wanted = rules.fixed.get(ident, set())
+        extra, lacking = printed.keys() - wanted - rules.loose, wanted - printed.keys()
+        if not extra and not lacking:
+            continue
         name = pack.counters[ident].name if ident in pack.counters else pack.wildcards[ident].name
-        extra, lacking = set(printed) - wanted - rules.loose, wanted - set(printed)
         if extra:
             rules_say = f"only use {_count(wanted, name)}" if wanted else f"never use {plural(name, '2')}"
             yield printed[min(extra)], f"the printed text says {_count(extra, name)} but the rules {rules_say}"
