@@ -97,6 +97,9 @@ class DslText:
 
     def snippet(self, node: Tree | Token) -> str:
         """The source text of a node, whitespace folded: used for option labels."""
+        meta = node._meta if type(node) is Tree else None
+        if meta is not None and not meta.empty and meta.end_pos:     # the common case, without the calls below
+            return " ".join(self.text[meta.start_pos:meta.end_pos].split())
         start = _offset(node)
         end = getattr(node, "end_pos", None)
         if end is None and isinstance(node, Tree) and not node.meta.empty:
