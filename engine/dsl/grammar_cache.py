@@ -6,7 +6,7 @@ them, but its cache file is a pickle, and reading a pickle an attacker wrote run
 (signed JSON), in a form that keeps what plain JSON would change: tuples, and keys that are
 numbers. A missing or unusable entry just means the tables are built again.
 
-The same JSON also ships beside the grammar (`grammar/cogwork.tables.json`, written by
+The same JSON is also packaged beside the grammar (`grammar/cogwork.tables.json`, written by
 `python tools/grammar_tables.py`): building the tables was ~3% of a cold lint, paid by every
 first run and every CI job with an empty cache. It is used only if it was made from this very
 grammar text by this Lark version; otherwise the user cache (or a build) takes over, and
