@@ -143,7 +143,7 @@ class EffectCompiler(ExprCompiler):
             target = self.counter_ref(name, self.usage.produce)
             return stmts("game.gain(ctx, N, int(A))", N=target, A=self.expr(amount_t)), None
         self.check_cost_name(name)
-        self.usage.produce(str(name), self.dsl.place(name))
+        self.usage.produce(str(name), self.dsl.spot(name))
         self._not_item_backed(name, "gained")
         amount = self.expr(amount_t)
         general = stmts("game.gain(ctx, N, int(A))", N=const(str(name)), A=amount)
@@ -212,7 +212,7 @@ class EffectCompiler(ExprCompiler):
                 self.dsl.error(tok, "DSL013", f"'{n}' cannot be set: only counters and item attributes can",
                                None)
                 return [], None
-            self.usage.produce(n, self.dsl.place(tok))
+            self.usage.produce(n, self.dsl.spot(tok))
             quick = self._quick_counter(n, "set", value)
             return quick or stmts("game.change(ctx, N, int(V))", N=const(n), V=value), None
         if isinstance(target, Tree) and target.data == "attr":
@@ -311,7 +311,7 @@ class EffectCompiler(ExprCompiler):
     def die(self, tok: Token | Tree) -> str:
         """The die a `roll`/`reroll` names; DICE001 when the name is no kind of die."""
         name = str(tok)
-        self.usage.ref(name, self.dsl.place(tok))
+        self.usage.ref(name, self.dsl.spot(tok))
         if name not in self.pack.dice:
             self.dsl.error(tok, "DICE001", f"'{name}' is not a kind of die: `roll` and `reroll` take a name from the"
                            " `dice` section", did_you_mean(name, sorted(self.pack.dice)))
@@ -590,7 +590,7 @@ class EffectCompiler(ExprCompiler):
         if name not in self.known_procedures:
             self.unknown(name_tok, "procedure", sorted(self.known_procedures))
             return [], None
-        self.usage.ref(name, self.dsl.place(name_tok))
+        self.usage.ref(name, self.dsl.spot(name_tok))
         args = [self.expr(a) for a in t.children[1:] if a is not None]
         params = self.known_procedures[name]
         if len(args) != len(params):
@@ -640,7 +640,7 @@ class EffectCompiler(ExprCompiler):
     def _s_emit(self, t: Tree):
         name_tok, *args = t.children
         name = str(name_tok)
-        self.usage.emit(name, self.dsl.place(name_tok))
+        self.usage.emit(name, self.dsl.spot(name_tok))
         keys: list[ast.expr | None] = []
         vals: list[ast.expr] = []
         for arg in args:
