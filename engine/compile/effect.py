@@ -71,15 +71,18 @@ class EffectCompiler(ExprCompiler):
         self.too_deep = False  # reported once per generated function
         self.lets: set[str] = set()  # Python locals of `let`s: `set NAME = ...` may change them
 
-    def effect_function(self, tree: Tree, text: str, params: tuple[str, ...] = ()) -> Effect:
-        """The whole text as an `Effect`: its run function and, when it has one, its legality test. A
-        procedure's `params` are locals holding the values its `call` passed (`ctx.args`)."""
+    def effect_function(self, tree: Tree, text: str, params: tuple[str, ...] = (),
+                        procedure: str | None = None) -> Effect:
+        """The whole text as an `Effect`: its run function and, when it has one, its legality test. For
+        `procedure` (its name), the run function pays for the call (engine/compile/codegen.py) and `params`
+        are locals holding the values its `call` passed (`ctx.args`)."""
         with checking_only():  # names resolved and problems reported now, the code built when first run
             self.take_params(params)
             code = self.effect(tree)
         legal = None if code.legal is None else self.function(
             lambda c: [*c.take_params(params), *stmts("return X", X=c.effect(tree).legal)], "legal")
-        return Effect(self.function(lambda c: [*c.take_params(params), *c.effect(tree).body]), legal, text)
+        return Effect(self.function(lambda c: [*c.take_params(params), *c.effect(tree).body], procedure=procedure),
+                      legal, text)
 
     def take_params(self, params: tuple[str, ...]) -> list[ast.stmt]:
         """Bind each parameter to its value in `ctx.args` (like a `let`: `set NAME = ...` changes it)."""
@@ -554,7 +557,9 @@ class EffectCompiler(ExprCompiler):
             self.dsl.error(name_tok, "DSL011", f"procedure '{name}' takes {takes} arguments, got {len(args)}")
             return [], None
         if not args:
-            return stmts("game.call(ctx, N)", N=const(name)), expr("game.can_call(ctx, N)", N=const(name))
+            # the procedure's function pays for the call itself (engine/compile/codegen.py, `Unit.module`)
+            return (stmts("game.pack.procedures[N].run(ctx)", N=const(name)),
+                    expr("game.can_call(ctx, N)", N=const(name)))
         values = ast.Tuple(args, ast.Load())
         return (stmts("game.call_with(ctx, N, A)", N=const(name), A=values),
                 expr("game.can_call_with(ctx, N, A)", N=const(name), A=values))
