@@ -48,7 +48,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except MoveError as exc:
         print(f"cogwork: error: {exc}", file=sys.stderr)
         return EXIT_BROKEN
-    except (UsageError, OSError, json.JSONDecodeError, KeyError) as exc:
+    except (UsageError, OSError, json.JSONDecodeError) as exc:
         print(f"cogwork: error: {exc}", file=sys.stderr)
         return EXIT_BROKEN
     except EOFError:
