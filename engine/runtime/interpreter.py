@@ -633,8 +633,12 @@ class Interpreter:
         state = self.state
         work = state.work = state.work + len(collection)
         if work > self._work_limit:
-            raise self.out_of_work(f"going through {len(collection):,} elements")
+            raise self.overrun(collection)
         return collection
+
+    def overrun(self, collection: Any) -> LimitError:
+        """The error for going through `collection` past the work budget."""
+        return self.out_of_work(f"going through {len(collection):,} elements")
 
     def contains(self, value: Any, collection: Any) -> bool:
         """`value in collection`, paid by the length of what it searches (a list, a text or a zone)."""
