@@ -11,7 +11,7 @@ statement instead, and the statement reads the collection from a local:
     t = X
     t_w = game.state.work + len(t)
     game.state.work = t_w
-    if t_w > game._work_limit:
+    if t_w > game.work_limit:
         raise game.overrun(t)
 
 The same work in the same order, the same error at the same DSL line. A
@@ -48,7 +48,7 @@ def inline_charges(body: list[ast.stmt], temp: Callable[[], str]) -> list[ast.st
             call = getattr(parent, field) if index is None else getattr(parent, field)[index]
             local = temp()
             charge = stmts("T = X\nW = game.state.work + len(T)\ngame.state.work = W\n"
-                           "if W > game._work_limit:\n    raise game.overrun(T)",
+                           "if W > game.work_limit:\n    raise game.overrun(T)",
                            T=local, W=temp(), X=call.args[0])
             out.extend(ast.copy_location(node, stmt) for node in charge)
             stmt = _replaced(stmt, path, ast.Name(local, ast.Load()))

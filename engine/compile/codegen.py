@@ -203,7 +203,7 @@ class Unit:
                          BODY=body or [ast.Pass()])
         else:
             code = stmts("def dsl(ctx):\n    game = ctx.game\n    t_self = ctx.self_item\n    t_state = game.state\n"
-                         "    t_state.work += WORK\n    if t_state.work > game._work_limit:\n"
+                         "    t_state.work += WORK\n    if t_state.work > game.work_limit:\n"
                          "        raise game.out_of_work(CALLING)\n    t_depth = game.call_depth\n"
                          "    if t_depth >= DEPTH:\n        raise LIMIT(NESTED)\n    game.call_depth = t_depth + 1\n"
                          "    try:\n        BODY\n    except content_faults as exc:\n"

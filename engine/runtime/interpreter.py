@@ -75,8 +75,9 @@ class Interpreter:
         self._of_type: dict[tuple[str, int | None], list[Item]] = {}
         if like is None:
             self._size_zones(players)
-        # the total at which the work since the last decision runs out (a fork resumes at a decision)
-        self._work_limit = min(self.state.work + MAX_WORK, MAX_GAME_WORK)
+        # the total at which the work since the last decision runs out (a fork resumes at a decision); generated
+        # code reads it (a procedure paying for its call, a collection paid inline: engine/compile/charges.py)
+        self.work_limit = min(self.state.work + MAX_WORK, MAX_GAME_WORK)
         self._trigger_depth = 0
         self.trace: list[Any] | None = None   # the flow trace (None: not kept, this match will not be forked)
         self.live = True                      # False while a fork catches up with its checkpoint
@@ -609,7 +610,7 @@ class Interpreter:
         """Spend units of this game's work budget; a LimitError when it runs out (a runaway rule)."""
         state = self.state
         state.work += units
-        if state.work > self._work_limit:
+        if state.work > self.work_limit:
             raise self.out_of_work(what)
 
     def out_of_work(self, what: str) -> LimitError:
@@ -623,7 +624,7 @@ class Interpreter:
         if count > 0:
             state = self.state
             work = state.work = state.work + count
-            if work > self._work_limit:   # the message is made only then (this runs for every `repeat`)
+            if work > self.work_limit:   # the message is made only then (this runs for every `repeat`)
                 raise self.out_of_work(f"a repeat of {count:,} passes")
         return range(count)
 
@@ -632,7 +633,7 @@ class Interpreter:
         by its length."""
         state = self.state
         work = state.work = state.work + len(collection)
-        if work > self._work_limit:
+        if work > self.work_limit:
             raise self.overrun(collection)
         return collection
 
@@ -681,7 +682,7 @@ class Interpreter:
                 raise LimitError(f"more than {MAX_DECISIONS} decisions in one game: does a loop never end?")
             seat = self._seat(seat)  # raises: nobody is there to ask
         limit = state.work + MAX_WORK   # a new stretch: the work from here is bounded afresh (and the game's)
-        self._work_limit = limit if limit < MAX_GAME_WORK else MAX_GAME_WORK
+        self.work_limit = limit if limit < MAX_GAME_WORK else MAX_GAME_WORK
         source = ctx.self_item
         open_source = source is None or (source.zone is not None and source.zone.visibility == "public")
         decision = Decision(seat, KINDS[kind], prompt, labels, values, state.step, rules or [], open_source)
@@ -993,7 +994,7 @@ class Interpreter:
         state = self.state
         for _ in range(amount):
             state.work += DRAW_WORK
-            if state.work > self._work_limit:
+            if state.work > self.work_limit:
                 raise self.out_of_work(f"drawing {amount:,} items")
             if not src.items and src.zdef.refill_from:
                 self._refill_from(ctx, src, tell=False)
