@@ -9,6 +9,7 @@ answer, so an effect can stop anywhere and resume there.
 from __future__ import annotations
 
 import ast
+import copy
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -243,15 +244,30 @@ class EffectCompiler(ExprCompiler):
                 if not plain_value(value):  # an item or zone is stored by id: the helper converts it
                     return stmts("T = B\nCHECK\nset_item_attr(T, N, V)", T=tmp, B=base, CHECK=check or [ast.Pass()],
                                  N=const(attr), V=value), None
-                return stmts("T = B\nCHECK\nif T.__class__ is Item:\n    T.attrs[N] = V\nelse:\n"
-                             "    set_item_attr(T, N, V)", T=tmp, B=base, CHECK=check or [ast.Pass()], N=const(attr),
-                             V=value), None
+                return self._set_attr(base, tmp, attr, value, check), None
             # `set p.score = 3` for a player p
             return stmts("T = B\nCHECK\nif isinstance(T, PlayerRef):\n"
                          "    game.change(ctx.child(seat=T.seat), N, int(V))\nelse:\n    set_item_attr(T, N, V)",
                          T=tmp, B=base, CHECK=check or [ast.Pass()], N=const(attr), V=value), None
         self.dsl.error(target, "DSL013", "only a counter or an item attribute can be set")
         return [], None
+
+    @staticmethod
+    def _set_attr(base: ast.expr, tmp: str, attr: str, value: ast.expr, check: list[ast.stmt]) -> list[ast.stmt]:
+        """`set B.attr = V` for a plain value: stored straight into an item's attrs. A local (a loop's or a
+        choice's variable) needs no copy, and a value known to be an item no class test."""
+        item = kind_of(base) == "item"
+        if isinstance(base, ast.Name):   # reading a local twice is free and cannot change in between
+            if item:
+                return stmts("CHECK\nB.attrs[N] = V", B=base, CHECK=check or [ast.Pass()], N=const(attr), V=value)
+            return stmts("CHECK\nif B.__class__ is Item:\n    B.attrs[N] = V\nelse:\n    set_item_attr(B2, N, V2)",
+                         B=base, B2=ast.Name(base.id, ast.Load()), CHECK=check or [ast.Pass()], N=const(attr),
+                         V=value, V2=copy.deepcopy(value))
+        if item:
+            return stmts("T = B\nCHECK\nT.attrs[N] = V", T=tmp, B=base, CHECK=check or [ast.Pass()], N=const(attr),
+                         V=value)
+        return stmts("T = B\nCHECK\nif T.__class__ is Item:\n    T.attrs[N] = V\nelse:\n    set_item_attr(T, N, V)",
+                     T=tmp, B=base, CHECK=check or [ast.Pass()], N=const(attr), V=value)
 
     @staticmethod
     def _unless_watched(quick: list[ast.stmt] | None, general: list[ast.stmt]) -> list[ast.stmt]:

@@ -16,6 +16,7 @@ from typing import Any, Self
 
 from lark import Token, Tree
 
+from engine.compile.acting import acting_local
 from engine.compile.charges import inline_charges
 from engine.compile.codegen import Unit, checking_only, const, expr, stmts
 from engine.diagnostics import did_you_mean
@@ -83,7 +84,8 @@ class ExprCompiler(Walker):
         built on the first call, by a twin of this compiler."""
         name = ".".join(str(step) for step in self.dsl.path) or "dsl"
         return self.unit.function(f"{name}.{role}" if role else name,
-                                  lambda: inline_charges(make(self._twin()), self.unit.temp), procedure)
+                                  lambda: acting_local(inline_charges(make(self._twin()), self.unit.temp)),
+                                  procedure)
 
     def _twin(self) -> Self:
         """A compiler for the same text that reports nothing and notes no usage: it generates the code."""
