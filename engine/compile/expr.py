@@ -16,7 +16,6 @@ from typing import Any, Self
 
 from lark import Token, Tree
 
-from engine.compile.acting import acting_local
 from engine.compile.charges import inline_charges
 from engine.compile.codegen import Unit, checking_only, const, expr, stmts
 from engine.diagnostics import did_you_mean
@@ -84,8 +83,7 @@ class ExprCompiler(Walker):
         built on the first call, by a twin of this compiler."""
         name = ".".join(str(step) for step in self.dsl.path) or "dsl"
         return self.unit.function(f"{name}.{role}" if role else name,
-                                  lambda: acting_local(inline_charges(make(self._twin()), self.unit.temp)),
-                                  procedure)
+                                  lambda: inline_charges(make(self._twin()), self.unit.temp), procedure)
 
     def _twin(self) -> Self:
         """A compiler for the same text that reports nothing and notes no usage: it generates the code."""
