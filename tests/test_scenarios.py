@@ -2,9 +2,10 @@
 
 One test per file in content/PACK/scenarios (format: docs/scenarios.md), for every pack: the one place
 scenarios are run (the per-pack test files check the pack's other promises).
-Scenarios that show an engine bug or a missing engine feature are listed in
-KNOWN_ENGINE_GAPS and marked as strict expected failures: once the engine is
-fixed they XPASS, which fails the run until the entry is removed.
+Scenarios that show an engine bug, a missing engine feature, or a rule a pack
+still approximates (listed as such in its README) are listed in
+KNOWN_ENGINE_GAPS and marked as strict expected failures: once the engine or
+pack is fixed they XPASS, which fails the run until the entry is removed.
 """
 
 from __future__ import annotations
@@ -23,7 +24,10 @@ SCENARIO_DIR = ROOT / "content" / "raising-robots" / "scenarios"
 SCENARIOS = sorted(SCENARIO_DIR.glob("*.yaml"))
 EVERY_SCENARIO = sorted((ROOT / "content").glob("*/scenarios/*.yaml"))
 
-KNOWN_ENGINE_GAPS: dict[str, str] = {}
+KNOWN_ENGINE_GAPS: dict[str, str] = {
+    "stress-botics/ai-choice-after-losing-batteries": "pack approximation: the AI choice at exactly 5 batteries "
+    "is offered only in the maintenance phase, not when a shield loss leaves 5 (rulebook line 1719)",
+}
 
 _PACKS: dict[str, Pack] = {}  # load each pack once for the whole module
 
