@@ -2,11 +2,11 @@
 
 `paid()` (engine/compile/expr.py) wraps every collection a rule goes through
 in `game.each(X)`, a call that adds the collection's length to the work
-budget (engine/runtime/limits.py) and returns it. The Python call costs
-several times the charge itself, and most such collections are the first
-thing their statement evaluates (`for m in modules`, `count(robots where
-...) > 0`, `choose c in hand`). There the charge is made before the
-statement instead, and the statement reads the collection from a local:
+budget (engine/runtime/limits.py) and returns it. The call and its frame
+cost bytecodes of their own, and most such collections are the first thing
+their statement evaluates (`for x in pile`, `count(hand where ...) > 0`,
+`choose c in hand`). There the charge is made before the statement instead,
+and the statement reads the collection from a local:
 
     t = X
     t_w = game.state.work + len(t)
