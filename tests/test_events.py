@@ -75,8 +75,9 @@ class FeedCheck:
         assert decision is not None and decision.seat == event.seat and decision.open_source
         chosen = decision.labels.index(event.data["label"])
         payload = decision.payloads[chosen]
-        if isinstance(payload, Item):
-            assert payload.zone is not None and payload.zone.visible_to(seat), (event, seat)
+        parts = payload if isinstance(payload, tuple) else (payload,)   # several parts chosen together
+        if all(isinstance(part, Item) for part in parts):
+            assert all(part.zone is not None and part.zone.visible_to(seat) for part in parts), (event, seat)
         elif decision.kind is not DecisionKind.REROLL:      # a die's face: dice pools are public
             assert decision.kind in (DecisionKind.MAY, DecisionKind.CHOOSE), (event, seat)
             assert decision.is_branch(chosen) or decision.is_branch(0), (event, seat)

@@ -100,19 +100,21 @@ def goofspiel_openspiel_position(text: str) -> str:
 
 # ---------------------------------------------------------------- breakthrough
 def breakthrough_actions(session: Match, labels: list[str]) -> list[int]:
-    """`a7b6` -> OpenSpiel's ((row * 8 + column) * 6 + direction) * 2 + capture, row 0 = rank 8."""
+    """`a7, b6` -> OpenSpiel's ((row * 8 + column) * 6 + direction) * 2 + capture, row 0 = rank 8."""
     occupied = {cell.comp.id: cell.attrs["piece"] != 0 for cell in _items(session, "board")}
     actions = []
     for label in labels:
-        c1, r1, c2, r2 = FILES.index(label[0]), 8 - int(label[1]), FILES.index(label[2]), 8 - int(label[3])
+        start, end = label.split(", ")
+        c1, r1, c2, r2 = FILES.index(start[0]), 8 - int(start[1]), FILES.index(end[0]), 8 - int(end[1])
         direction = BREAKTHROUGH_DIRECTIONS.index((r2 - r1, c2 - c1))
-        actions.append(((r1 * 8 + c1) * 6 + direction) * 2 + int(occupied[label[2:]]))
+        actions.append(((r1 * 8 + c1) * 6 + direction) * 2 + int(occupied[end]))
     return actions
 
 
 def breakthrough_position(session: Match) -> str:
-    pieces = "".join(PIECES[cell.attrs["piece"]] for cell in _items(session, "board"))   # a8..h8 first
-    rows = [f"{8 - r}{pieces[8 * r:8 * r + 8]}\n" for r in range(8)]
+    pieces = {(cell.attrs["col"], cell.attrs["row"]): PIECES[cell.attrs["piece"]]
+              for cell in _items(session, "board")}
+    rows = [f"{row}{''.join(pieces[col, row] for col in range(1, 9))}\n" for row in range(8, 0, -1)]
     return "".join(rows) + " " + FILES + "\n"
 
 

@@ -34,7 +34,7 @@ from engine.compile.expr import (
 )
 from engine.compile.prompts import compile_prompt
 from engine.diagnostics import did_you_mean
-from engine.dsl.parse import DslText, branch_parts, label_text
+from engine.dsl.parse import DslText, branch_parts, choice_binders, label_text
 from engine.dsl.walk import STATEMENT
 from engine.runtime.decision import DONE, YES
 from engine.runtime.defs import Effect, Pack
@@ -450,8 +450,11 @@ class EffectCompiler(ExprCompiler):
         return stmts("game.committed += 1\ntry:\n    RUN\nfinally:\n    game.committed -= 1", RUN=run)
 
     def _item_choice(self, t: Tree, repeat: bool, optional: bool):
-        var_tok, coll_t = t.children[0], t.children[1]
+        binders = choice_binders(t)
         prompt_tok, body_t = t.children[-2], t.children[-1]
+        if len(binders) > 1:
+            return self._combination_choice(binders, prompt_tok, body_t, optional)
+        var_tok, coll_t = binders[0]
         var = str(var_tok)
         coll = self.expr(coll_t)
         py, body = self.scoped(var, body_t, coll)
@@ -462,7 +465,6 @@ class EffectCompiler(ExprCompiler):
         else:
             options = charged(expr("[V for V in E if L]", V=py, E=paid(self.read(coll)), L=body.legal))
             legal = expr("any(L for V in E)", V=py, E=paid(self.read(coll)), L=body.legal)
-        things, labels = self.unit.temp(), self.unit.temp()
         fixed = _constants(coll) if body.legal is None else None
         if fixed is not None:  # `choose x in ["keep", "sell"]`: the options and their labels are known now
             values, names = offer(fixed)
@@ -470,17 +472,56 @@ class EffectCompiler(ExprCompiler):
                                  ast.List([const(n) for n in names], ast.Load())], ast.Load())
         else:
             options = expr("offer(X)", X=paid(options))
+        return self._item_asker(py, options, prompt, body, repeat, optional), (None if repeat or optional else legal)
+
+    def _combination_choice(self, binders: list[tuple[Token, Any]], prompt_tok: Token | Tree | None, body_t: Tree,
+                            optional: bool):
+        """`choose a in A, b in B { ... }`: one decision over every (a, b) with a in A and b in B (B may use
+        a) for which the block can start; the option is labelled by its parts (`offer_combinations`)."""
+        saved = self.scope
+        names: list[str] = []
+        loops: list[tuple[str, ast.expr]] = []   # (Python name, collection read with the names before it bound)
+        for var_tok, coll_t in binders:
+            if str(var_tok) in names:
+                self.dsl.error(var_tok, "DSL018", f"two parts of one choose are named '{var_tok}': each part "
+                               "needs its own name", "rename one")
+            coll = self.expr(coll_t)
+            py, _ = self.bind(str(var_tok), element_kind(coll))
+            names.append(str(var_tok))
+            loops.append((py, paid(self.read(coll))))
+        body = self.block(body_t)
+        self.scope = saved
+        prompt = self.prompt(prompt_tok, f"choose {', '.join(names)}")
+
+        def comprehension(element: ast.expr, kind: type[ast.ListComp] | type[ast.GeneratorExp]) -> ast.expr:
+            generators = [ast.comprehension(ast.Name(py, ast.Store()), over, [], 0) for py, over in loops]
+            if body.legal is not None:
+                generators[-1].ifs.append(body.legal)
+            return kind(element, generators)
+
+        parts = ast.Tuple([ast.Name(py, ast.Load()) for py, _ in loops], ast.Load())
+        options = expr("offer_combinations(X)", X=comprehension(parts, ast.ListComp))
+        chosen = self.unit.temp()
+        body.body = [ast.Assign([ast.Tuple([ast.Name(py, ast.Store()) for py, _ in loops], ast.Store())],
+                                ast.Name(chosen, ast.Load())), *body.body]
+        legal = expr("any(X)", X=comprehension(const(True), ast.GeneratorExp))
+        return self._item_asker(chosen, options, prompt, body, False, optional), (None if optional else legal)
+
+    def _item_asker(self, chosen: str, options: ast.expr, prompt: ast.expr, body: Code, repeat: bool,
+                    optional: bool) -> list[ast.stmt]:
+        """Ask for one of `options` (a (values, labels) pair) into Python local `chosen` and run the block
+        (again and again, until `done`, when `repeat`)."""
+        things, labels = self.unit.temp(), self.unit.temp()
         may_stop = repeat or optional
         done = stmts("L.append(DONE)\nT.append(None)", L=labels, T=things, DONE=const(DONE)) if may_stop else []
-        stop = stmts("if V is None:\n    break", V=py) if may_stop else []
+        stop = stmts("if V is None:\n    break", V=chosen) if may_stop else []
         after = self._committed(stmts("try:\n    BODY\nexcept StopLoop:\n    break", BODY=body.body or [ast.Pass()])
                                 if repeat else [*body.body, ast.Break()])
-        code = stmts("while True:\n    T, L = OPTIONS\n    if not T:\n        break\n"
+        return stmts("while True:\n    T, L = OPTIONS\n    if not T:\n        break\n"
                      "    DONE_\n    V = game.ask(ctx, 'choose', P, L, T, optional=OPT, fresh=True)\n"
                      "    if V is reask:\n        continue\n    STOP\n    AFTER",
-                     T=things, OPTIONS=options, L=labels, DONE_=done or [ast.Pass()], V=py, P=prompt,
+                     T=things, OPTIONS=options, L=labels, DONE_=done or [ast.Pass()], V=chosen, P=prompt,
                      OPT=const(may_stop), STOP=stop or [ast.Pass()], AFTER=after)
-        return code, (None if may_stop else legal)
 
     def _s_choose_item(self, t: Tree):
         optional = any(isinstance(c, Token) and c.type == "OPTIONAL" for c in t.children)

@@ -44,6 +44,7 @@ HELPERS: dict[str, Any] = {
     "plain_attr": values.plain_attr, "need_number": values.need_number,
     "item_actions": values.item_actions, "need_zone": values.need_zone, "need_item": values.need_item,
     "set_item_attr": values.set_item_attr, "show": values.show, "offer": values.offer,
+    "offer_combinations": values.offer_combinations,
     "describe": values.describe, "bounded": limits.bounded, "number_span": limits.number_span,
     "refuse": limits.refuse, "need_container": need_container, "reask": REASK, "first": values.first,
     "plus": limits.plus, "times": limits.times, "compared": limits.compared,

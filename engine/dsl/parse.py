@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Any
 
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
@@ -166,6 +167,21 @@ def branch_parts(tree: Tree) -> tuple[Token | None, Tree]:
     *label, effect = tree.children
     token = label[0] if label and isinstance(label[0], Token) else None
     return token, effect if isinstance(effect, Tree) else Tree("effect", [])
+
+
+def choice_binders(tree: Tree) -> list[tuple[Token, Any]]:
+    """The `NAME in COLLECTION` parts of a `choose`, `repeat choose` or `for`, in order (a `choose` of
+    several chooses their combinations in one decision: `choose p in board, t in row(cell, p.row + 1)`)."""
+    children = tree.children
+    out: list[tuple[Token, Any]] = []
+    i = 0
+    while i + 1 < len(children):
+        name = children[i]
+        if not (isinstance(name, Token) and name.type == "NAME"):
+            break
+        out.append((name, children[i + 1]))
+        i += 2
+    return out
 
 
 def label_text(token: Token) -> str:

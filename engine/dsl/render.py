@@ -15,7 +15,7 @@ from lark import Token, Tree
 
 from engine.dsl.english import and_list, plural, sentences, words
 from engine.dsl.functions import FUNCTIONS
-from engine.dsl.parse import branch_parts, counter_chain, label_text, parse
+from engine.dsl.parse import branch_parts, choice_binders, counter_chain, label_text, parse
 from engine.dsl.walk import EXPRESSION, STATEMENT, Walker
 from engine.packs.raw import Entry
 from engine.runtime.defs import Pack
@@ -202,7 +202,11 @@ class Renderer(Walker):
 
     def _s_choose_item(self, t: Tree) -> str:
         optional = any(isinstance(c, Token) and c.type == "OPTIONAL" for c in t.children)
-        text = f"choose {t.children[0]} from {self.expr(t.children[1])}: {self.block(t.children[-1])}"
+        binders = choice_binders(t)
+        parts = "; ".join(f"{var} from {self.expr(coll)}" for var, coll in binders)
+        if len(binders) > 1:   # one decision over the combinations
+            parts = f"{' and '.join(str(var) for var, _ in binders)} together, {parts}"
+        text = f"choose {parts}: {self.block(t.children[-1])}"
         return f"you may {text}" if optional else text
 
     def _s_repeat_choose_item(self, t: Tree) -> str:

@@ -16,7 +16,7 @@ from lark import Token, Tree
 
 from engine.diagnostics import Diagnostic, did_you_mean
 from engine.dsl.functions import FUNCTIONS
-from engine.dsl.parse import DslText, counter_chain, parse
+from engine.dsl.parse import DslText, choice_binders, counter_chain, parse
 from engine.dsl.sites import Site
 from engine.dsl.types import (
     A_COST,
@@ -268,8 +268,19 @@ class Checker(Walker):
     _s_repeat_choose_alt = _s_choose_alt
 
     def _s_choose_item(self, t: Tree) -> None:
-        over = element(self.want(t.children[1], COLLECTION, f"'{_keyword(t)} {t.children[0]} in'"))
-        self.bind(t.children[0], over, lambda: self.block(t.children[-1]))
+        """Each `NAME in COLLECTION` part binds NAME to the collection's elements for the parts after it and
+        the block (a `choose` of several parts: `choose p in board, t in line(p, "n")`)."""
+        binders = choice_binders(t)
+
+        def bind_from(i: int) -> None:
+            if i == len(binders):
+                self.block(t.children[-1])
+                return
+            var, coll = binders[i]
+            over = element(self.want(coll, COLLECTION, f"'{_keyword(t)} {var} in'"))
+            self.bind(var, over, lambda: bind_from(i + 1))
+
+        bind_from(0)
 
     _s_repeat_choose_item = _s_for_stmt = _s_choose_item
 

@@ -29,7 +29,7 @@ from typing import Any
 from lark import Tree
 
 from engine.diagnostics import Diagnostic
-from engine.dsl.parse import DslText
+from engine.dsl.parse import DslText, choice_binders
 from engine.dsl.sites import Site
 from engine.packs.raw import RawPack
 from engine.runtime.defs import Pack
@@ -237,8 +237,8 @@ class _Walk:
             then = self.effect(text, blocks[0], shown)
             return then & (self.effect(text, blocks[1], shown) if len(blocks) > 1 else shown)
         if kind in _BINDERS:
-            bound = str(t.children[0])
-            pairs = frozenset(p for p in shown.pairs if bound not in set(_names(p[0])))
+            bound = {str(name) for name, _ in choice_binders(t)}
+            pairs = frozenset(p for p in shown.pairs if not bound & set(_names(p[0])))
             inside = Shown(shown.all, shown.mine, pairs, shown.foreign)
             return shown & self.loop(lambda s: self.effect(text, blocks[0], s), inside)
         alts = [c for b in blocks if b.data == "alternatives" for c in b.children if isinstance(c, Tree)]

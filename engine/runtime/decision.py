@@ -85,12 +85,15 @@ class Decision:
     def public(self, index: int) -> bool:
         """Whether every seat may learn that option `index` was chosen: it names no item hidden from anyone
         and the rules asking belong to no hidden item. A `choose { ... }` alternative or a `may` statement's
-        answer, or an item in a public zone; anything else (actions, costs, numbers, values) stays private."""
+        answer, an item in a public zone, or several such items chosen together; anything else (actions,
+        costs, numbers, values) stays private."""
         if not self.open_source:
             return False
         payload = self.payloads[index] if index < len(self.payloads) else None
         if isinstance(payload, Item):
-            return payload.zone is not None and payload.zone.visibility == "public"
+            return _in_public_zone(payload)
+        if isinstance(payload, tuple):           # a choice of several parts (`choose p in A, t in B`)
+            return all(isinstance(part, Item) and _in_public_zone(part) for part in payload)
         if self.kind is DecisionKind.REROLL:      # dice pools lie on the table
             return True
         return self.is_branch(index) or (self.kind is DecisionKind.MAY and self.is_branch(0))
@@ -102,3 +105,7 @@ class Decision:
     def to_json(self) -> dict[str, Any]:
         return {"seat": self.seat, "kind": self.kind.value, "prompt": self.prompt, "step": self.step,
                 "options": list(self.labels)}
+
+
+def _in_public_zone(item: Item) -> bool:
+    return item.zone is not None and item.zone.visibility == "public"

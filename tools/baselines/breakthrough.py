@@ -1,13 +1,13 @@
 """Breakthrough (8×8, as OpenSpiel plays it: Black moves first, down from rows 7-8) written by hand in
 plain Python: the speed reference for content/breakthrough.
 
-Offers the same steps in the same order as the pack (by starting cell, Black from row 8 down and White
-from row 1 up, files a to h, then left/straight/right) and asks only when there is a choice, so the
-same chooser plays the same game in both. It does not import `engine/`.
+Offers the same moves in the same order as the pack (by starting cell in board order, rank 1 first and
+files a to h, then target file left/straight/right) and asks only when there is a choice, so the same
+chooser plays the same game in both. It does not import `engine/`.
 
     play(seed, chooser) -> {"winners": [seat], "board": [0|1|2] * 64}       chooser: baselines.random_bots
 
-The board is a8..h8 first, a1..h1 last (cell = 8 * (8 - rank) + file), as the pack lists its cells.
+The board is a1..h1 first, a8..h8 last (cell = 8 * (rank - 1) + file), as the pack's grid orders its cells.
 """
 
 from __future__ import annotations
@@ -15,9 +15,8 @@ from __future__ import annotations
 from baselines.random_bots import Chooser
 
 SIZE = 8
-FORWARD = [SIZE, -SIZE]                                          # Black moves down the list, White up
-SCAN = [range(SIZE * SIZE), [8 * r + f for r in range(SIZE - 1, -1, -1) for f in range(SIZE)]]
-GOAL_ROW = [SIZE - 1, 0]                                         # row index (0 = rank 8) each side must reach
+FORWARD = [-SIZE, SIZE]                                          # Black moves down the list, White up
+GOAL_ROW = [0, SIZE - 1]                                         # row index (0 = rank 1) each side must reach
 
 
 def steps_from(cell: int, seat: int) -> list[tuple[int, bool]]:
@@ -32,13 +31,13 @@ STEPS = [[steps_from(cell, seat) for cell in range(SIZE * SIZE)] for seat in ran
 
 
 def play(seed: int, chooser: Chooser) -> dict[str, object]:
-    board = [1] * 16 + [0] * 32 + [2] * 16
+    board = [2] * 16 + [0] * 32 + [1] * 16
     pieces = [16, 16]
     seat = 0
     while True:
         mark = seat + 1
         steps = STEPS[seat]
-        options = [(cell, target) for cell in SCAN[seat] if board[cell] == mark
+        options = [(cell, target) for cell in range(SIZE * SIZE) if board[cell] == mark
                    for target, diagonal in steps[cell]
                    if board[target] == 0 or (diagonal and board[target] != mark)]
         cell, target = options[chooser(seat, len(options))] if len(options) > 1 else options[0]
