@@ -75,7 +75,7 @@ def test_within_pays_only_from_that_container() -> None:
     ctx = Ctx(game, 0)
     put(_tank(game, "tank_2"), "oil", 1)
     put(_tank(game, "tank_3"), "oil", 2)
-    ctx.pool = _tank(game, "tank_2")
+    ctx.pool = (_tank(game, "tank_2"),)
     assert game.held_total(ctx, "oil") == 1
     assert game.can_pay(ctx, {"oil": 1}) and not game.can_pay(ctx, {"oil": 2})   # 3 in all, 1 in tank 2
     with pytest.raises(RuleError, match="cannot pay"):
@@ -117,6 +117,24 @@ def test_a_shared_pool_pays_for_anyone() -> None:
     game = match.game
     assert held(_tank(game, "common_pool", None), "oil") == 3
     assert game.counter("oil", 0) == 1
+
+
+def test_within_several_containers_pays_from_any_of_them() -> None:
+    """`within items(tanks, [common_pool])`: the cost is payable from the player's tanks and the pool together,
+    each unit taken from the one the player picks; what the block reads is their total."""
+    match = _match()
+    game = match.game
+    put(_tank(game, "tank_2"), "oil", 1)
+    assert "call splurge" in match.legal()           # 1 oil of their own + 4 in the pool
+    match.apply_label("call splurge")
+    assert set(match.legal()) == {"Tank 2", "Common pool"}
+    match.apply_label("Tank 2")                      # the first unit from the player's tank, the other two
+    assert match.decision.prompt == "choose one"     # only from the pool: not asked (the next turn is)
+    assert held(_tank(game, "tank_2"), "oil") == 0 and held(_tank(game, "common_pool", None), "oil") == 2
+    assert game.counter("coin", 0) == 7
+    ctx = Ctx(game, 0)
+    ctx.pool = (_tank(game, "tank_1"), _tank(game, "common_pool", None))
+    assert game.held_total(ctx, "water") == 2 and game.held_total(ctx, "oil") == 2
 
 
 def test_held_counters_cannot_be_set() -> None:

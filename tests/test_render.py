@@ -37,7 +37,7 @@ def robots() -> Renderer:
 @pytest.mark.parametrize(("name", "amount", "shown"), [
     ("Coin", "2", "Coins"), ("Coin", "1", "Coin"), ("Battery", "3", "Batteries"), ("Day", "2", "Days"),
     ("Box", "2", "Boxes"), ("Victory Points", "1", "Victory Point"), ("Victory Points", "2", "Victory Points"),
-    ("Energy", "3", "Energy"), ("Glass", "1", "Glass"),
+    ("Energy", "3", "Energy"), ("Glass", "1", "Glass"), ("Gas", "1", "Gas"), ("Gas", "2", "Gas"),
 ])
 def test_plural(name: str, amount: str, shown: str) -> None:
     assert plural(name, amount) == shown

@@ -24,10 +24,7 @@ SCENARIO_DIR = ROOT / "content" / "raising-robots" / "scenarios"
 SCENARIOS = sorted(SCENARIO_DIR.glob("*.yaml"))
 EVERY_SCENARIO = sorted((ROOT / "content").glob("*/scenarios/*.yaml"))
 
-KNOWN_ENGINE_GAPS: dict[str, str] = {
-    "stress-botics/ai-choice-after-losing-batteries": "pack approximation: the AI choice at exactly 5 batteries "
-    "is offered only in the maintenance phase, not when a shield loss leaves 5 (rulebook line 1719)",
-}
+KNOWN_ENGINE_GAPS: dict[str, str] = {}
 
 _PACKS: dict[str, Pack] = {}  # load each pack once for the whole module
 

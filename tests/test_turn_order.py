@@ -55,3 +55,19 @@ def test_reorder_reads_the_expression_for_each_seat() -> None:
         game.state.players[seat].counters["fatigue"] = fatigue
     game.reorder(Ctx(game, None), lambda ctx: -game.counter("fatigue", ctx.seat))
     assert game.turn_order() == [1, 0, 2]
+
+
+def test_scenarios_read_and_set_the_turn_order() -> None:
+    """The `turn_order` state path: the seats in turn order, settable like a `reorder by` result."""
+    import pytest
+
+    from engine.play.state_paths import ValueTypeError, read, write
+    match = Match(load_pack(str(PACK)), 3, 1, {})
+    assert read(match, "turn_order") == [1, 2, 3]
+    write(match, "turn_order", [3, 1, 2])
+    assert read(match, "turn_order") == [3, 1, 2] and match.game.turn_order() == [2, 0, 1]
+    assert _round(match, {0: REST, 1: REST, 2: REST}) == [0, 1, 2]   # the round under way keeps its seats
+    assert _round(match, {2: REST, 0: REST, 1: REST}) == [2, 0, 1]   # all rested: the set order stays
+    for bad in ([1, 2], [1, 1, 2], "1,2,3", [1, 2, 4]):
+        with pytest.raises(ValueTypeError, match="every seat once"):
+            write(match, "turn_order", bad)

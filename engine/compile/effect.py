@@ -38,7 +38,7 @@ from engine.dsl.parse import DslText, branch_parts, choice_binders, label_text
 from engine.dsl.walk import STATEMENT
 from engine.runtime.decision import DONE, YES
 from engine.runtime.defs import Effect, Pack
-from engine.runtime.dsl_values import offer
+from engine.runtime.dsl_values import offer, option_labels
 from engine.runtime.limits import MAX_OPTIONS, MAX_VALUE
 from engine.usage import Usage
 
@@ -467,7 +467,8 @@ class EffectCompiler(ExprCompiler):
             legal = expr("any(L for V in E)", V=py, E=paid(self.read(coll)), L=body.legal)
         fixed = _constants(coll) if body.legal is None else None
         if fixed is not None:  # `choose x in ["keep", "sell"]`: the options and their labels are known now
-            values, names = offer(fixed)
+            values, known = offer(fixed)
+            names = known if known is not None else option_labels(values)
             options = ast.Tuple([ast.List([const(v) for v in values], ast.Load()),
                                  ast.List([const(n) for n in names], ast.Load())], ast.Load())
         else:
@@ -513,7 +514,8 @@ class EffectCompiler(ExprCompiler):
         (again and again, until `done`, when `repeat`)."""
         things, labels = self.unit.temp(), self.unit.temp()
         may_stop = repeat or optional
-        done = stmts("L.append(DONE)\nT.append(None)", L=labels, T=things, DONE=const(DONE)) if may_stop else []
+        done = (stmts("if L is not None:\n    L.append(DONE)\nT.append(None)", L=labels, T=things, DONE=const(DONE))
+                if may_stop else [])
         stop = stmts("if V is None:\n    break", V=chosen) if may_stop else []
         after = self._committed(stmts("try:\n    BODY\nexcept StopLoop:\n    break", BODY=body.body or [ast.Pass()])
                                 if repeat else [*body.body, ast.Break()])
@@ -536,13 +538,14 @@ class EffectCompiler(ExprCompiler):
         prompt = self.prompt(prompt_tok, f"choose {var}")
         low, high = self.expr(low_t), self.expr(high_t)
         py, body = self.scoped(var, body_t)
-        numbers, n = self.unit.temp(), self.unit.temp()
+        numbers = self.unit.temp()
         span = expr("game.each(number_span(LO, HI, T, MAX))", LO=low, HI=high, T=const(f"choose {var}"),
                     MAX=const(MAX_OPTIONS))
         options = (expr("list(S)", S=span) if body.legal is None
                    else expr("[V for V in S if L]", V=py, S=span, L=body.legal))
-        return stmts("NS = OPTIONS\nif NS:\n    V = game.ask(ctx, 'number', P, [str(N) for N in NS], NS)\n    BODY",
-                     NS=numbers, OPTIONS=options, V=py, P=prompt, N=n, BODY=body.body or [ast.Pass()]), None
+        # (the labels, the numbers as text, are made only if read)
+        return stmts("NS = OPTIONS\nif NS:\n    V = game.ask(ctx, 'number', P, None, NS)\n    BODY",
+                     NS=numbers, OPTIONS=options, V=py, P=prompt, BODY=body.body or [ast.Pass()]), None
 
     def _s_for_stmt(self, t: Tree):
         var_tok, coll_t, body_t = t.children
@@ -630,12 +633,13 @@ class EffectCompiler(ExprCompiler):
                      P=self.unit.temp(), WHO=who, O=self.unit.temp(), BODY=body.body or [ast.Pass()]), None
 
     def _s_within(self, t: Tree):
-        """`within C { ... }`: held counters in the block read, gain into and pay from container C alone."""
+        """`within C { ... }`: held counters in the block read, gain into and pay from container C alone (or
+        from the containers C lists, a zone or a list of them: the player picks among them unit by unit)."""
         container = self.expr(t.children[0])
         body = self.block(t.children[1])
         legal = None if body.legal is None else expr("game.legal_within(ctx, C, lambda: L)", C=container,
                                                           L=body.legal)
-        return stmts("O = ctx.pool\nctx.pool = need_container(C)\ntry:\n    BODY\nfinally:\n    ctx.pool = O",
+        return stmts("O = ctx.pool\nctx.pool = need_containers(C)\ntry:\n    BODY\nfinally:\n    ctx.pool = O",
                      O=self.unit.temp(), C=container, BODY=body.body or [ast.Pass()]), legal
 
     def _s_block_link(self, t: Tree):

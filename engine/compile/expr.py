@@ -27,7 +27,7 @@ from engine.errors import GameOver, RuleError, StopLoop
 from engine.runtime import dsl_values as values
 from engine.runtime import limits
 from engine.runtime.anytime import REASK
-from engine.runtime.containers import need_container
+from engine.runtime.containers import need_containers
 from engine.runtime.defs import Cost, Expr, Pack
 from engine.runtime.state import Item, PlayerRef
 from engine.usage import Usage
@@ -46,7 +46,7 @@ HELPERS: dict[str, Any] = {
     "set_item_attr": values.set_item_attr, "show": values.show, "offer": values.offer,
     "offer_combinations": values.offer_combinations,
     "describe": values.describe, "bounded": limits.bounded, "number_span": limits.number_span,
-    "refuse": limits.refuse, "need_container": need_container, "reask": REASK, "first": values.first,
+    "refuse": limits.refuse, "need_containers": need_containers, "reask": REASK, "first": values.first,
     "plus": limits.plus, "times": limits.times, "compared": limits.compared,
     "sorting": limits.sorting, **{f"op_{name}": op for name, op in limits.COMPARISONS.items()},
 }
@@ -499,6 +499,8 @@ class ExprCompiler(Walker):
         col, row = self.expr(args[1]), self.expr(args[2])
         if tname is None:
             return const(0)
+        if not self.pack.types[tname].per_player:   # one board for everyone: read without a call
+            return kinded(expr("game.grids.shared[T][(C, R)]", T=const(tname), C=col, R=row), "item")
         return kinded(expr("game.grids.at(T, ctx.seat, C, R)", T=const(tname), C=col, R=row), "item")
 
     def _grid_run(self, args: list, fn: str) -> ast.expr:
@@ -506,6 +508,9 @@ class ExprCompiler(Walker):
         number = self.expr(args[1])
         if tname is None:
             return ast.List([], ast.Load())
+        if not self.pack.types[tname].per_player:   # one board for everyone: a copy of a list made once a match
+            return kinded(expr("list(game.grids.shared_runs[T, B][N])", T=const(tname),
+                               B=const(0 if fn == "column" else 1), N=number), "items")
         return kinded(expr(f"game.grids.{fn}(T, ctx.seat, N)", T=const(tname), N=number), "items")
 
     def lower_column(self, tok: Token, args: list) -> ast.expr:

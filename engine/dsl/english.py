@@ -16,7 +16,8 @@ def plural(name: str, amount: str) -> str:
     Names of things that are not counted one by one ("...gy", "...ness") stay as they are.
     """
     if amount == "1":
-        return name[:-1] if name.endswith("s") and not name.endswith(("ss", "us", "is")) else name
+        last = name.split(" ")[-1]   # a word of 3 letters ending in s is rarely a plural ("Bus")
+        return name[:-1] if name.endswith("s") and len(last) > 3 and not name.endswith(("ss", "us", "is")) else name
     if name.endswith(("s", *_UNCOUNTED)):
         return name
     if name.lower().endswith(" die") or name.lower() == "die":

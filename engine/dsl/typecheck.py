@@ -28,6 +28,7 @@ from engine.dsl.types import (
     BOOL,
     COLLECTION,
     CONTAINER,
+    CONTAINERS,
     COST,
     COUNTER,
     DOABLE,
@@ -352,7 +353,7 @@ class Checker(Walker):
         self.want(t.children[0], NUMBER, "'reorder by'")
 
     def _s_within(self, t: Tree) -> None:
-        self.want(t.children[0], AN_ITEM, "'within'")
+        self.want(t.children[0], CONTAINERS, "'within'")
         self.block(t.children[1])
 
     # ---------------------------------------------------------------- expressions

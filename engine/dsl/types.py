@@ -59,6 +59,8 @@ NUMBER = Expect("TYPE010", "a number", frozenset({"int", "bool"}))
 ORDERED = Expect("TYPE010", "a number", frozenset({"int", "bool", "str", "list"}))
 A_ZONE = Expect("TYPE011", "a zone", frozenset({"zone"}))
 AN_ITEM = Expect("TYPE012", "an item", frozenset({"item"}))
+CONTAINERS = Expect("TYPE012", "a container or several (an item, a zone or a list)",
+                    frozenset({"item", "zone", "list"}))
 DOABLE = Expect("TYPE012", "an item or an effect attribute", frozenset({"item", "effect"}))
 A_COST = Expect("TYPE016", "a cost attribute", frozenset({"cost"}))
 A_COUNTER = Expect("TYPE017", "a counter attribute", frozenset({"counter"}))

@@ -18,10 +18,59 @@ from typing import Any
 from engine.diagnostics import Diagnostic, PackError, did_you_mean
 from engine.packs.schema_check import is_valid, validate
 from engine.packs.source import SourceFile, load_yaml
+from engine.runtime.decision import Decision
 
 LOG_FORMAT = 1
 MAX_LOG_BYTES = 64 * 1024 * 1024
 MANIFEST = "pack.yaml"
+
+
+class Answer:
+    """One answer in a match's log (`Match.log`): the decision and the index chosen. The label, which the
+    written log holds, is made only when read (`Decision.labels`): a game played by bots that answer by index,
+    and never written, never makes it. Reads like the written entry too (`answer["label"]`)."""
+
+    __slots__ = ("decision", "index")
+
+    def __init__(self, decision: Decision, index: int) -> None:
+        self.decision = decision
+        self.index = index
+
+    @property
+    def seat(self) -> int:
+        return self.decision.seat
+
+    @property
+    def step(self) -> str:
+        return self.decision.step
+
+    @property
+    def label(self) -> str:
+        return self.decision.labels[self.index]
+
+    def to_json(self) -> dict[str, Any]:
+        """The entry as the log file holds it: {seat, step, label}."""
+        decision = self.decision
+        return {"seat": decision.seat, "step": decision.step, "label": decision.labels[self.index]}
+
+    def __getitem__(self, key: str) -> Any:
+        return self.to_json()[key]
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self.to_json().get(key, default)
+
+    def __eq__(self, other: object) -> bool:
+        """Equal to an answer, or a written entry, with the same seat, step and label."""
+        if isinstance(other, Answer):
+            return self.to_json() == other.to_json()
+        if isinstance(other, dict):
+            return self.to_json() == other
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"Answer({self.to_json()!r})"
 
 
 @dataclass

@@ -19,13 +19,13 @@ import random
 import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from greenlet import GreenletExit, getcurrent, greenlet
 
 from engine.errors import GameOver, MoveError, RuleError, StopLoop
-from engine.play.agents import Agent, Searcher
-from engine.play.log import GameLog
+from engine.play.agents import Agent, Searcher, is_searcher
+from engine.play.log import Answer, GameLog
 from engine.runtime.context import Ctx
 from engine.runtime.decision import Decision
 from engine.runtime.defs import Pack
@@ -58,7 +58,7 @@ class Match:
     def __init__(self, pack: Pack, players: int, seed: int, options: dict[str, bool] | None = None,
                  game: Interpreter | None = None, forkable: bool = False, log_forced: bool = False,
                  observers: Iterable[Observer] = (),
-                 _resume: tuple[list[dict[str, Any]], list[_Checkpoint], list[_Forced]] | None = None) -> None:
+                 _resume: tuple[list[Answer], list[_Checkpoint], list[_Forced]] | None = None) -> None:
         """A match run up to its first decision. `forkable` keeps the flow trace and checkpoints that make
         `fork`, `undo` and a change of thread cost a short catch-up instead of a replay from the start;
         `log_forced` puts the decisions taken without asking (one option) in `to_log` too; `observers` are
@@ -67,7 +67,7 @@ class Match:
             raise RuleError("the pack has no flow")
         self.pack = pack
         self.game = game if game is not None else Interpreter(pack, players, seed, options)
-        self.log: list[dict[str, Any]] = []
+        self.log: list[Answer] = []     # the answers given (forced decisions apart: `_forced`)
         self.decision: Decision | None = None
         self._busy = threading.Lock()
         for observer in observers:
@@ -168,9 +168,9 @@ class Match:
             self._advance(index)
 
     def _record(self, decision: Decision, index: int) -> None:
-        if type(index) is not int or not 0 <= index < len(decision.labels):   # True is no option
-            raise MoveError(f"option {index!r} is not one of the {len(decision.labels)} options")
-        self.log.append({"seat": decision.seat, "step": decision.step, "label": decision.labels[index]})
+        if type(index) is not int or not 0 <= index < decision.size:   # True is no option
+            raise MoveError(f"option {index!r} is not one of the {decision.size} options")
+        self.log.append(Answer(decision, index))
         if self.game.observers:
             said = {"step": decision.step, "kind": decision.kind.value}
             self.game.tell(Event(EventKind.ANSWERED, decision.seat, {**said, "label": decision.labels[index]},
@@ -278,7 +278,7 @@ class Match:
         if self._redeals and answers < self._redeals[-1].answers:
             raise MoveError("a determinized match cannot go back to before its hidden items were dealt again")
         game = self.game
-        players, labels = len(game.state.players), [entry["label"] for entry in self.log[:answers]]
+        players, labels = len(game.state.players), [entry.label for entry in self.log[:answers]]
         at = bisect.bisect_right(self._checkpoints, answers, key=_answers) - 1
         if game.trace is None or at < 0:
             copy = Match(self.pack, players, game.seed, game.options, forkable=game.trace is not None,
@@ -324,9 +324,10 @@ class Match:
         return log
 
     def _with_forced(self) -> list[dict[str, Any]]:
-        """The answers, with the decisions taken without asking where they happened."""
+        """The answers as the log file holds them (their labels made now), with the decisions taken without
+        asking where they happened."""
         if not self._forced:
-            return list(self.log)
+            return [answer.to_json() for answer in self.log]
         out: list[dict[str, Any]] = []
         forced = iter(self._forced)
         pending = next(forced, None)
@@ -335,7 +336,7 @@ class Match:
                 out.append(pending.entry)
                 pending = next(forced, None)
             if entry is not None:
-                out.append(entry)
+                out.append(entry.to_json())
         return out
 
     @classmethod
@@ -376,8 +377,8 @@ class Match:
         loop and back (two greenlet switches per decision); the game pauses for real only at `stop_after`.
         """
         for agent in agents:
-            if isinstance(agent, Searcher):
-                agent.bind(self)
+            if is_searcher(agent):
+                cast(Searcher, agent).bind(self)
         with self._owned():
             self._run(agents, stop_after)
 

@@ -117,7 +117,7 @@ class _Rollout:
         self.rng = rng
 
     def choose(self, view: Mapping[str, Any], decision: Decision) -> int:
-        return int(self.rng.random() * len(decision.labels))
+        return int(self.rng.random() * decision.size)
 
     def observe(self, decision: Decision, index: int) -> None:
         return None

@@ -6,6 +6,7 @@ Paths (see docs/scenarios.md):
 - `COMPONENT.ATTR` — an attribute of a global component's item; `P2.COMPONENT.ATTR` for per-player ones;
 - `COMPONENT.zone` — the zone id an item is in;
 - `score.P2` — player 2's score right now; `winners` — the 1-based seats who would win now;
+- `turn_order` — the 1-based seats in turn order (set: a new order, as `reorder by` would leave it);
 - `pending.seat|prompt|labels|step|kind` — the pending decision.
 """
 
@@ -86,6 +87,8 @@ def _read(session: Match, path: str) -> Any:
         return _score(game, path)
     if path == "winners":
         return [seat + 1 for seat in winners(game)]
+    if path == TURN_ORDER and not _pack_name(game, path):
+        return [seat + 1 for seat in game.turn_order()]
     seat, parts = _split(game, path)
     if not parts:
         raise PathError(f"'{path}' names a player, not a value")
@@ -132,6 +135,9 @@ def _item_attr(game: Any, name: str, attr: str, seat: int | None) -> Any:
 
 def write(session: Match, path: str, value: Any) -> None:
     game = session.game
+    if path == TURN_ORDER and not _pack_name(game, path):
+        _write_turn_order(game, value)
+        return
     seat, parts = _split(game, path)
     if not parts:
         raise PathError(f"'{path}' names a player, not a value")
@@ -161,6 +167,24 @@ def write(session: Match, path: str, value: Any) -> None:
         _write_attr(game, game.instance(name, seat), path, rest[0], value)
         return
     raise PathError(f"'{path}' cannot be set (counters, dice pools, zones and component attributes can)")
+
+
+TURN_ORDER = "turn_order"   # the seats in turn order (a pack's own counter, zone or component of that name wins)
+
+
+def _pack_name(game: Interpreter, name: str) -> bool:
+    pack = game.pack
+    return name in pack.counters or name in pack.zones or name in pack.components or name in pack.dice
+
+
+def _write_turn_order(game: Interpreter, value: Any) -> None:
+    """`turn_order: [2, 1, 3]`: every seat once, first player first; kept like an order `reorder by` set."""
+    seats = len(game.state.players)
+    if (not isinstance(value, list) or any(type(s) is not int for s in value)
+            or sorted(value) != list(range(1, seats + 1))):
+        got = f"{value!r:.40}" if isinstance(value, list) else _kind(value)
+        raise ValueTypeError(f"turn_order is set from every seat once (1..{seats}), first player first, not {got}")
+    game.state.order = [s - 1 for s in value]
 
 
 def _write_attr(game: Interpreter, item: Item, path: str, attr: str, value: Any) -> None:

@@ -53,6 +53,17 @@ def need_container(value: Any) -> Item:
     return value
 
 
+def need_containers(value: Any) -> tuple[Item, ...]:
+    """The containers a `within` block names: one container, or several (a zone or a list of them: units
+    are then read from, placed in and paid from any of them, the player picking), else a rule error."""
+    from engine.runtime.state import Zone
+    if isinstance(value, Zone):
+        value = value.items
+    if isinstance(value, list | tuple):
+        return tuple(need_container(v) for v in value)
+    return (need_container(value),)
+
+
 def used(item: Item, sizes: dict[str, CounterDef]) -> int:
     """The capacity the container's contents take: each unit its counter's `size`."""
     total = 0

@@ -24,7 +24,7 @@ class Ctx:
         self.self_item = self_item
         self.event = event
         self.offered = offered  # an admission rule's `it`: the item offered to `self_item`
-        self.pool: Item | None = None  # the container a `within` block reads, gains into and pays from
+        self.pool: tuple[Item, ...] | None = None  # the containers a `within` block reads, gains into, pays from
         self.args = args        # a procedure's parameters' values (`call NAME(A, B)`)
 
     def child(self, seat: int | None = None, self_item: Item | None = None,

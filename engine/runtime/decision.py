@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
+from engine.runtime.dsl_values import option_labels
 from engine.runtime.state import Item
 
 
@@ -35,25 +36,49 @@ class Option:
     label: str
 
 
-@dataclass(slots=True)
 class Decision:
     """A pending choice with its enumerated legal options.
 
     Labels are stable and readable (what scripts, logs and humans use); `payloads` carries what each
     option means to the interpreter (live items, actions: not for callers). `rules` holds, for an option
-    that runs a block of the pack's rules (a `choose { ... }` alternative, a `may`'s yes), that block's
-    DSL text, else "": tables render it as English, and it is the option's label when the designer wrote
-    none, so a log written before a label was added still names the option.
+    that runs a block of the rules (a `choose { ... }` alternative, a `may`'s yes), that block's DSL text,
+    else "": tables render it as English, and it is the option's label when the designer wrote none, so a
+    log written before a label was added still names the option.
+
+    Labels given as None are made from the payloads when first read (`derived_labels`): a bot that answers
+    by index never pays for them. The interpreter passes None only where they depend on nothing that
+    changes (numbers, items of different components: names and ids), so reading them later, from the log
+    once the game has moved on, gives the labels the decision had.
     """
 
-    seat: int
-    kind: DecisionKind
-    prompt: str
-    labels: list[str]
-    payloads: list[Any] = field(default_factory=list)
-    step: str = ""
-    rules: list[str] = field(default_factory=list)
-    open_source: bool = True    # the rules asking are public (not an item some seat cannot see)
+    __slots__ = ("_labels", "kind", "open_source", "payloads", "prompt", "rules", "seat", "size", "step")
+
+    def __init__(self, seat: int, kind: DecisionKind, prompt: str, labels: list[str] | None,
+                 payloads: list[Any] | None = None, step: str = "", rules: list[str] | tuple[str, ...] = (),
+                 open_source: bool = True) -> None:
+        self.seat = seat
+        self.kind = kind
+        self.prompt = prompt
+        self._labels = labels
+        self.payloads: list[Any] = payloads if payloads is not None else []
+        self.size = len(labels) if labels is not None else len(self.payloads)   # how many options there are
+        self.step = step
+        self.rules = rules
+        self.open_source = open_source    # the rules asking are public (not an item some seat cannot see)
+
+    def __repr__(self) -> str:
+        return f"Decision(seat={self.seat}, kind={self.kind.value}, prompt={self.prompt!r}, labels={self.labels!r})"
+
+    @property
+    def labels(self) -> list[str]:
+        labels = self._labels
+        if labels is None:
+            labels = self._labels = derived_labels(self.payloads)
+        return labels
+
+    def label(self, index: int) -> str:
+        """Option `index`'s label."""
+        return self.labels[index]
 
     @property
     def options(self) -> list[Option]:
@@ -105,6 +130,14 @@ class Decision:
     def to_json(self) -> dict[str, Any]:
         return {"seat": self.seat, "kind": self.kind.value, "prompt": self.prompt, "step": self.step,
                 "options": list(self.labels)}
+
+
+def derived_labels(payloads: list[Any]) -> list[str]:
+    """The labels of options offered without them: `option_labels` of the values, the None that ends a
+    repeated or optional choice labelled `done`."""
+    if payloads and payloads[-1] is None:
+        return [*option_labels(payloads[:-1]), DONE]
+    return option_labels(payloads)
 
 
 def _in_public_zone(item: Item) -> bool:

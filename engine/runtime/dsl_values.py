@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from operator import attrgetter
 from typing import Any
 
 from engine.errors import RuleError
@@ -146,6 +147,8 @@ def mod(a: Any, b: Any) -> int:
 
 def index(value: Any, i: Any) -> Any:
     """`coll[i]`, 1-based."""
+    if value.__class__ is list and i.__class__ is int and 0 < i <= len(value):   # the usual case: a zone's items
+        return value[i - 1]
     seq = as_items(value)
     i = int(i)
     if not 1 <= i <= len(seq):
@@ -263,21 +266,25 @@ def distinct(things: list[Any]) -> list[Any]:
     return out
 
 
-def offer(things: list[Any]) -> tuple[list[Any], list[str]]:
+_INTS = {int}
+_ITEMS = {Item}
+_name = attrgetter("comp.name")
+
+
+def offer(things: list[Any]) -> tuple[list[Any], list[str] | None]:
     """The options a player tells apart (`distinct`) and their labels (`option_labels`), in one go.
 
-    Items of as many components as there are items (the usual case) need neither keys nor label fixes.
+    Distinct numbers and items with as many names as there are items (so of different components: the usual
+    cases) need no merging, and their labels are the numbers and names, which never change: for those the
+    labels are None, made by the `Decision` only if someone reads them.
     """
     if len(things) > 1:
-        if all(thing.__class__ is int for thing in things) and len(set(things)) == len(things):
-            return list(things), [str(thing) for thing in things]   # distinct numbers: as distinct/option_labels
-        try:
-            names = [thing.comp.name for thing in things]
-            different = len({thing.comp.id for thing in things}) == len(things)
-        except AttributeError:  # not all items
-            different = False
-        if different and len(set(names)) == len(names):
-            return list(things), names
+        kinds = set(map(type, things))      # (C loops: this runs at every choice)
+        if kinds == _INTS:
+            if len(set(things)) == len(things):
+                return list(things), None
+        elif kinds == _ITEMS and len(set(map(_name, things))) == len(things):
+            return list(things), None
     options = distinct(things)
     return options, option_labels(options)
 

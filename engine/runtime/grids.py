@@ -26,6 +26,11 @@ class GridCells:
 
     def __init__(self, game: Interpreter) -> None:
         self.game = game
+        # `at(TYPE, COL, ROW)` on a board no player owns compiles to `game.grids.shared[TYPE][(COL, ROW)]`:
+        # two dict reads, no call (each board's map is made at its first use in the match)
+        self.shared = _SharedBoards(self)
+        # and `column(TYPE, N)` / `row(TYPE, N)` to `list(game.grids.shared_runs[TYPE, 0 or 1][N])`
+        self.shared_runs = _SharedRuns(self)
 
     def _grid(self, type_id: str) -> Grid:
         grid = self.game.pack.grids.get(type_id)
@@ -159,3 +164,66 @@ class GridCells:
                 found.append((ahead, behind))
             found = known.setdefault(cell.uid, found)
         return found
+
+
+class _Board(dict[tuple[Any, Any], Item]):
+    """(column, row) -> this match's cell there, for one board no player owns. A miss does what `at` does:
+    coordinates that are not plain numbers are converted (a dict read already equates True and 1), and
+    off the board is a rule error."""
+
+    __slots__ = ("type_id",)
+
+    def __init__(self, type_id: str, cells: dict[tuple[Any, Any], Item]) -> None:
+        super().__init__(cells)
+        self.type_id = type_id
+
+    def __missing__(self, key: tuple[Any, Any]) -> Item:
+        col, row = key
+        found = self.get((int(col), int(row)))
+        if found is None:
+            raise RuleError(f"there is no cell at column {col}, row {row} of the '{self.type_id}' grid")
+        return found
+
+
+class _SharedBoards(dict[str, _Board]):
+    """Grid type -> its `_Board` in this match, made when first read."""
+
+    __slots__ = ("grids",)
+
+    def __init__(self, grids: GridCells) -> None:
+        super().__init__()
+        self.grids = grids
+
+    def __missing__(self, type_id: str) -> _Board:
+        items = self.grids.game.state.items
+        board = _Board(type_id, {xy: items[uid] for xy, uid in self.grids.cells(type_id, None).items()})
+        self[type_id] = board
+        return board
+
+
+class _Runs(dict[Any, list[Item]]):
+    """Column (or row) number -> this match's cells along it, for one board no player owns (callers copy the
+    list they read). A miss does what `column`/`row` do: a number that is not a plain int is converted, and
+    off the board is empty."""
+
+    __slots__ = ()
+
+    def __missing__(self, key: Any) -> list[Item]:
+        return self.get(int(key), [])
+
+
+class _SharedRuns(dict[tuple[str, int], _Runs]):
+    """(grid type, 0 for columns or 1 for rows) -> its `_Runs` in this match, made when first read."""
+
+    __slots__ = ("grids",)
+
+    def __init__(self, grids: GridCells) -> None:
+        super().__init__()
+        self.grids = grids
+
+    def __missing__(self, key: tuple[str, int]) -> _Runs:
+        type_id, by = key
+        items = self.grids.game.state.items
+        runs = _Runs({n: [items[uid] for uid in uids] for n, uids in self.grids._runs(type_id, None, by).items()})
+        self[key] = runs
+        return runs

@@ -15,10 +15,10 @@ from typing import Any
 from engine.errors import RuleError, StopLoop
 from engine.runtime.anytime import REASK, AnytimeOffer
 from engine.runtime.boards import Graph, faces_open
-from engine.runtime.containers import held, need_container, put, used
+from engine.runtime.containers import held, need_container, need_containers, put, used
 from engine.runtime.context import Ctx
 from engine.runtime.costs import can_pay, explain, payment_ways, reductions, way_label
-from engine.runtime.decision import DONE, KINDS, Decision
+from engine.runtime.decision import DONE, KINDS, Decision, derived_labels
 from engine.runtime.defs import ActionDef, AnytimeDef, CounterDef, Pack, TriggerDef
 from engine.runtime.dsl_values import as_items, contains, describe, offer, stored
 from engine.runtime.events import Event, EventKind
@@ -62,18 +62,18 @@ class Interpreter:
         self.pack = pack
         self.seed = seed
         self.options = {name: False for name in pack.options} | dict(options or {})
+        # where each component's items are, and what else is fixed for the pack and player count
+        self.layout = plan = layout(pack, players)
         if like is None or data is None:
             self.state = new_state(pack, players, seed)
         else:
             self.state = like.state.copy_as(data)
-        # each component's items by owner, as uids in copy order (fixed for the pack and player count)
-        self.layout = layout(pack, self.state)
         self._copies = self.layout.copies
         self.grids = GridCells(self)   # grid boards' cells by coordinates (the DSL's grid functions)
         # each type's items by owner, for `all_of` (the state's Item objects are this game's for good: `load`
         # rewrites them in place, a fork is a new game)
         self._of_type: dict[tuple[str, int | None], list[Item]] = {}
-        if like is None:
+        if like is None and plan.sized:
             self._size_zones(players)
         # the total at which the work since the last decision runs out (a fork resumes at a decision); generated
         # code reads it (a procedure paying for its call, a collection paid inline: engine/compile/charges.py)
@@ -99,18 +99,17 @@ class Interpreter:
         self.pause: Callable[[Decision], int] = _no_driver  # the session sets this: it returns the answer
         # the acting seat's player, for generated code: no seat (a top-level step) reads as a clear error
         self.seats: dict[int | None, Any] = {p.seat: p for p in self.state.players}
-        self.seats[None] = _NoActingPlayer()
+        self.seats[None] = _NOBODY
         # zones whose items' triggers answer a seat's events: its own active zones, then the shared ones
         # (cards on the table answer every player; their `when` says for whom)
-        shared = [z for z in self.state.zones.values() if z.zdef.active]
-        self._active_zones = [[*(z for z in p.zones.values() if z.zdef.active), *shared] for p in self.state.players]
-        refs = [PlayerRef(seat) for seat in range(players)]
-        self._rotations = [refs[seat:] + refs[:seat] for seat in range(players)]
-        self._orders = [[p.seat for p in rotation] for rotation in self._rotations]
+        zones = self.state.all_zones()
+        self._active_zones = [[zones[i] for i in slots] for slots in plan.active]
+        self._rotations, self._orders = plan.rotations, plan.orders   # (read-only: shared by every match)
 
     def _size_zones(self, players: int) -> None:
         """Zones whose capacity or market size depends on the player count: read once, for this match."""
-        for zone in self.state.all_zones():
+        zones = self.state.all_zones()
+        for zone in (zones[i] for i in self.layout.sized):
             for key, size in zone.zdef.sizes.items():
                 value = int(size(Ctx(self, None)))
                 if value < 0:
@@ -463,14 +462,14 @@ class Interpreter:
                 found.append((item, 1 if pool.value is None else int(pool.value(ctx))))
         return found
 
-    def spendable(self, name: str, seat: int | None, within: Item | None = None) -> int:
+    def spendable(self, name: str, seat: int | None, within: tuple[Item, ...] | None = None) -> int:
         """How much of a counter a payment may use: an item-backed counter's items of positive value; a
-        held counter's units in the `within` container, when a `within` block names one."""
+        held counter's units in the `within` containers, when a `within` block names them."""
         cdef = self.pack.counters.get(name)
         if cdef is not None and cdef.items is not None:
             return sum(value for _, value in self._pool(cdef, seat) if value > 0)
         if within is not None and cdef is not None and cdef.held is not None:
-            return held(within, name)
+            return sum(held(c, name) for c in within)
         return self.counter(name, seat)
 
     # ---------------------------------------------------------------- containers
@@ -488,9 +487,9 @@ class Interpreter:
         return self.each(found)
 
     def held_total(self, ctx: Ctx, name: str) -> int:
-        """A held counter as a rule reads it: the `within` container's, or the total of the seat's."""
+        """A held counter as a rule reads it: the `within` containers', or the total of the seat's."""
         if ctx.pool is not None:
-            return held(ctx.pool, name)
+            return sum(held(c, name) for c in ctx.pool)
         return self.counter(name, ctx.seat)
 
     def room_for(self, container: Any, name: str) -> int:
@@ -512,7 +511,7 @@ class Interpreter:
 
     def legal_within(self, ctx: Ctx, container: Any, legal: Callable[[], Any]) -> bool:
         """Whether a `within` block can start: its leading statement's test, run within the container."""
-        saved, ctx.pool = ctx.pool, need_container(container)
+        saved, ctx.pool = ctx.pool, need_containers(container)
         try:
             return bool(legal())
         finally:
@@ -524,13 +523,16 @@ class Interpreter:
 
     def _fill(self, ctx: Ctx, cdef: CounterDef, amount: int) -> None:
         """Gain units of a held counter: into the `within` container, or one unit at a time into a container
-        with room that the player picks; what fits nowhere is lost."""
-        if ctx.pool is not None:
-            put(ctx.pool, cdef.id, held(ctx.pool, cdef.id) + min(amount, self.room_for(ctx.pool, cdef.id)))
+        with room that the player picks (of the `within` ones, when it names several); what fits nowhere is
+        lost."""
+        pool = ctx.pool
+        if pool is not None and len(pool) == 1:
+            put(pool[0], cdef.id, held(pool[0], cdef.id) + min(amount, self.room_for(pool[0], cdef.id)))
             return
         self.spend(amount, f"placing {amount:,} {cdef.name} one at a time")
         for _ in range(amount):
-            open_ = [c for c in self.containers(cdef, ctx.seat) if self.room_for(c, cdef.id) > 0]
+            open_ = [c for c in (pool if pool is not None else self.containers(cdef, ctx.seat))
+                     if self.room_for(c, cdef.id) > 0]
             if not open_:
                 return
             chosen = self.choose_item(ctx, f"put 1 {cdef.name} in", open_)
@@ -538,11 +540,13 @@ class Interpreter:
 
     def _drain(self, ctx: Ctx, cdef: CounterDef, amount: int) -> None:
         """Take up to `amount` units of a held counter: from the `within` container, or one unit at a time
-        from a container the player picks (all of them at once when there is no choice to make)."""
-        if ctx.pool is not None:
-            put(ctx.pool, cdef.id, held(ctx.pool, cdef.id) - min(amount, held(ctx.pool, cdef.id)))
+        from a container the player picks (of the `within` ones, when it names several; all of them at once
+        when there is no choice to make)."""
+        pool = ctx.pool
+        if pool is not None and len(pool) == 1:
+            put(pool[0], cdef.id, held(pool[0], cdef.id) - min(amount, held(pool[0], cdef.id)))
             return
-        having = [c for c in self.containers(cdef, ctx.seat) if held(c, cdef.id) > 0]
+        having = [c for c in (pool if pool is not None else self.containers(cdef, ctx.seat)) if held(c, cdef.id) > 0]
         if sum(held(c, cdef.id) for c in having) <= amount:
             for c in having:
                 put(c, cdef.id, 0)
@@ -648,10 +652,11 @@ class Interpreter:
         return contains(value, collection)
 
     # ---------------------------------------------------------------- decisions
-    def ask(self, ctx: Ctx, kind: str, prompt: str, labels: list[str], values: list[Any],
+    def ask(self, ctx: Ctx, kind: str, prompt: str, labels: list[str] | None, values: list[Any],
             optional: bool = False, rules: list[str] | None = None, fresh: bool = False) -> Any:
         """Pause for the acting player's choice; a forced single option is taken at once.
 
+        `labels` None: made from the values only if read (`Decision`: values whose labels never change).
         `rules`: the DSL text each option runs, for options that are blocks of the rules (see `Decision`).
         `fresh`: the caller can work its options out again: anytime actions in their window are offered
         too, and when one is taken it runs and the answer is REASK (engine/runtime/anytime.py)."""
@@ -659,7 +664,8 @@ class Interpreter:
             offers = self._anytime_offers(ctx.seat)
             if offers:
                 texts = [*(rules or [""] * len(values)), *(o.action.effect.text for o in offers)]
-                answer = self._ask(ctx, kind, prompt, [*labels, *(o.label for o in offers)], [*values, *offers],
+                own = labels if labels is not None else derived_labels(values)
+                answer = self._ask(ctx, kind, prompt, [*own, *(o.label for o in offers)], [*values, *offers],
                                    texts)
                 if isinstance(answer, AnytimeOffer):
                     self._take_anytime(ctx.seat, answer)
@@ -667,11 +673,11 @@ class Interpreter:
                 return answer
         if len(values) == 1 and not optional:
             if self.on_forced is not None and self.live:
-                self.on_forced(ctx.seat, kind, labels[0])
+                self.on_forced(ctx.seat, kind, labels[0] if labels is not None else derived_labels(values)[0])
             return values[0]
         return self._ask(ctx, kind, prompt, labels, values, rules)
 
-    def _ask(self, ctx: Ctx, kind: str, prompt: str, labels: list[str], values: list[Any],
+    def _ask(self, ctx: Ctx, kind: str, prompt: str, labels: list[str] | None, values: list[Any],
              rules: list[str] | None = None) -> Any:
         """Hand the decision to whoever drives the game, and return the value of the answer."""
         state = self.state
@@ -685,7 +691,7 @@ class Interpreter:
         self.work_limit = limit if limit < MAX_GAME_WORK else MAX_GAME_WORK
         source = ctx.self_item
         open_source = source is None or (source.zone is not None and source.zone.visibility == "public")
-        decision = Decision(seat, KINDS[kind], prompt, labels, values, state.step, rules or [], open_source)
+        decision = Decision(seat, KINDS[kind], prompt, labels, values, state.step, rules or (), open_source)
         return values[self.pause(decision)]
 
     def _anytime_offers(self, seat: int) -> list[AnytimeOffer]:
@@ -869,11 +875,12 @@ class Interpreter:
         finally:
             ctx.pool = saved
 
-    def quote(self, ctx: Ctx, need: dict[str, int], source: Item | None) -> tuple[list[dict[str, int]], Item | None]:
+    def quote(self, ctx: Ctx, need: dict[str, int],
+              source: Item | None) -> tuple[list[dict[str, int]], tuple[Item, ...] | None]:
         """The quote stage every cost passes: the cost modifiers of the items in the payer's active zones
         (and the shared ones) that apply add their surcharges, take off their discounts (each way to place
-        them is a cost the payer may pay) and may name a container to pay from. Returns the costs and that
-        container (None: the usual pools)."""
+        them is a cost the payer may pay) and may name containers to pay from. Returns the costs and those
+        containers (None: the usual pools)."""
         if ctx.seat is None:
             return [need], None
         quoted, discount, pool = dict(need), 0, None
@@ -889,7 +896,7 @@ class Interpreter:
                     if modifier.discount is not None:
                         discount += int(modifier.discount(inner))
                     if modifier.source is not None and pool is None:
-                        pool = need_container(modifier.source(inner))
+                        pool = need_containers(modifier.source(inner))
         return reductions(quoted, discount), pool
 
     def _spend(self, ctx: Ctx, name: str, amount: int) -> None:
@@ -1336,6 +1343,8 @@ class _NoActingPlayer:
 
     zones = counters
 
+
+_NOBODY = _NoActingPlayer()
 
 def _key(zone: Zone | None) -> list[Any] | None:
     """A zone in an event: [id, owner]."""

@@ -132,7 +132,7 @@ class State:
     players: list[Player]
     counters: dict[str, int]
     zones: dict[str, Zone]
-    rng: random.Random
+    seed: int     # the match's random generator is made from it when first used (`rng`): many games never use it
     items: list[Item] = field(default_factory=list)
     # (trigger id, seat, "period:count") -> uses: triggers limited to once per turn, round or game
     trigger_uses: dict[tuple[str, int | None, str], int] = field(default_factory=dict)
@@ -148,6 +148,16 @@ class State:
     dice: dict[str, list[int]] = field(default_factory=dict)   # each dice pool's faces, by die id (`roll`)
     # the turn order set by `reorder by EXPR` (seats, first player first); None: clockwise from first_player
     order: list[int] | None = None
+    _random: random.Random | None = None
+
+    @property
+    def rng(self) -> random.Random:
+        """The match's random generator, `random.Random(seed)`, made at its first use (its state, hashed and
+        copied in `to_data`, is the same whether it was made at the start or now)."""
+        made = self._random
+        if made is None:
+            made = self._random = random.Random(self.seed)
+        return made
 
     def zone(self, zid: str, seat: int | None) -> Zone:
         """The zone `zid`: the seat's own copy for per-player zones."""
@@ -176,7 +186,7 @@ class State:
             items.append(item)
         players = [Player(p.seat, {}, {zid: Zone(z.zdef, z.owner, z) for zid, z in p.zones.items()})
                    for p in self.players]
-        state = State(players, {}, {zid: Zone(z.zdef, None, z) for zid, z in self.zones.items()}, random.Random(0),
+        state = State(players, {}, {zid: Zone(z.zdef, None, z) for zid, z in self.zones.items()}, 0,
                       items)
         for zone, (_, uids) in zip(state.all_zones(), data["zones"], strict=True):
             zone.items = [items[uid] for uid in uids]
@@ -266,55 +276,93 @@ def json_safe(value: Any) -> Any:
 
 
 def new_state(pack: Pack, players: int, seed: int) -> State:
-    """The state a match starts from: every component's copies made and put in their starting zones."""
-    rng = random.Random(seed)
-    seats = [Player(seat) for seat in range(players)]
-    global_zones = {z.id: Zone(z, None) for z in pack.zones.values() if z.scope == "global"}
-    counters = {c.id: c.initial for c in pack.counters.values()
-                if c.scope == "global" and c.stored}
-    for player in seats:
-        player.counters = {c.id: c.initial for c in pack.counters.values()
-                           if c.scope == "player" and c.stored}
-        player.zones = {z.id: Zone(z, player.seat) for z in pack.zones.values() if z.scope == "player"}
-    state = State(seats, counters, global_zones, rng)
+    """The state a match starts from: every component's copies made and put in their starting zones.
+
+    What goes where is the same for every match of a pack and player count (`Layout`, kept on the pack), so
+    this only makes the objects: one pass over the items, one list per starting zone."""
+    plan = layout(pack, players)
+    seats = [Player(seat, dict(plan.player_counters), {z.id: Zone(z, seat) for z in plan.player_zones})
+             for seat in range(players)]
+    state = State(seats, dict(plan.counters), {z.id: Zone(z, None) for z in plan.global_zones}, seed)
     state.dice = {did: [] for did in pack.dice}
-    everyone: tuple[int | None, ...] = tuple(range(players))
-    for comp in pack.components.values():
-        zid = comp.ctype.zone
-        for owner in everyone if comp.ctype.per_player else (None,):
-            made = [Item(len(state.items) + k, comp, owner, k) for k in range(comp.copies)]
-            state.items.extend(made)
-            if zid:
-                zone = state.zone(zid, owner)
-                zone.items.extend(made)
-                for item in made:
-                    item.zone = zone
+    new = Item.__new__
+    items = state.items
+    append = items.append
+    for uid, (comp, owner, copy) in enumerate(plan.items):
+        item = new(Item)
+        item.uid, item.comp, item.owner, item.copy, item.attrs, item.zone = uid, comp, owner, copy, \
+            dict(comp.values), None
+        append(item)
+    for zone, uids in zip(state.all_zones(), plan.starts, strict=True):
+        if uids:
+            zone.items = placed = [items[uid] for uid in uids]
+            for item in placed:
+                item.zone = zone
     return state
 
 
 @dataclass
 class Layout:
-    """Which uid `new_state` gives each component's items: the same for every match of a pack and player count
-    (items are made in component order), so it is worked out once and kept on the pack (`layout`)."""
+    """Where a new match's items are made and put, and which uid each gets: the same for every match of a pack
+    and player count (items are made in component order), so it is worked out once and kept on the pack
+    (`layout`), with what else depends only on them (seat rotations, grid maps)."""
 
     copies: dict[tuple[str, int | None], list[int]]   # (component id, owner) -> its items' uids, in copy order
     first: dict[tuple[str, int | None], int]          # (component id, owner) -> the uid of its first copy
     shared: dict[str, int]                            # component id -> first uid, for components no player owns
+    items: list[tuple[ComponentDef, int | None, int]]  # by uid: the item's component, owner and copy number
+    global_zones: list[ZoneDef]                       # the zones no player owns, then each player's, in pack order
+    player_zones: list[ZoneDef]
+    starts: list[list[int]]                           # by zone (`State.all_zones` order): the uids it starts with
+    counters: dict[str, int]                          # the stored counters' starting values: shared, per player
+    player_counters: dict[str, int]
+    active: list[list[int]]                           # by seat: its active zones then the shared ones (indexes
+    sized: list[int]                                  # as `starts`); the zones whose sizes are expressions
+    rotations: list[list[PlayerRef]]                  # by seat: every player from that seat on, clockwise
+    orders: list[list[int]]                           # the same as seats
     grid_cells: dict[tuple[str, int | None], dict[tuple[int, int], int]] = field(default_factory=dict)
     grid_runs: dict[tuple[str, int | None, int], dict[int, list[int]]] = field(default_factory=dict)
     grid_rays: dict[int, list[tuple[list[int], list[int]]]] = field(default_factory=dict)  # cell uid -> its lines
 
 
-def layout(pack: Pack, state: State) -> Layout:
-    """The layout of `state`'s items (a state `new_state` made), from the pack's cache when it has it."""
-    players = len(state.players)
+def layout(pack: Pack, players: int) -> Layout:
+    """The layout of the pack's matches of `players` players, from the pack's cache when it has it."""
     found: Layout | None = pack.layouts.get(players)
     if found is None:
-        copies: dict[tuple[str, int | None], list[int]] = {}
-        for item in state.items:
-            copies.setdefault((item.comp.id, item.owner), []).append(item.uid)
-        first = {key: uids[0] for key, uids in copies.items()}
-        shared = {cid: uid for (cid, owner), uid in first.items()
-                  if owner is None and not pack.components[cid].ctype.per_player}
-        found = pack.layouts.setdefault(players, Layout(copies, first, shared))
+        found = pack.layouts.setdefault(players, _laid_out(pack, players))
     return found
+
+
+def _laid_out(pack: Pack, players: int) -> Layout:
+    global_zones = [z for z in pack.zones.values() if z.scope == "global"]
+    player_zones = [z for z in pack.zones.values() if z.scope == "player"]
+    zones: list[tuple[str, int | None]] = [(z.id, None) for z in global_zones]
+    zones += [(z.id, seat) for seat in range(players) for z in player_zones]
+    slot = {key: i for i, key in enumerate(zones)}
+    starts: list[list[int]] = [[] for _ in zones]
+    items: list[tuple[ComponentDef, int | None, int]] = []
+    copies: dict[tuple[str, int | None], list[int]] = {}
+    for comp in pack.components.values():
+        zid = comp.ctype.zone
+        for owner in range(players) if comp.ctype.per_player else (None,):
+            uids = list(range(len(items), len(items) + comp.copies))
+            items.extend((comp, owner, k) for k in range(comp.copies))
+            if uids:
+                copies[(comp.id, owner)] = uids
+            if zid:
+                where = slot.get((zid, None), slot.get((zid, owner)))
+                if where is None:
+                    raise KeyError(f"zone '{zid}' belongs to a player, but no player is acting here")
+                starts[where].extend(uids)
+    first = {key: uids[0] for key, uids in copies.items()}
+    shared = {cid: uid for (cid, owner), uid in first.items()
+              if owner is None and not pack.components[cid].ctype.per_player}
+    active_shared = [i for i, z in enumerate(global_zones) if z.active]
+    active = [[slot[(z.id, seat)] for z in player_zones if z.active] + active_shared for seat in range(players)]
+    refs = [PlayerRef(seat) for seat in range(players)]
+    rotations = [refs[seat:] + refs[:seat] for seat in range(players)]
+    return Layout(copies, first, shared, items, global_zones, player_zones, starts,
+                  {c.id: c.initial for c in pack.counters.values() if c.scope == "global" and c.stored},
+                  {c.id: c.initial for c in pack.counters.values() if c.scope == "player" and c.stored},
+                  active, [i for i, (zid, _) in enumerate(zones) if pack.zones[zid].sizes],
+                  rotations, [[p.seat for p in rotation] for rotation in rotations])

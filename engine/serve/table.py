@@ -137,11 +137,11 @@ class Table:
         """How many answers undoing `seat`'s last answer takes back (0: none may be): only bots may have
         answered since, and nothing this seat could not see before may have reached it since."""
         log = self.match.log
-        mine = [i for i, entry in enumerate(log) if entry.get("seat") == seat and not entry.get("forced")]
+        mine = [i for i, entry in enumerate(log) if entry.seat == seat]    # (forced decisions are not in it)
         if not mine:
             return 0
         last = mine[-1]
-        if any(log[i].get("seat") not in self.bots for i in range(last + 1, len(log))):
+        if any(log[i].seat not in self.bots for i in range(last + 1, len(log))):
             return 0
         since = next((h for h in self.history if h.answers == last + 1), None)
         if since is None:          # answered before this server started (a resumed log): no feed to check
