@@ -264,9 +264,7 @@ class Builder:
     def _procedure(self, name: str, e: Entry) -> Effect:
         """A procedure: its text, or `{params, effect}` (the parameters, locals named not to hide a name)."""
         params = self.procedures[name]
-        if not params:
-            return self.effect_at(e.src, e.path)
-        path = (*e.path, "effect")
+        path = (*e.path, "effect") if params else e.path
         dsl = self.sink.text(e.src, path, self.sites.text(e.src, path, ""))
         compiler = self._compiler(dsl)
         for i, param in enumerate(params):
@@ -277,7 +275,7 @@ class Builder:
                                 "choose another name")
         tree = dsl.parse("effect")
         shown = " ".join(dsl.text.split())
-        return Effect(_nothing, None, shown) if tree is None else compiler.effect_function(tree, shown, params)
+        return Effect(_nothing, None, shown) if tree is None else compiler.effect_function(tree, shown, params, name)
 
     def _trigger_indexes(self) -> None:
         """Triggers by event, and which events anyone hears (generated code skips the rest)."""

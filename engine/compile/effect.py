@@ -9,6 +9,7 @@ answer, so an effect can stop anywhere and resume there.
 from __future__ import annotations
 
 import ast
+import copy
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -71,15 +72,18 @@ class EffectCompiler(ExprCompiler):
         self.too_deep = False  # reported once per generated function
         self.lets: set[str] = set()  # Python locals of `let`s: `set NAME = ...` may change them
 
-    def effect_function(self, tree: Tree, text: str, params: tuple[str, ...] = ()) -> Effect:
-        """The whole text as an `Effect`: its run function and, when it has one, its legality test. A
-        procedure's `params` are locals holding the values its `call` passed (`ctx.args`)."""
+    def effect_function(self, tree: Tree, text: str, params: tuple[str, ...] = (),
+                        procedure: str | None = None) -> Effect:
+        """The whole text as an `Effect`: its run function and, when it has one, its legality test. For
+        `procedure` (its name), the run function pays for the call (engine/compile/codegen.py) and `params`
+        are locals holding the values its `call` passed (`ctx.args`)."""
         with checking_only():  # names resolved and problems reported now, the code built when first run
             self.take_params(params)
             code = self.effect(tree)
         legal = None if code.legal is None else self.function(
             lambda c: [*c.take_params(params), *stmts("return X", X=c.effect(tree).legal)], "legal")
-        return Effect(self.function(lambda c: [*c.take_params(params), *c.effect(tree).body]), legal, text)
+        return Effect(self.function(lambda c: [*c.take_params(params), *c.effect(tree).body], procedure=procedure),
+                      legal, text)
 
     def take_params(self, params: tuple[str, ...]) -> list[ast.stmt]:
         """Bind each parameter to its value in `ctx.args` (like a `let`: `set NAME = ...` changes it)."""
@@ -240,15 +244,30 @@ class EffectCompiler(ExprCompiler):
                 if not plain_value(value):  # an item or zone is stored by id: the helper converts it
                     return stmts("T = B\nCHECK\nset_item_attr(T, N, V)", T=tmp, B=base, CHECK=check or [ast.Pass()],
                                  N=const(attr), V=value), None
-                return stmts("T = B\nCHECK\nif T.__class__ is Item:\n    T.attrs[N] = V\nelse:\n"
-                             "    set_item_attr(T, N, V)", T=tmp, B=base, CHECK=check or [ast.Pass()], N=const(attr),
-                             V=value), None
+                return self._set_attr(base, tmp, attr, value, check), None
             # `set p.score = 3` for a player p
             return stmts("T = B\nCHECK\nif isinstance(T, PlayerRef):\n"
                          "    game.change(ctx.child(seat=T.seat), N, int(V))\nelse:\n    set_item_attr(T, N, V)",
                          T=tmp, B=base, CHECK=check or [ast.Pass()], N=const(attr), V=value), None
         self.dsl.error(target, "DSL013", "only a counter or an item attribute can be set")
         return [], None
+
+    @staticmethod
+    def _set_attr(base: ast.expr, tmp: str, attr: str, value: ast.expr, check: list[ast.stmt]) -> list[ast.stmt]:
+        """`set B.attr = V` for a plain value: stored straight into an item's attrs. A local (a loop's or a
+        choice's variable) needs no copy, and a value known to be an item no class test."""
+        item = kind_of(base) == "item"
+        if isinstance(base, ast.Name):   # reading a local twice is free and cannot change in between
+            if item:
+                return stmts("CHECK\nB.attrs[N] = V", B=base, CHECK=check or [ast.Pass()], N=const(attr), V=value)
+            return stmts("CHECK\nif B.__class__ is Item:\n    B.attrs[N] = V\nelse:\n    set_item_attr(B2, N, V2)",
+                         B=base, B2=ast.Name(base.id, ast.Load()), CHECK=check or [ast.Pass()], N=const(attr),
+                         V=value, V2=copy.deepcopy(value))
+        if item:
+            return stmts("T = B\nCHECK\nT.attrs[N] = V", T=tmp, B=base, CHECK=check or [ast.Pass()], N=const(attr),
+                         V=value)
+        return stmts("T = B\nCHECK\nif T.__class__ is Item:\n    T.attrs[N] = V\nelse:\n    set_item_attr(T, N, V)",
+                     T=tmp, B=base, CHECK=check or [ast.Pass()], N=const(attr), V=value)
 
     @staticmethod
     def _unless_watched(quick: list[ast.stmt] | None, general: list[ast.stmt]) -> list[ast.stmt]:
@@ -598,7 +617,9 @@ class EffectCompiler(ExprCompiler):
             self.dsl.error(name_tok, "DSL011", f"procedure '{name}' takes {takes} arguments, got {len(args)}")
             return [], None
         if not args:
-            return stmts("game.call(ctx, N)", N=const(name)), expr("game.can_call(ctx, N)", N=const(name))
+            # the procedure's function pays for the call itself (engine/compile/codegen.py, `Unit.module`)
+            return (stmts("game.pack.procedures[N].run(ctx)", N=const(name)),
+                    expr("game.can_call(ctx, N)", N=const(name)))
         values = ast.Tuple(args, ast.Load())
         return (stmts("game.call_with(ctx, N, A)", N=const(name), A=values),
                 expr("game.can_call_with(ctx, N, A)", N=const(name), A=values))

@@ -16,6 +16,7 @@ from typing import Any, Self
 
 from lark import Token, Tree
 
+from engine.compile.charges import inline_charges
 from engine.compile.codegen import Unit, checking_only, const, expr, stmts
 from engine.diagnostics import did_you_mean
 from engine.dsl.functions import FUNCTIONS
@@ -76,12 +77,14 @@ class ExprCompiler(Walker):
         method = getattr(self, EXPRESSION + tree.data, None)     # Walker.walk, inlined: called per node
         return method(tree) if method is not None else self.no_method(EXPRESSION, tree)
 
-    def function(self, make: Callable[[Self], list[ast.stmt]], role: str = "") -> Any:
+    def function(self, make: Callable[[Self], list[ast.stmt]], role: str = "", procedure: str | None = None) -> Any:
         """The generated function whose body `make(compiler)` builds, named for where its text sits
         (`procedures.turn`) so tracebacks and profiles say which text they are in; `role` tells a text's
-        second function apart. The body is built on the first call, by a twin of this compiler."""
+        second function apart; `procedure`: it is that procedure's (it pays for its call). The body is
+        built on the first call, by a twin of this compiler."""
         name = ".".join(str(step) for step in self.dsl.path) or "dsl"
-        return self.unit.function(f"{name}.{role}" if role else name, lambda: make(self._twin()))
+        return self.unit.function(f"{name}.{role}" if role else name,
+                                  lambda: inline_charges(make(self._twin()), self.unit.temp), procedure)
 
     def _twin(self) -> Self:
         """A compiler for the same text that reports nothing and notes no usage: it generates the code."""
