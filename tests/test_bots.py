@@ -57,6 +57,21 @@ def test_a_sample_keeps_the_seats_view_and_deals_the_rest_again() -> None:
     assert match.state_hash() == match.fork().state_hash()       # the real match is untouched
 
 
+def test_seen_key_tells_views_apart_and_nothing_else() -> None:
+    match = _position(RR, 3, seed=4, answers=60)
+    seat = match.to_move
+    sample = match.determinize(seat, random.Random(77))
+    assert sample.seen_key(seat) == match.seen_key(seat)         # hidden items differ, the view does not
+    others = [s for s in range(3) if s != seat]
+    assert any(sample.seen_key(s) != match.seen_key(s) for s in others)   # other seats see their new hands
+    views, keys = {}, set()
+    for _ in range(12):
+        views[repr(sorted(match.view(seat).items()))] = match.seen_key(seat)
+        keys.add(match.seen_key(seat))
+        match.apply(0)
+    assert len(set(views.values())) == len(views) == len(keys)    # one key per distinct view
+
+
 def test_a_sample_depends_only_on_the_seats_view_and_the_generator() -> None:
     match = _position(RR, 2, seed=9, answers=45)
     seat = match.to_move
@@ -100,6 +115,9 @@ class _Peeking:
         copy = self.match.fork(history=False)
         copy.game.state.rng.seed(rng.getrandbits(64))
         return copy
+
+    def seen_key(self, seat: int) -> int:
+        return self.match.seen_key(seat)
 
 
 def _choice(bot: GreedyAgent | MctsAgent, match: Any) -> int:
@@ -266,3 +284,52 @@ def test_undo_frees_the_flow_it_goes_back_from() -> None:
         match.apply(0)
         match.undo()
     assert _games() == before      # each undo left a paused game behind before it ended that flow
+
+
+# ---------------------------------------------------------------- the ladder (tools/bots_ladder.py)
+def _ladder() -> Any:
+    import importlib.util
+    import sys
+    path = Path(__file__).resolve().parents[1] / "tools" / "bots_ladder.py"
+    spec = importlib.util.spec_from_file_location("bots_ladder", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["bots_ladder"] = module      # its dataclasses look their module up there
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_ladder_counts_wins_seat_by_seat_with_intervals(capsys: pytest.CaptureFixture[str]) -> None:
+    ladder = _ladder()
+    assert ladder.main(["--pack", "tic-tac-toe:2", "--pairing", "greedy/random", "--games", "8", "--json"]) == 0
+    row = json.loads(capsys.readouterr().out)
+    wins = 0.0
+    for game in range(8):     # the same games by hand: greedy in seat game % 2, seed 1 + game
+        seat = game % 2
+        agents = [BotSpec.parse("greedy" if s == seat else "random").make(1 + game, s) for s in range(2)]
+        match = Match(engine.load_pack("tic-tac-toe"), 2, 1 + game, forkable=True)
+        match.run(agents)
+        won = match.outcome().winners
+        wins += 1 / len(won) if seat in won else 0.0
+    assert row["games"] == 8 and row["a_win_rate"] == round(wins / 8, 3)
+    low, high = row["a_win_ci"]
+    assert low <= row["a_win_rate"] <= high and row["fair_share"] == 0.5
+    assert row["a_decisions"] > 0 and row["b_decision_ms"] >= 0
+
+
+def test_the_ladder_refuses_a_bad_pairing_or_pack(capsys: pytest.CaptureFixture[str]) -> None:
+    ladder = _ladder()
+    assert ladder.main(["--pack", "tic-tac-toe:2", "--pairing", "greedy"]) == 2
+    assert ladder.main(["--pack", "tic-tac-toe", "--pairing", "greedy/random"]) == 2
+    assert ladder.main(["--pack", "tic-tac-toe:2", "--pairing", "greedy/random", "--games", "8",
+                        "--from-game", "8"]) == 2
+    assert ladder.main(["--pack", "tic-tac-toe:2", "--pairing", "wise/random"]) == 2
+    assert "unknown bot kind 'wise'" in capsys.readouterr().err
+
+
+def test_a_cut_rollout_is_worth_its_relative_score_margin() -> None:
+    from engine.play.mcts import cut_value
+    assert cut_value([3, 3], 0) == 0.5
+    assert 0.5 < cut_value([10, 8], 0) < cut_value([2, 0], 0) < 0.95       # 2 ahead counts more at 2 to 0
+    assert cut_value([8, 10], 0) == pytest.approx(1 - cut_value([10, 8], 0))
+    assert cut_value([5, 9, 1], 2) < cut_value([5, 9, 1], 0) < 0.5 < cut_value([5, 9, 1], 1)

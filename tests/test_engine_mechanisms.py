@@ -163,8 +163,28 @@ def test_recursive_procedure_is_bounded(tmp_path: Path) -> None:
             each_player:
               - {id: go, do: "call again"}
         """))
-    with pytest.raises(RuleError, match="nested deeper than 64"):
+    with pytest.raises(RuleError, match="nested deeper than 64") as caught:
         Match(pack, 1, 1)
+    # named at the `call again` statement (the procedure's text, column of `call`), not inside the callee
+    text = (tmp_path / "toy" / "main.yaml").read_text().splitlines()
+    line, col = (int(n) for n in str(caught.value.where).split(":")[-2:])
+    assert text[line - 1][col - 1:].startswith("call again")
+
+
+def test_a_procedure_left_by_stop_no_longer_counts_as_running(tmp_path: Path) -> None:
+    """A procedure's function counts itself in `call_depth`; a `stop` that leaves it (ending its caller's
+    repeat) takes it out again: 100 such calls are not 100 procedures nested."""
+    pack = make_pack(tmp_path, COUNTERS + textwrap.dedent("""\
+        procedures:
+          leave: "gain 1 coin; stop"
+        flow:
+          - id: turn
+            each_player:
+              - {id: go, do: "repeat 100 { repeat 3 { call leave } }"}
+        """))
+    session = run(pack, [])
+    assert session.game.counter("coin", 0) == 100
+    assert session.game.call_depth == 0
 
 
 def test_market_row_refills_and_bag_draws_at_random(tmp_path: Path) -> None:

@@ -21,7 +21,7 @@ CONSTANTS = {
     "MAX_DSL_DEPTH": parse, "MAX_DSL_DIGITS": parse, "MAX_BLOCK_DEPTH": effect, "MAX_ITEMS": limits,
     "MAX_WORK": limits, "MAX_GAME_WORK": limits, "MAX_VALUE": limits, "MAX_LIST": limits, "MAX_OPTIONS": limits,
     "MAX_ROUNDS": flow,
-    "MAX_TRIGGER_DEPTH": interpreter, "MAX_TRIGGER_FIRINGS": interpreter, "MAX_CALL_DEPTH": interpreter,
+    "MAX_TRIGGER_DEPTH": interpreter, "MAX_TRIGGER_FIRINGS": interpreter, "MAX_CALL_DEPTH": limits,
     "MAX_DECISIONS": interpreter, "MAX_WAYS": costs, "MAX_PAYMENT_STEPS": costs, "COVER_CHECK_STEPS": costs,
     "SIZE_FREE": limits, "ELEMENTS_PER_UNIT": limits, "DEFAULT_GAMES": run, "MAX_PLAYTEST_DECISIONS": checks,
     "MAX_AUTO_DECISIONS": scenario, "MAX_ENTRY_BYTES": cache,

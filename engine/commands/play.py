@@ -10,7 +10,7 @@ from engine.commands.common import EXIT_OK, UsageError, options
 from engine.play.agents import Agent
 from engine.play.bots import BotSpec, BotSpecError, lineup, parse_seats
 from engine.play.log import GameLog
-from engine.play.match import Match, Outcome
+from engine.play.match import CHECKPOINT_EVERY, SEARCHED_CHECKPOINT_EVERY, Match, Outcome
 from engine.play.rules_text import RulesText, load_with_rules
 from engine.play.seat_feed import SeatFeed
 from engine.play.table_text import TableText
@@ -113,13 +113,14 @@ def run(args: argparse.Namespace) -> int:
     agents = _agents(players, seed, rules, feeds, bots)
     logged = bool(args.log)   # a saved log lists the decisions taken without asking too
     searching = any(spec.searches for spec in bots.values())   # their looks ahead start from forks
+    every = SEARCHED_CHECKPOINT_EVERY if searching else CHECKPOINT_EVERY
     if resume:
-        session = Match.from_log(pack, resume, agents, forkable=searching, log_forced=logged)
+        session = Match.from_log(pack, resume, agents, forkable=searching, log_forced=logged, checkpoint_every=every)
         for feed in feeds.values():   # news from the resumed point on
             session.subscribe(feed)
     else:
         session = Match(pack, players, seed, options(args.option, pack), log_forced=logged,
-                        observers=feeds.values(), forkable=searching)
+                        observers=feeds.values(), forkable=searching, checkpoint_every=every)
     if not args.quiet:
         print(f"{pack.name} {pack.version}: {players} players, seed {seed}")
         _follow_rounds(session)

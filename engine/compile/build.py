@@ -269,8 +269,6 @@ class Builder:
         path = procedure_text_path(e)
         if isinstance(e.data, Mapping) and e.data.get("text") is not None:
             self._phrase(name, e, params)
-        if not params:
-            return self.effect_at(e.src, path)
         dsl = self.sink.text(e.src, path, self.sites.text(e.src, path, ""))
         compiler = self._compiler(dsl)
         for i, param in enumerate(params):
@@ -281,7 +279,7 @@ class Builder:
                                 "choose another name")
         tree = dsl.parse("effect")
         shown = " ".join(dsl.text.split())
-        return Effect(_nothing, None, shown) if tree is None else compiler.effect_function(tree, shown, params)
+        return Effect(_nothing, None, shown) if tree is None else compiler.effect_function(tree, shown, params, name)
 
     def _phrase(self, name: str, e: Entry, params: tuple[str, ...]) -> None:
         """A procedure's card phrase: kept for explain when every field names a parameter, else DSL019."""

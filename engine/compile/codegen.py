@@ -36,6 +36,7 @@ from types import CodeType, FunctionType, TracebackType
 from typing import Any
 
 from engine.errors import CONTENT_FAULTS, RuleError, locate_error
+from engine.runtime.limits import CALL_WORK, MAX_CALL_DEPTH, LimitError
 
 _BUILTINS = ("len", "int", "bool", "str", "list", "range", "sum", "min", "max", "abs", "sorted", "any", "isinstance")
 Where = Callable[[], str]  # a DSL position, `file:line:col`, worked out only when an error needs it
@@ -172,9 +173,10 @@ class Unit:
         self.wheres.append(where)
         return len(self.wheres) - 1
 
-    def function(self, name: str, make_body: Callable[[], list[ast.stmt]]) -> FunctionType:
+    def function(self, name: str, make_body: Callable[[], list[ast.stmt]],
+                 procedure: str | None = None) -> FunctionType:
         """`def name(ctx): ...` running the statements `make_body()` generates, with any content fault
-        re-raised at its DSL statement.
+        re-raised at its DSL statement; with `procedure`, the function of that procedure (see `module`).
 
         The body is generated, checked and compiled on the function's first call (the function object
         then swaps in the real code): most texts of a pack never run in a given game, and the linter
@@ -183,14 +185,35 @@ class Unit:
         self.functions += 1
         finish = f"F{self.functions}"
         fn = FunctionType(_stub(finish), self.globals, name)
-        self.globals[finish] = _Pending(self, fn, make_body)
+        self.globals[finish] = _Pending(self, fn, make_body, procedure)
         return fn
 
-    def module(self, name: str, body: list[ast.stmt]) -> ast.Module:
-        """The module defining `def name(ctx)`: the prologue, then `body` guarded by the error locator."""
-        code = stmts("def dsl(ctx):\n    game = ctx.game\n    t_self = ctx.self_item\n    try:\n        BODY\n"
-                     "    except content_faults as exc:\n        raise located(exc, exc.__traceback__) from None",
-                     BODY=body or [ast.Pass()])
+    def module(self, name: str, body: list[ast.stmt], procedure: str | None = None) -> ast.Module:
+        """The module defining `def name(ctx)`: the prologue, then `body` guarded by the error locator.
+
+        A procedure's function pays for its call and counts the procedures running (`game.call_depth`)
+        itself, so `call NAME` is one Python call: a work unit check, then the depth, restored however
+        the body ends (a procedure's `stop` ends its caller's `repeat`). The restore sits in the `try`
+        every function has, so a procedure nests no deeper in Python blocks than any other text.
+        Errors of the prologue are raised outside that `try`: the caller's statement is named.
+        """
+        if procedure is None:
+            code = stmts("def dsl(ctx):\n    game = ctx.game\n    t_self = ctx.self_item\n    try:\n        BODY\n"
+                         "    except content_faults as exc:\n        raise located(exc, exc.__traceback__) from None",
+                         BODY=body or [ast.Pass()])
+        else:
+            code = stmts("def dsl(ctx):\n    game = ctx.game\n    t_self = ctx.self_item\n    t_state = game.state\n"
+                         "    t_state.work += WORK\n    if t_state.work > game.work_limit:\n"
+                         "        raise game.out_of_work(CALLING)\n    t_depth = game.call_depth\n"
+                         "    if t_depth >= DEPTH:\n        raise LIMIT(NESTED)\n    game.call_depth = t_depth + 1\n"
+                         "    try:\n        BODY\n    except content_faults as exc:\n"
+                         "        game.call_depth = t_depth\n"
+                         "        raise located(exc, exc.__traceback__) from None\n    except ANY:\n"
+                         "        game.call_depth = t_depth\n        raise\n    game.call_depth = t_depth",
+                         BODY=body or [ast.Pass()], WORK=const(CALL_WORK), CALLING=const(f"calling '{procedure}'"),
+                         DEPTH=const(MAX_CALL_DEPTH), LIMIT=self.ref(LimitError), ANY=self.ref(BaseException),
+                         NESTED=const(f"procedure calls nested deeper than {MAX_CALL_DEPTH} (at '{procedure}'):"
+                                      " recursion?"))
         assert isinstance(code[0], ast.FunctionDef)
         code[0].name = name  # any text: only tracebacks and profiles show it
         return ast.Module(stamp(code, 1), [])
@@ -199,8 +222,9 @@ class Unit:
 class _Pending:
     """A generated function whose code is not built yet: built on its first call, or by `prepare`."""
 
-    def __init__(self, unit: Unit, fn: FunctionType, make_body: Callable[[], list[ast.stmt]]) -> None:
-        self.unit, self.fn, self.make_body = unit, fn, make_body
+    def __init__(self, unit: Unit, fn: FunctionType, make_body: Callable[[], list[ast.stmt]],
+                 procedure: str | None = None) -> None:
+        self.unit, self.fn, self.make_body, self.procedure = unit, fn, make_body, procedure
 
     def __call__(self, ctx: Any) -> Any:
         self.build()
@@ -209,7 +233,7 @@ class _Pending:
     def build(self) -> None:
         token = _GENERATING.set(True)
         try:
-            module = self.unit.module(self.fn.__name__, self.make_body())
+            module = self.unit.module(self.fn.__name__, self.make_body(), self.procedure)
         finally:
             _GENERATING.reset(token)
         check(module, self.unit.globals)

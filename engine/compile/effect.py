@@ -9,6 +9,7 @@ answer, so an effect can stop anywhere and resume there.
 from __future__ import annotations
 
 import ast
+import copy
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -71,15 +72,18 @@ class EffectCompiler(ExprCompiler):
         self.too_deep = False  # reported once per generated function
         self.lets: set[str] = set()  # Python locals of `let`s: `set NAME = ...` may change them
 
-    def effect_function(self, tree: Tree, text: str, params: tuple[str, ...] = ()) -> Effect:
-        """The whole text as an `Effect`: its run function and, when it has one, its legality test. A
-        procedure's `params` are locals holding the values its `call` passed (`ctx.args`)."""
+    def effect_function(self, tree: Tree, text: str, params: tuple[str, ...] = (),
+                        procedure: str | None = None) -> Effect:
+        """The whole text as an `Effect`: its run function and, when it has one, its legality test. For
+        `procedure` (its name), the run function pays for the call (engine/compile/codegen.py) and `params`
+        are locals holding the values its `call` passed (`ctx.args`)."""
         with checking_only():  # names resolved and problems reported now, the code built when first run
             self.take_params(params)
             code = self.effect(tree)
         legal = None if code.legal is None else self.function(
             lambda c: [*c.take_params(params), *stmts("return X", X=c.effect(tree).legal)], "legal")
-        return Effect(self.function(lambda c: [*c.take_params(params), *c.effect(tree).body]), legal, text)
+        return Effect(self.function(lambda c: [*c.take_params(params), *c.effect(tree).body], procedure=procedure),
+                      legal, text)
 
     def take_params(self, params: tuple[str, ...]) -> list[ast.stmt]:
         """Bind each parameter to its value in `ctx.args` (like a `let`: `set NAME = ...` changes it)."""
@@ -143,7 +147,7 @@ class EffectCompiler(ExprCompiler):
             target = self.counter_ref(name, self.usage.produce)
             return stmts("game.gain(ctx, N, int(A))", N=target, A=self.expr(amount_t)), None
         self.check_cost_name(name)
-        self.usage.produce(str(name), self.dsl.place(name))
+        self.usage.produce(str(name), self.dsl.spot(name))
         self._not_item_backed(name, "gained")
         amount = self.expr(amount_t)
         general = stmts("game.gain(ctx, N, int(A))", N=const(str(name)), A=amount)
@@ -212,7 +216,7 @@ class EffectCompiler(ExprCompiler):
                 self.dsl.error(tok, "DSL013", f"'{n}' cannot be set: only counters and item attributes can",
                                None)
                 return [], None
-            self.usage.produce(n, self.dsl.place(tok))
+            self.usage.produce(n, self.dsl.spot(tok))
             quick = self._quick_counter(n, "set", value)
             return quick or stmts("game.change(ctx, N, int(V))", N=const(n), V=value), None
         if isinstance(target, Tree) and target.data == "attr":
@@ -240,15 +244,30 @@ class EffectCompiler(ExprCompiler):
                 if not plain_value(value):  # an item or zone is stored by id: the helper converts it
                     return stmts("T = B\nCHECK\nset_item_attr(T, N, V)", T=tmp, B=base, CHECK=check or [ast.Pass()],
                                  N=const(attr), V=value), None
-                return stmts("T = B\nCHECK\nif T.__class__ is Item:\n    T.attrs[N] = V\nelse:\n"
-                             "    set_item_attr(T, N, V)", T=tmp, B=base, CHECK=check or [ast.Pass()], N=const(attr),
-                             V=value), None
+                return self._set_attr(base, tmp, attr, value, check), None
             # `set p.score = 3` for a player p
             return stmts("T = B\nCHECK\nif isinstance(T, PlayerRef):\n"
                          "    game.change(ctx.child(seat=T.seat), N, int(V))\nelse:\n    set_item_attr(T, N, V)",
                          T=tmp, B=base, CHECK=check or [ast.Pass()], N=const(attr), V=value), None
         self.dsl.error(target, "DSL013", "only a counter or an item attribute can be set")
         return [], None
+
+    @staticmethod
+    def _set_attr(base: ast.expr, tmp: str, attr: str, value: ast.expr, check: list[ast.stmt]) -> list[ast.stmt]:
+        """`set B.attr = V` for a plain value: stored straight into an item's attrs. A local (a loop's or a
+        choice's variable) needs no copy, and a value known to be an item no class test."""
+        item = kind_of(base) == "item"
+        if isinstance(base, ast.Name):   # reading a local twice is free and cannot change in between
+            if item:
+                return stmts("CHECK\nB.attrs[N] = V", B=base, CHECK=check or [ast.Pass()], N=const(attr), V=value)
+            return stmts("CHECK\nif B.__class__ is Item:\n    B.attrs[N] = V\nelse:\n    set_item_attr(B2, N, V2)",
+                         B=base, B2=ast.Name(base.id, ast.Load()), CHECK=check or [ast.Pass()], N=const(attr),
+                         V=value, V2=copy.deepcopy(value))
+        if item:
+            return stmts("T = B\nCHECK\nT.attrs[N] = V", T=tmp, B=base, CHECK=check or [ast.Pass()], N=const(attr),
+                         V=value)
+        return stmts("T = B\nCHECK\nif T.__class__ is Item:\n    T.attrs[N] = V\nelse:\n    set_item_attr(T, N, V)",
+                     T=tmp, B=base, CHECK=check or [ast.Pass()], N=const(attr), V=value)
 
     @staticmethod
     def _unless_watched(quick: list[ast.stmt] | None, general: list[ast.stmt]) -> list[ast.stmt]:
@@ -311,7 +330,7 @@ class EffectCompiler(ExprCompiler):
     def die(self, tok: Token | Tree) -> str:
         """The die a `roll`/`reroll` names; DICE001 when the name is no kind of die."""
         name = str(tok)
-        self.usage.ref(name, self.dsl.place(tok))
+        self.usage.ref(name, self.dsl.spot(tok))
         if name not in self.pack.dice:
             self.dsl.error(tok, "DICE001", f"'{name}' is not a kind of die: `roll` and `reroll` take a name from the"
                            " `dice` section", did_you_mean(name, sorted(self.pack.dice)))
@@ -590,7 +609,7 @@ class EffectCompiler(ExprCompiler):
         if name not in self.known_procedures:
             self.unknown(name_tok, "procedure", sorted(self.known_procedures))
             return [], None
-        self.usage.ref(name, self.dsl.place(name_tok))
+        self.usage.ref(name, self.dsl.spot(name_tok))
         args = [self.expr(a) for a in t.children[1:] if a is not None]
         params = self.known_procedures[name]
         if len(args) != len(params):
@@ -598,7 +617,9 @@ class EffectCompiler(ExprCompiler):
             self.dsl.error(name_tok, "DSL011", f"procedure '{name}' takes {takes} arguments, got {len(args)}")
             return [], None
         if not args:
-            return stmts("game.call(ctx, N)", N=const(name)), expr("game.can_call(ctx, N)", N=const(name))
+            # the procedure's function pays for the call itself (engine/compile/codegen.py, `Unit.module`)
+            return (stmts("game.pack.procedures[N].run(ctx)", N=const(name)),
+                    expr("game.can_call(ctx, N)", N=const(name)))
         values = ast.Tuple(args, ast.Load())
         return (stmts("game.call_with(ctx, N, A)", N=const(name), A=values),
                 expr("game.can_call_with(ctx, N, A)", N=const(name), A=values))
@@ -640,7 +661,7 @@ class EffectCompiler(ExprCompiler):
     def _s_emit(self, t: Tree):
         name_tok, *args = t.children
         name = str(name_tok)
-        self.usage.emit(name, self.dsl.place(name_tok))
+        self.usage.emit(name, self.dsl.spot(name_tok))
         keys: list[ast.expr | None] = []
         vals: list[ast.expr] = []
         for arg in args:

@@ -16,6 +16,7 @@ from typing import Any, Self
 
 from lark import Token, Tree
 
+from engine.compile.charges import inline_charges
 from engine.compile.codegen import Unit, checking_only, const, expr, stmts
 from engine.diagnostics import did_you_mean
 from engine.dsl.functions import FUNCTIONS
@@ -29,7 +30,7 @@ from engine.runtime.anytime import REASK
 from engine.runtime.containers import need_containers
 from engine.runtime.defs import Cost, Expr, Pack
 from engine.runtime.state import Item, PlayerRef
-from engine.usage import Usage
+from engine.usage import Place, Usage
 
 BUILTIN_NAMES = ("self", "event", "players", "option", "it", "me", "others", "everyone", "next_player")
 PLAYER_ATTRS = {"seat", "position"}
@@ -76,12 +77,14 @@ class ExprCompiler(Walker):
         method = getattr(self, EXPRESSION + tree.data, None)     # Walker.walk, inlined: called per node
         return method(tree) if method is not None else self.no_method(EXPRESSION, tree)
 
-    def function(self, make: Callable[[Self], list[ast.stmt]], role: str = "") -> Any:
+    def function(self, make: Callable[[Self], list[ast.stmt]], role: str = "", procedure: str | None = None) -> Any:
         """The generated function whose body `make(compiler)` builds, named for where its text sits
         (`procedures.turn`) so tracebacks and profiles say which text they are in; `role` tells a text's
-        second function apart. The body is built on the first call, by a twin of this compiler."""
+        second function apart; `procedure`: it is that procedure's (it pays for its call). The body is
+        built on the first call, by a twin of this compiler."""
         name = ".".join(str(step) for step in self.dsl.path) or "dsl"
-        return self.unit.function(f"{name}.{role}" if role else name, lambda: make(self._twin()))
+        return self.unit.function(f"{name}.{role}" if role else name,
+                                  lambda: inline_charges(make(self._twin()), self.unit.temp), procedure)
 
     def _twin(self) -> Self:
         """A compiler for the same text that reports nothing and notes no usage: it generates the code."""
@@ -117,7 +120,7 @@ class ExprCompiler(Walker):
         for term in tree.children:
             amount, name = term.children
             self.check_cost_name(name)
-            self.usage.pay(str(name), self.dsl.place(name))
+            self.usage.pay(str(name), self.dsl.spot(name))
             terms.append((as_int(self.expr(amount)), str(name)))
         names = [n for _, n in terms]
         if len(set(names)) == len(names):
@@ -160,13 +163,13 @@ class ExprCompiler(Walker):
             return expr("X.items[:]", X=node)
         return node if kind in ("list", "items", "players") else expr("as_items(X)", X=node)
 
-    def counter_ref(self, name: Token | Tree, use: Callable[[str, tuple[str, int, int]], None],
+    def counter_ref(self, name: Token | Tree, use: Callable[[str, Place], None],
                     wildcards: bool = True) -> ast.expr:
         """The id of the counter a gain, lose or cost term names: NAME itself, or the value of a
         `counter` attribute (`c.colour.cube`), checked when the rule runs."""
         if isinstance(name, Token):
             self.check_cost_name(name)
-            use(str(name), self.dsl.place(name))
+            use(str(name), self.dsl.spot(name))
             return const(str(name))
         attr = str(name.children[-1])
         if not any(a.type == "counter" for t in self.pack.types.values() if (a := t.attrs.get(attr))):
@@ -174,7 +177,7 @@ class ExprCompiler(Walker):
                            f"declares '{attr}' a `counter` attribute", None)
             return const("")
         for value in self.counter_values(attr):
-            use(value, self.dsl.place(name))
+            use(value, self.dsl.spot(name))
         return expr("game.counter_id(X, W)", X=self.expr(counter_chain(name)), W=const(wildcards))
 
     def counter_values(self, attr: str) -> set[str]:
@@ -185,7 +188,7 @@ class ExprCompiler(Walker):
     def check_cost_name(self, name: Token | Tree) -> None:
         n = str(name)
         if n in self.pack.wildcards or n in self.pack.counters:
-            self.usage.ref(n, self.dsl.place(name))
+            self.usage.ref(n, self.dsl.spot(name))
             return
         self.unknown(name, "counter or wildcard", [*self.pack.counters, *self.pack.wildcards])
 
@@ -239,7 +242,7 @@ class ExprCompiler(Walker):
         if builtin is not None:
             return kinded(expr(builtin[0]), builtin[1])
         if n in pack.counters or n in pack.zones or n in pack.components or n in pack.dice:
-            self.usage.ref(n, self.dsl.place(tok))
+            self.usage.ref(n, self.dsl.spot(tok))
         if n in pack.counters:
             return self._counter(n)
         if n in pack.zones:
@@ -338,12 +341,12 @@ class ExprCompiler(Walker):
         hidden zone (not only how many there are) is noted for lint."""
         name = str(name_tok)
         if name in self.pack.zones or name in self.pack.counters:
-            self.usage.ref(name, self.dsl.place(name_tok))
+            self.usage.ref(name, self.dsl.spot(name_tok))
         if kind_of(base) == "player":
             zdef = self.pack.zones.get(name)
             if (zdef is not None and zdef.visibility != "public" and not _is_name(base_tree, "me")
                     and not self._counting):
-                self.usage.read_hidden(name, self.dsl.place(name_tok))
+                self.usage.read_hidden(name, self.dsl.spot(name_tok))
 
     def _item_attr(self, base: ast.expr, name: str) -> ast.expr:
         """`x.NAME` for an item (or a value not known to be a player): the cheapest read that is right."""
@@ -440,7 +443,7 @@ class ExprCompiler(Walker):
         if tname not in self.pack.types:
             self.unknown(arg, "component type", list(self.pack.types))
             return ast.List([], ast.Load())
-        self.usage.ref(tname, self.dsl.place(arg))
+        self.usage.ref(tname, self.dsl.spot(arg))
         return charged(kinded(expr("game.all_of(T, ctx.seat)", T=const(tname)), "items"))  # all_of pays its scan
 
     def lower_max(self, tok: Token, args: list) -> ast.expr:
@@ -474,7 +477,7 @@ class ExprCompiler(Walker):
             self.dsl.error(args[1], "DSL012", f"'{self.dsl.snippet(args[1])}' is not a counter held in containers"
                            " (a counter that declares `held`)", None)
             return const(0)
-        self.usage.ref(str(name), self.dsl.place(name))
+        self.usage.ref(str(name), self.dsl.spot(name))
         return expr(code, C=container, N=const(str(name)))
 
     def grid_type(self, arg: Any, fn: str) -> str | None:
@@ -483,7 +486,7 @@ class ExprCompiler(Walker):
         if tname not in self.pack.types:
             self.unknown(arg, "component type", list(self.pack.types))
             return None
-        self.usage.ref(tname, self.dsl.place(arg))
+        self.usage.ref(tname, self.dsl.spot(arg))
         if self.pack.types[tname].grid is None:
             grids = [t for t, ctype in self.pack.types.items() if ctype.grid is not None]
             self.dsl.error(arg, "BOARD003", f"{fn}() needs a grid board type, and '{tname}' declares no `grid`",

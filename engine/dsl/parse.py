@@ -7,8 +7,10 @@ token's own line and column.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any
 
 from lark import Lark, Token, Tree
@@ -16,6 +18,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 
 from engine.diagnostics import Diagnostic
 from engine.dsl.grammar_cache import load_or_build
+from engine.dsl.lalr import FastParser
 from engine.packs.source import SourceFile
 from engine.resources import data_dir
 
@@ -31,10 +34,29 @@ _TOKEN_NAMES = {
 
 @lru_cache(maxsize=1)
 def parser() -> Lark:
-    """The LALR parser for every start rule, built once (and kept in the on-disk cache as signed JSON)."""
-    grammar = (data_dir("grammar") / "cogwork.lark").read_text(encoding="utf-8")
-    return load_or_build(grammar, lambda: Lark(grammar, parser="lalr", start=["effect", "expr", "cost"],
-                                               propagate_positions=True, maybe_placeholders=True))
+    """The LALR parser for every start rule: its tables from `grammar/cogwork.tables.json` when they are
+    this grammar's, else built once (and kept in the on-disk cache as signed JSON)."""
+    grammar = grammar_text()
+    return load_or_build(grammar, lambda: build_parser(grammar), data_dir("grammar") / SHIPPED_TABLES)
+
+
+SHIPPED_TABLES = "cogwork.tables.json"
+
+
+def grammar_text() -> str:
+    return (data_dir("grammar") / "cogwork.lark").read_text(encoding="utf-8")
+
+
+def build_parser(grammar: str) -> Lark:
+    """The parser built from the grammar text (what the shipped and cached tables hold)."""
+    return Lark(grammar, parser="lalr", start=["effect", "expr", "cost"], propagate_positions=True,
+                maybe_placeholders=True)
+
+
+@lru_cache(maxsize=1)
+def fast_parser() -> FastParser:
+    """`parser()`'s tables run by the faster loop of `lalr.py` (Lark's own loop is used for texts that fail)."""
+    return FastParser(parser())
 
 
 @dataclass
@@ -70,8 +92,15 @@ class DslText:
         line, col = self.position(_offset(at))
         return (self.display, line, col)
 
+    def spot(self, at: Tree | Token | int | None) -> Callable[[], tuple[str, int, int]]:
+        """`place(at)`, worked out only when asked for (the compiler records every use; few are shown)."""
+        return partial(self.place, at)
+
     def snippet(self, node: Tree | Token) -> str:
         """The source text of a node, whitespace folded: used for option labels."""
+        meta = node._meta if type(node) is Tree else None
+        if meta is not None and not meta.empty and meta.end_pos:     # the common case, without the calls below
+            return " ".join(self.text[meta.start_pos:meta.end_pos].split())
         start = _offset(node)
         end = getattr(node, "end_pos", None)
         if end is None and isinstance(node, Tree) and not node.meta.empty:
@@ -128,16 +157,23 @@ def _parse(text: str, start: str) -> Tree | UnexpectedInput | TooComplex:
     """The tree of a text, or why it does not parse or cannot be compiled; kept because the type pass
     and the compiler both read every text, and cards repeat texts. Trees are shared: never change one."""
     try:
-        tree = parser().parse(text, start=start)
+        tree = fast_parser().parse(text, start) or parser().parse(text, start=start)
     except UnexpectedInput as exc:
         return exc
     except RecursionError:  # pragma: no cover - Lark's LALR parser builds trees without recursing
         return TooComplex("DSL004", f"this text nests more than {MAX_DSL_DEPTH} levels deep", 0)
-    return _too_complex(tree) or tree
+    return _too_complex(tree, _LONG_NUMBER.search(text) is not None) or tree
 
 
-def _too_complex(tree: Tree) -> TooComplex | None:
-    """The first compile-time limit the tree goes past, walked without recursion (it may be very deep)."""
+_LONG_NUMBER = re.compile(rf"\d{{{MAX_DSL_DIGITS + 1}}}")     # a run of digits a too-long number needs
+
+
+def _too_complex(tree: Tree, numbers: bool = True) -> TooComplex | None:
+    """The first compile-time limit the tree goes past, walked without recursion (it may be very deep).
+
+    `numbers`: whether the text may hold a number too long (some run of digits is); if not, tokens
+    are not visited at all (the trees are visited in the same order, so the same one is reported).
+    """
     stack: list[tuple[Tree | Token, int]] = [(tree, 1)]
     while stack:
         node, depth = stack.pop()
@@ -149,7 +185,8 @@ def _too_complex(tree: Tree) -> TooComplex | None:
         if depth > MAX_DSL_DEPTH:
             return TooComplex("DSL004", f"this text nests more than {MAX_DSL_DEPTH} levels deep (operators,"
                               f" brackets and blocks inside one another)", _offset(node))
-        stack.extend((child, depth + 1) for child in node.children if child is not None)
+        stack.extend((child, depth + 1) for child in node.children
+                     if child is not None and (numbers or type(child) is not Token))
     return None
 
 

@@ -17,7 +17,7 @@ from engine.dsl.english import and_list, plural, sentences, words
 from engine.dsl.functions import FUNCTIONS
 from engine.dsl.parse import branch_parts, choice_binders, counter_chain, label_text, parse
 from engine.dsl.phrase import fill_phrase
-from engine.dsl.walk import EXPRESSION, STATEMENT, Walker
+from engine.dsl.walk import EXPRESSION, STATEMENT, RuleNodes, Walker
 from engine.packs.raw import Entry
 from engine.runtime.defs import Pack
 
@@ -34,17 +34,17 @@ _EVENTS = {"gained": "a counter is gained", "paid": "a counter is paid", "change
 _TIMING = {"before": "Before", "instead": "Instead of", "after": "On"}
 
 
-def threshold_unit(trees: Iterable[Tree], pack: Pack) -> str | None:
+def threshold_unit(trees: Iterable[Tree], pack: Pack, nodes: RuleNodes | None = None) -> str | None:
     """The counter every `activate ITEM with COUNTER` names, if they all name the same one.
 
-    Action thresholds are then amounts of that counter ("3 Coins: ...").
+    Action thresholds are then amounts of that counter ("3 Coins: ..."). `nodes`: the trees' nodes
+    by rule, when the caller walks them for other rules too.
     """
     units: set[str | None] = set()
-    for tree in trees:
-        for stmt in (t for t in tree.iter_subtrees_topdown() if t.data == "activate"):
-            with_ = stmt.children[1]
-            name = str(with_.children[0]) if isinstance(with_, Tree) and with_.data == "name" else None
-            units.add(name if name in pack.counters else None)
+    for stmt in (nodes or RuleNodes()).each(trees, "activate"):
+        with_ = stmt.children[1]
+        name = str(with_.children[0]) if isinstance(with_, Tree) and with_.data == "name" else None
+        units.add(name if name in pack.counters else None)
     return units.pop() if len(units) == 1 else None
 
 

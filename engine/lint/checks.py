@@ -28,6 +28,7 @@ from engine.dsl.english import and_list, plural
 from engine.dsl.parse import DslText, parse
 from engine.dsl.render import Renderer, threshold_unit
 from engine.dsl.sites import Site, component_sites
+from engine.dsl.walk import RuleNodes
 from engine.errors import RuleError
 from engine.lint.hidden import hidden_reads
 from engine.packs.raw import Entry, RawPack
@@ -38,7 +39,7 @@ from engine.runtime.events import Event, EventKind
 from engine.runtime.interpreter import BUILTIN_EVENTS, Interpreter
 from engine.runtime.limits import LimitError
 from engine.runtime.state import Zone
-from engine.usage import Where
+from engine.usage import Place, Where, position_of
 
 ENGINE_COUNTERS = ("first_player",)     # read by the engine itself: the seat that goes first
 MAX_PLAYTEST_DECISIONS = 20_000         # a random game longer than this is cut short, not reported
@@ -47,12 +48,15 @@ MAX_PLAYTEST_DECISIONS = 20_000         # a random game longer than this is cut 
 def semantic_checks(raw: RawPack, pack: Pack, sites: list[tuple[Site, DslText, Tree]], games: int) -> list[Diagnostic]:
     """Every semantic finding of a pack that compiled; `sites` are all its DSL texts with their parse trees."""
     trees = list({id(tree): tree for _, _, tree in sites}.values())    # texts repeat; their trees are shared
-    return [*unheard_events(pack), *unproducible_costs(pack, trees), *unused_definitions(raw, pack, trees),
-            *hidden_reads(raw, pack, sites), *text_mismatches(raw, pack, trees), *playtest(raw, pack, games)]
+    nodes = RuleNodes()     # each tree walked once for the rules every check looks for
+    return [*unheard_events(pack), *unproducible_costs(pack, trees, nodes),
+            *unused_definitions(raw, pack, trees, nodes), *hidden_reads(raw, pack, sites),
+            *text_mismatches(raw, pack, trees, nodes), *playtest(raw, pack, games)]
 
 
-def _at(code: str, message: str, where: Where, hint: str | None = None, severity: str = "warning") -> Diagnostic:
-    return Diagnostic(code, message, where[0], where[1], where[2], severity=severity, hint=hint)
+def _at(code: str, message: str, place: Place, hint: str | None = None, severity: str = "warning") -> Diagnostic:
+    file, line, col = position_of(place)
+    return Diagnostic(code, message, file, line, col, severity=severity, hint=hint)
 
 
 def _key(entry: Entry) -> Where:
@@ -77,9 +81,9 @@ def unheard_events(pack: Pack) -> Iterator[Diagnostic]:
 # ---------------------------------------------------------------- COST001
 
 
-def unproducible_costs(pack: Pack, trees: list[Tree]) -> Iterator[Diagnostic]:
+def unproducible_costs(pack: Pack, trees: list[Tree], nodes: RuleNodes) -> Iterator[Diagnostic]:
     """Costs naming a counter (or a wildcard of counters) that no rule can ever give a player."""
-    produced = _produced(pack, trees)
+    produced = _produced(pack, trees, nodes)
 
     def payable(name: str) -> bool:
         wildcard = pack.wildcards.get(name)
@@ -99,12 +103,12 @@ def unproducible_costs(pack: Pack, trees: list[Tree]) -> Iterator[Diagnostic]:
                           "or let a counter that can be produced substitute it")
 
 
-def _produced(pack: Pack, trees: list[Tree]) -> set[str]:
+def _produced(pack: Pack, trees: list[Tree], nodes: RuleNodes) -> set[str]:
     """Counters a player can ever have more than 0 of."""
     gained = set(pack.usage.produced)
     for wid in [w for w in gained if w in pack.wildcards]:
         gained.update(pack.wildcards[wid].gain)
-    holding = _zones_with_items(pack, trees)
+    holding = _zones_with_items(pack, trees, nodes)
     out = {c for c in gained if c in pack.counters and pack.counters[c].zone is None}
     out |= {c.id for c in pack.counters.values() if c.initial > 0}
     for c in pack.counters.values():
@@ -116,20 +120,19 @@ def _produced(pack: Pack, trees: list[Tree]) -> set[str]:
     return out
 
 
-def _zones_with_items(pack: Pack, trees: list[Tree]) -> set[str]:
+def _zones_with_items(pack: Pack, trees: list[Tree], nodes: RuleNodes) -> set[str]:
     """Zones that start with items or that some rule moves, draws or plays items into (all, if unsure)."""
     holding = {t.zone for t in pack.types.values() if t.zone is not None and _has_components(pack, t.id)}
-    for tree in trees:
-        for stmt in tree.iter_subtrees_topdown():
-            dest = {"move": 1, "play": 1, "draw": 2}.get(str(stmt.data))
-            if dest is None:
-                continue
-            target = stmt.children[dest]
-            if not (isinstance(target, Tree) and target.data == "name"):
-                return set(pack.zones)
-            holding.add(str(target.children[0]))
+    for stmt in nodes.each(trees, *_DESTINATION):
+        target = stmt.children[_DESTINATION[stmt.data]]
+        if not (isinstance(target, Tree) and target.data == "name"):
+            return set(pack.zones)
+        holding.add(str(target.children[0]))
     holding |= {z.id for z in pack.zones.values() if z.refill_from in holding}
     return holding
+
+
+_DESTINATION = {"move": 1, "play": 1, "draw": 2}     # which child of the statement is where items go
 
 
 def _has_components(pack: Pack, type_id: str) -> bool:
@@ -142,12 +145,12 @@ _UNUSED_KINDS = (("counters", "counter"), ("wildcards", "wildcard"), ("dice", "d
                  ("procedures", "procedure"), ("component_types", "component type"))
 
 
-def unused_definitions(raw: RawPack, pack: Pack, trees: list[Tree]) -> Iterator[Diagnostic]:
+def unused_definitions(raw: RawPack, pack: Pack, trees: list[Tree], nodes: RuleNodes) -> Iterator[Diagnostic]:
     """Counters, wildcards, dice, zones, procedures and component types that nothing refers to."""
     usage = pack.usage
     used = {*usage.refs, *usage.produced, *usage.paid, *ENGINE_COUNTERS, *_definition_refs(raw),
             *(c.ctype.id for c in pack.components.values()),      # derived components (board edges) too
-            *(str(t.children[1]) for tree in trees for t in tree.iter_subtrees_topdown() if t.data == "lose")}
+            *(str(t.children[1]) for t in nodes.each(trees, "lose"))}
     for section, kind in _UNUSED_KINDS:
         for name, entry in getattr(raw, section).items():
             if name not in used:
@@ -195,7 +198,7 @@ _PLAIN_ATTRS = ("int", "str", "list")
 _AMOUNT_NODES = frozenset({"gain", "lose", "cost_term", "set"})
 
 
-def text_mismatches(raw: RawPack, pack: Pack, trees: list[Tree]) -> Iterator[Diagnostic]:
+def text_mismatches(raw: RawPack, pack: Pack, trees: list[Tree], nodes: RuleNodes) -> Iterator[Diagnostic]:
     """Printed `text` naming amounts of a counter that the component's rules do not.
 
     Conservative: only "N NAME" pairs are compared; a counter whose rules amount is computed
@@ -203,13 +206,13 @@ def text_mismatches(raw: RawPack, pack: Pack, trees: list[Tree]) -> Iterator[Dia
     without costs, actions or triggers are left alone; text that never names a counter is
     not a disagreement (it may use other words for it).
     """
-    unit = threshold_unit(trees, pack)
+    unit = threshold_unit(trees, pack, nodes)
     renderer = Renderer(pack, unit)
     names = _counter_names(pack)
     noted: dict[tuple[str, str], list[_Noted]] = {}
     for entry in raw.components.values():
         text = entry.data.get("text") if isinstance(entry.data, Mapping) else None
-        rules = _rules_amounts(pack, entry, unit, noted)
+        rules = _rules_amounts(pack, entry, unit, noted, nodes)
         if not isinstance(text, str) or rules is None:
             continue
         for offset, message in _disagreements(pack, rules, text, names):
@@ -219,7 +222,7 @@ def text_mismatches(raw: RawPack, pack: Pack, trees: list[Tree]) -> Iterator[Dia
 
 
 def _rules_amounts(pack: Pack, entry: Entry, unit: str | None,
-                   noted: dict[tuple[str, str], list[_Noted]]) -> _Amounts | None:
+                   noted: dict[tuple[str, str], list[_Noted]], nodes: RuleNodes) -> _Amounts | None:
     """Amounts in the component's costs, actions and triggers; None when it has none of them.
 
     `noted` keeps what each DSL text says, as many components share texts."""
@@ -232,8 +235,8 @@ def _rules_amounts(pack: Pack, entry: Entry, unit: str | None,
     for key in texts:
         if key not in noted:
             tree = parse(*key)
-            nodes = tree.iter_subtrees_topdown() if tree is not None else ()
-            noted[key] = [n for node in nodes if (n := _note(pack, node))]
+            amounts_at = nodes.each([tree], *_AMOUNT_NODES) if tree is not None else ()
+            noted[key] = [n for node in amounts_at if (n := _note(pack, node))]
         for name, amount in noted[key]:
             if amount is None:
                 amounts.variable.add(name)
@@ -321,9 +324,13 @@ def _disagreements(pack: Pack, rules: _Amounts, text: str, names: dict[str, _Nam
         if ident in rules.variable or (after is not None and named.words is not None and named.words.isdisjoint(after)):
             continue        # computed by the rules, or no word after an amount starts one of its forms
         printed = {int(m[1]): m.start() for m in reversed(list(named.pattern.finditer(text))) if m[1]}
+        if not printed:
+            continue        # the text gives no amount of it: nothing to disagree with
         wanted = rules.fixed.get(ident, set())
+        extra, lacking = printed.keys() - wanted - rules.loose, wanted - printed.keys()
+        if not extra and not lacking:
+            continue
         name = pack.counters[ident].name if ident in pack.counters else pack.wildcards[ident].name
-        extra, lacking = set(printed) - wanted - rules.loose, wanted - set(printed)
         if extra:
             rules_say = f"only use {_count(wanted, name)}" if wanted else f"never use {plural(name, '2')}"
             yield printed[min(extra)], f"the printed text says {_count(extra, name)} but the rules {rules_say}"

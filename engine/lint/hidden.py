@@ -33,7 +33,7 @@ from engine.dsl.parse import DslText, choice_binders
 from engine.dsl.sites import Site, procedure_text_path
 from engine.packs.raw import RawPack
 from engine.runtime.defs import Pack
-from engine.usage import Where
+from engine.usage import Where, position_of
 
 CODE = "HIDDEN001"
 # operands that name a zone without showing its items: (statement, child index)
@@ -82,7 +82,8 @@ class _Walk:
 
     def __init__(self, raw: RawPack, pack: Pack, sites: list[tuple[Site, DslText, Tree]]) -> None:
         self.raw = raw
-        self.reads = {(where, name) for name, places in pack.usage.hidden_reads.items() for where in places}
+        self.reads = {(position_of(place), name)
+                      for name, places in pack.usage.hidden_reads.items() for place in places}
         self.hidden = set(pack.usage.hidden_reads)
         self.zones = set(pack.zones)
         self.texts: dict[tuple[str, tuple], Text] = {(s.src.display, s.path): (d, t) for s, d, t in sites}

@@ -20,6 +20,7 @@ from engine.dsl.sites import Site, pack_sites, parse_each
 from engine.packs.files import load_pack_files
 from engine.packs.raw import Entry, RawPack
 from engine.runtime.defs import Pack
+from engine.usage import position_of
 
 # RawPack section -> what a name defined there is, in a hover
 KINDS: dict[str, str] = {
@@ -133,10 +134,10 @@ def _yaml_uses(raw: RawPack, pack: Pack, index: PackIndex) -> Iterator[Use]:
     cross-reference; each where the name is written (past an opening quote), not already a DSL use."""
     files = {src.display: src for src in raw.files}
     seen = {u.span for u in index.uses}
-    for name, wheres in pack.usage.refs.items():
+    for name, places in pack.usage.refs.items():
         if name not in index.definitions:
             continue
-        for display, line, col in wheres:
+        for display, line, col in map(position_of, places):
             src = files.get(display)
             text = src.lines[line - 1] if src is not None and 0 < line <= len(src.lines) else ""
             start = col - 1 + (text[col - 1:col] in ("'", '"'))

@@ -27,7 +27,7 @@ class GreedyAgent:
     def __init__(self, seed: int, seat: int) -> None:
         self.seed, self.seat = seed, seat
         self.match: Match | None = None
-        self.been: set[str] = set()    # the views it has answered from
+        self.been: set[int] = set()    # the views it has answered from (`Match.seen_key`)
 
     def bind(self, match: Match) -> None:
         if match is not self.match:
@@ -39,16 +39,20 @@ class GreedyAgent:
             raise RuntimeError("a greedy bot plays only a match it was bound to (Match.run binds it)")
         rng = decision_rng(self.seed, self.seat, len(match.log))
         sample = rng.getrandbits(64)     # one sample for every option: they are compared on the same deal
-        self.been.add(_fingerprint(view))
-        best, best_key = 0, None
+        self.been.add(match.seen_key(self.seat))
+        trials = []
         for index in range(len(decision.labels)):
             trial = match.determinize(self.seat, random.Random(sample))
             trial.apply(index)
-            seen = _fingerprint(trial.view(self.seat))
-            key = (*position_value(trial, self.seat), seen not in self.been, rng.random())
+            trials.append((position_value(trial, self.seat), rng.random(), trial))
+        top = max(value for value, _, _ in trials)
+        best, best_key = 0, None
+        for index, (value, coin, trial) in enumerate(trials):
+            if value == top:    # only a tie needs the tie-break (and the view's key, which costs a little)
+                key = (trial.seen_key(self.seat) not in self.been, coin)
+                if best_key is None or key > best_key:
+                    best, best_key = index, key
             trial.close()
-            if best_key is None or key > best_key:
-                best, best_key = index, key
         return best
 
     def observe(self, decision: Decision, index: int) -> None:
@@ -59,7 +63,7 @@ def position_value(match: Match, seat: int) -> tuple[float, int, int]:
     """How good the position is for `seat`: the result if the match is over (1 a win, shared among the
     winners; 0 a loss; 0.5 meaning not over yet), then its score's lead over the best other seat, then its
     score."""
-    outcome = match.outcome()
+    outcome = match.outcome(digest=False)
     scores = [r.score for r in outcome.results]
     mine = scores[seat]
     others = [s for i, s in enumerate(scores) if i != seat]
@@ -70,6 +74,3 @@ def position_value(match: Match, seat: int) -> tuple[float, int, int]:
         return 0.0, lead, mine
     return 0.5 + 0.5 / len(outcome.winners), lead, mine
 
-
-def _fingerprint(view: Mapping[str, Any]) -> str:
-    return repr(sorted(view.items()))

@@ -3,7 +3,8 @@
 Each iteration takes a fresh sample of the game as the bot's seat sees it (`Match.determinize`: every
 item it cannot see dealt again, the random generator reseeded), walks the tree down choosing by UCB
 among the options that sample allows, adds one node, plays random moves to the end (or for `depth`
-answers) and credits every seat that chose on the way with its result. A node stands for a sequence of
+answers, where each seat's score margin stands in for the result: `cut_value`) and credits every seat
+that chose on the way with its result. A node stands for a sequence of
 answers, not a state, so one tree gathers what the samples have in common; an option is counted as
 available each time a sample offers it, which keeps options that are rarely legal from looking better
 than they are. The bot then answers with the option visited most.
@@ -25,6 +26,7 @@ from engine.runtime.scoring import Verdict
 
 DEFAULT_ITERATIONS = 200
 EXPLORATION = 0.7     # UCB's constant for results in [0, 1]
+CUT_WEIGHT = 0.45     # how far from 0.5 a score margin moves an unfinished rollout's value
 
 
 @dataclass(slots=True)
@@ -124,10 +126,25 @@ class _Rollout:
 
 
 def seat_results(match: Match) -> list[float]:
-    """Each seat's result in [0, 1]: its share of the win (the seats ahead now if the match is not over)."""
-    outcome = match.outcome()
+    """Each seat's result in [0, 1]: its share of the win once the match is over; before that (a rollout cut
+    at `depth`), 0.5 moved by its score's margin over the best other seat, relative to the two scores
+    (`cut_value`), so a small lead counts a little, a big one nearly as much as a win."""
+    outcome = match.outcome(digest=False)
     seats = len(outcome.results)
+    if not match.done:
+        scores = [r.score for r in outcome.results]
+        return [cut_value(scores, seat) for seat in range(seats)]
     if outcome.verdict in (Verdict.TEAM_LOSS, Verdict.NO_WINNER) or not outcome.winners:
         return [0.0] * seats
     share = 1 / len(outcome.winners)
     return [share if seat in outcome.winners else 0.0 for seat in range(seats)]
+
+
+def cut_value(scores: list[int], seat: int) -> float:
+    """The value of an unfinished position for `seat`, in (0.05, 0.95): a finished win (1) is always better.
+
+    A lead of 2 at 10 to 8 is worth less than at 2 to 0: the margin is taken relative to the scores'
+    sizes, which needs no scale from the pack."""
+    mine = scores[seat]
+    best = max((s for i, s in enumerate(scores) if i != seat), default=0)
+    return 0.5 + CUT_WEIGHT * (mine - best) / (abs(mine) + abs(best) + 1)

@@ -20,7 +20,7 @@ from typing import Any
 from engine.errors import RuleError
 from engine.play.bots import BotSpec, lineup
 from engine.play.log import GameLog
-from engine.play.match import Match
+from engine.play.match import CHECKPOINT_EVERY, SEARCHED_CHECKPOINT_EVERY, Match
 from engine.runtime.defs import Pack
 from engine.runtime.events import Event, EventKind
 from engine.runtime.scoring import Verdict
@@ -143,9 +143,10 @@ def play_one(pack: Pack, players: int, seed: int, options: dict[str, bool], chec
     specs = lineup(seats or {}, players)
     bots = [str(spec) for spec in specs]
     coverage = CoverageCount(pack)
+    searching = any(spec.searches for spec in specs)
     try:   # a bot that looks ahead starts each look from a fork: checkpoints make those cheap
-        session = Match(pack, players, seed, options, observers=[coverage],
-                        forkable=any(spec.searches for spec in specs))
+        session = Match(pack, players, seed, options, observers=[coverage], forkable=searching,
+                        checkpoint_every=SEARCHED_CHECKPOINT_EVERY if searching else CHECKPOINT_EVERY)
     except Exception as exc:
         return _failed(GameRecord(seed, players, [], [], 0, "", bots=bots), exc, None, pack, players, seed, options)
     try:

@@ -34,7 +34,7 @@ from engine.runtime.state import Item, State, Zone
 
 def redeal_hidden(state: State, seat: int, rng: random.Random, pinned: Iterable[Item] = ()) -> int:
     """Re-deal, in place, every item `seat` cannot see (but `pinned`) and reseed the state's RNG; how many
-    items took part."""
+    items were dealt (a group of one, with nothing to trade places with, is not)."""
     keep = {item.uid for item in pinned}
     places: dict[tuple[int, str], list[tuple[Zone, int]]] = {}
     for zone in state.all_zones():
@@ -47,13 +47,17 @@ def redeal_hidden(state: State, seat: int, rng: random.Random, pinned: Iterable[
     dealt = 0
     for key in sorted(places):
         spots = places[key]
+        if len(spots) < 2:      # nothing to trade places with
+            continue
         items = sorted((zone.items[position] for zone, position in spots), key=_uid)
         given = [_state_given(zone.items[position]) for zone, position in spots]
         rng.shuffle(items)
         for (zone, position), item, state_here in zip(spots, items, given, strict=True):
-            zone.items[position] = item
-            item.zone = zone
-            item.attrs = {**item.comp.values, **state_here}
+            if zone.items[position] is not item:
+                zone.items[position] = item
+                item.zone = zone
+            if state_here is not None or item.attrs != item.comp.values:
+                item.attrs = {**item.comp.values, **state_here} if state_here else dict(item.comp.values)
         dealt += len(items)
     state.rng.seed(rng.getrandbits(64))
     return dealt
@@ -70,10 +74,13 @@ def offered_items(payloads: Iterable[Any]) -> list[Item]:
     return found
 
 
-def _state_given(item: Item) -> dict[str, Any]:
-    """The attributes the game set on `item` (those that differ from its component's printed values)."""
-    printed = item.comp.values
-    return {name: value for name, value in item.attrs.items() if name not in printed or printed[name] != value}
+def _state_given(item: Item) -> dict[str, Any] | None:
+    """The attributes the game set on `item` (those that differ from its component's printed values); None
+    when there are none (most hidden items: one dict comparison instead of a new dict)."""
+    printed, attrs = item.comp.values, item.attrs
+    if attrs == printed:
+        return None
+    return {name: value for name, value in attrs.items() if name not in printed or printed[name] != value}
 
 
 def _uid(item: Item) -> int:

@@ -24,8 +24,8 @@ from engine.runtime.dsl_values import as_items, contains, describe, offer, store
 from engine.runtime.events import Event, EventKind
 from engine.runtime.grids import GridCells
 from engine.runtime.limits import (
-    CALL_WORK,
     DRAW_WORK,
+    MAX_CALL_DEPTH,
     MAX_GAME_WORK,
     MAX_LIST,
     MAX_VALUE,
@@ -40,7 +40,6 @@ from engine.runtime.state import Item, ItemRef, PlayerRef, Zone, layout, new_sta
 
 MAX_TRIGGER_DEPTH = 16
 MAX_TRIGGER_FIRINGS = 200_000
-MAX_CALL_DEPTH = 64
 MAX_DECISIONS = 200_000
 # events the interpreter emits itself; packs add their own with `emit`
 BUILTIN_EVENTS = ("gained", "paid", "changed", "passed", "moved", "placed", "exhausted", "step_start", "step_end")
@@ -76,8 +75,9 @@ class Interpreter:
         self._of_type: dict[tuple[str, int | None], list[Item]] = {}
         if like is None and plan.sized:
             self._size_zones(players)
-        # the total at which the work since the last decision runs out (a fork resumes at a decision)
-        self._work_limit = min(self.state.work + MAX_WORK, MAX_GAME_WORK)
+        # the total at which the work since the last decision runs out (a fork resumes at a decision); generated
+        # code reads it (a procedure paying for its call, a collection paid inline: engine/compile/charges.py)
+        self.work_limit = min(self.state.work + MAX_WORK, MAX_GAME_WORK)
         self._trigger_depth = 0
         self.trace: list[Any] | None = None   # the flow trace (None: not kept, this match will not be forked)
         self.live = True                      # False while a fork catches up with its checkpoint
@@ -87,7 +87,8 @@ class Interpreter:
         # without asking: a decision with a single option
         self._cursor = self._target = 0
         self._arrival: dict[str, Any] = {}
-        self._call_depth = 0
+        self.call_depth = 0   # procedures (and `do`s) running inside one another; a procedure's generated
+        # function counts itself in (engine/compile/codegen.py)
         self._reserved: set[Item] = set()  # items being played: they cannot pay for themselves
         # choices being carried out (an option taken, a trigger, an anytime action running): anytime actions
         # are offered only at choices outside all of them (generated code counts the chosen options)
@@ -613,7 +614,7 @@ class Interpreter:
         """Spend units of this game's work budget; a LimitError when it runs out (a runaway rule)."""
         state = self.state
         state.work += units
-        if state.work > self._work_limit:
+        if state.work > self.work_limit:
             raise self.out_of_work(what)
 
     def out_of_work(self, what: str) -> LimitError:
@@ -627,7 +628,7 @@ class Interpreter:
         if count > 0:
             state = self.state
             work = state.work = state.work + count
-            if work > self._work_limit:   # the message is made only then (this runs for every `repeat`)
+            if work > self.work_limit:   # the message is made only then (this runs for every `repeat`)
                 raise self.out_of_work(f"a repeat of {count:,} passes")
         return range(count)
 
@@ -636,9 +637,13 @@ class Interpreter:
         by its length."""
         state = self.state
         work = state.work = state.work + len(collection)
-        if work > self._work_limit:
-            raise self.out_of_work(f"going through {len(collection):,} elements")
+        if work > self.work_limit:
+            raise self.overrun(collection)
         return collection
+
+    def overrun(self, collection: Any) -> LimitError:
+        """The error for going through `collection` past the work budget."""
+        return self.out_of_work(f"going through {len(collection):,} elements")
 
     def contains(self, value: Any, collection: Any) -> bool:
         """`value in collection`, paid by the length of what it searches (a list, a text or a zone)."""
@@ -683,7 +688,7 @@ class Interpreter:
                 raise LimitError(f"more than {MAX_DECISIONS} decisions in one game: does a loop never end?")
             seat = self._seat(seat)  # raises: nobody is there to ask
         limit = state.work + MAX_WORK   # a new stretch: the work from here is bounded afresh (and the game's)
-        self._work_limit = limit if limit < MAX_GAME_WORK else MAX_GAME_WORK
+        self.work_limit = limit if limit < MAX_GAME_WORK else MAX_GAME_WORK
         source = ctx.self_item
         open_source = source is None or (source.zone is not None and source.zone.visibility == "public")
         decision = Decision(seat, KINDS[kind], prompt, labels, values, state.step, rules or (), open_source)
@@ -960,10 +965,12 @@ class Interpreter:
             self._place(ctx, item, origin, zone, top)
 
     def _place(self, ctx: Ctx, item: Item, origin: Zone | None, zone: Zone, top: bool) -> None:
+        observers = self.observers
         left_top = False
         if origin is not None:
-            left_top = bool(self.observers) and origin.visibility == "top" and origin.items[0] is item
             items = origin.items
+            if observers:
+                left_top = origin.visibility == "top" and items[0] is item
             if len(items) > SIZE_FREE:      # the search and the shift grow with the zone (limits.py)
                 taking_out(self, len(items))
             items.remove(item)
@@ -975,7 +982,7 @@ class Interpreter:
                 taking_out(self, len(items))
             items.insert(0, item)
         item.zone = zone
-        if self.observers:
+        if observers:
             self._tell_about_item(EventKind.MOVED, ctx.seat, item, (origin, zone),
                                   {"from": _key(origin), "to": _key(zone)}, left_top)
         if origin is not None and origin.keep_filled:
@@ -994,7 +1001,7 @@ class Interpreter:
         state = self.state
         for _ in range(amount):
             state.work += DRAW_WORK
-            if state.work > self._work_limit:
+            if state.work > self.work_limit:
                 raise self.out_of_work(f"drawing {amount:,} items")
             if not src.items and src.zdef.refill_from:
                 self._refill_from(ctx, src, tell=False)
@@ -1098,17 +1105,17 @@ class Interpreter:
     def _nested(self, what: str) -> Iterator[None]:
         """`do` runs rules inside rules, like `call`: at most MAX_CALL_DEPTH deep, so a rule that does
         itself is a rule error, not a crash."""
-        self._call_depth += 1
+        self.call_depth += 1
         try:
-            if self._call_depth > MAX_CALL_DEPTH:
+            if self.call_depth > MAX_CALL_DEPTH:
                 raise RuleError(f"'do' nested deeper than {MAX_CALL_DEPTH} (at {what}): recursion?")
             yield
         finally:
-            self._call_depth -= 1
+            self.call_depth -= 1
 
     def can_do(self, ctx: Ctx, target: Any) -> bool:
         item = _need_item(target, "do")
-        if self._call_depth >= MAX_CALL_DEPTH:
+        if self.call_depth >= MAX_CALL_DEPTH:
             return False
         inner = self._action_ctx(ctx, item)
         with self._nested(item.comp.name):
@@ -1150,7 +1157,7 @@ class Interpreter:
         effect = _attr_of(item, name, item.comp.effects, "effect")
         if effect.legal is None:
             return True
-        if self._call_depth >= MAX_CALL_DEPTH:
+        if self.call_depth >= MAX_CALL_DEPTH:
             return False
         with self._nested(f"'{name}' of {item.comp.name}"):
             return bool(effect.legal(ctx.child(self_item=item)))
@@ -1216,23 +1223,10 @@ class Interpreter:
         self.call(Ctx(self, ctx.seat, ctx.self_item, ctx.event, ctx.offered, args), name)
 
     def call(self, ctx: Ctx, name: str) -> None:
-        """`call NAME`. Keep its signature without defaults: CPython 3.11 runs a call that fills a default
-        through C, and a recursive procedure then grows the C stack the flow's greenlet copies on every switch
-        (a runaway recursion's game took 3x the CPU, most of it in the kernel)."""
-        # (few locals on purpose: a recursion of procedures stacks this frame, and CPython 3.11 frees and
-        # allocates a chunk of its frame stack each time a recursion crosses a chunk's end; a larger frame
-        # put that crossing inside the hostile case `hang-lint-plays-a-runaway` and made it 10x slower)
-        state = self.state
-        state.work += CALL_WORK
-        if state.work > self._work_limit:
-            raise self.out_of_work(f"calling '{name}'")
-        self._call_depth += 1
-        try:
-            if self._call_depth > MAX_CALL_DEPTH:
-                raise LimitError(f"procedure calls nested deeper than {MAX_CALL_DEPTH} (at '{name}'): recursion?")
-            self.pack.procedures[name].run(ctx)
-        finally:
-            self._call_depth -= 1
+        """`call NAME` (generated code runs the procedure's function itself): the procedure's function pays
+        for the call and counts its depth (engine/compile/codegen.py, `Unit.module`), so every way into a
+        procedure is paid and a call costs one Python frame, not two."""
+        self.pack.procedures[name].run(ctx)
 
     def can_call_with(self, ctx: Ctx, name: str, args: tuple[Any, ...]) -> bool:
         """Whether `call NAME(A, ...)` can start."""
@@ -1242,24 +1236,13 @@ class Interpreter:
         legal = self.pack.procedures[name].legal
         if legal is None:
             return True
-        if self._call_depth >= MAX_CALL_DEPTH:
+        if self.call_depth >= MAX_CALL_DEPTH:
             return False
-        self._call_depth += 1
+        self.call_depth += 1
         try:
             return bool(legal(ctx))
         finally:
-            self._call_depth -= 1
-
-    def _listeners(self, name: str, seat: int | None) -> list[tuple[TriggerDef, Item | None]]:
-        found: list[tuple[TriggerDef, Item | None]] = [(t, None) for t in self.pack.triggers_on.get(name, ())]
-        if seat is not None and name in self.pack.item_listened:
-            for zone in self._active_zones[seat]:
-                for item in zone.items:
-                    on = item.comp.triggers_on.get(name)
-                    if on:
-                        for t in on:
-                            found.append((t, item))
-        return found
+            self.call_depth -= 1
 
     def emit(self, name: str, seat: int | None, payload: dict[str, Any],
              action: Callable[[], None] | None = None) -> None:
@@ -1267,15 +1250,35 @@ class Interpreter:
 
         Nesting depth and the number of firings per game are bounded, so a trigger loop is an error.
         """
-        if name not in self.pack.listened:
+        pack = self.pack
+        if name not in pack.listened:
             if action is not None:
                 action()
             return
-        listeners = self._listeners(name, seat)
-        if not listeners:  # nobody in play listens now
+        # the listeners: the pack's triggers on `name`, then those of items in the seat's active zones (most
+        # events find none: gathered here, in one frame, and a list made only for a listener)
+        listeners: list[tuple[TriggerDef, Item | None]] | None = None
+        on = pack.triggers_on.get(name)
+        if on:
+            listeners = [(t, None) for t in on]
+        if seat is not None and name in pack.item_listened:
+            for zone in self._active_zones[seat]:
+                for item in zone.items:
+                    on = item.comp.triggers_on.get(name)
+                    if on:
+                        if listeners is None:
+                            listeners = []
+                        for t in on:
+                            listeners.append((t, item))
+        if listeners is None:  # nobody in play listens now
             if action is not None:
                 action()
             return
+        self._dispatch(name, seat, payload, action, listeners)
+
+    def _dispatch(self, name: str, seat: int | None, payload: dict[str, Any], action: Callable[[], None] | None,
+                  listeners: list[tuple[TriggerDef, Item | None]]) -> None:
+        """An event some trigger listens to: `before` and `instead` triggers, the action, `after` triggers."""
         if self._trigger_depth >= MAX_TRIGGER_DEPTH:
             raise LimitError(f"triggers nested deeper than {MAX_TRIGGER_DEPTH} on event '{name}': a trigger loop?")
         self._trigger_depth += 1

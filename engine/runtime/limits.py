@@ -26,6 +26,7 @@ MAX_WORK = 5_000_000
 # Units of work one whole game may spend, over all its stretches: a game of many decisions is bounded too.
 MAX_GAME_WORK = 200_000_000
 CALL_WORK = 4  # a procedure call costs more than a loop pass: the units stand for roughly equal time
+MAX_CALL_DEPTH = 64  # procedure calls (and `do`) nested inside one another
 DRAW_WORK = 2  # an item drawn (moved from one zone to another)
 # The largest magnitude a stored number may have (a counter, an item attribute): far beyond any game,
 # small enough that arithmetic on it stays fast and any value prints (Python refuses past 4,300 digits).
