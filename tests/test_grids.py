@@ -96,7 +96,9 @@ def test_explain_renders_the_grid_functions_let_and_parameters() -> None:
     renderer = Renderer(load_pack(str(PACK)))
     texts = {name: text if isinstance(text, str) else text["effect"] for name, text in procedures.items()}
     drop, claim, walk = (renderer.text(texts[name], "effect") for name in ("drop", "claim", "count_open"))
-    assert "claim with the first of column k of the Cell grid, lowest first" in drop
+    # claim's card phrase "mark {c} with {mark}" (tests/test_procedure_phrases.py)
+    assert "mark the first of column k of the Cell grid, lowest first where the mark of it is 0 with the seat of" \
+           " you" in drop
     assert "c is one of 3 cells in a row" in claim
     assert "Let n be 0" in walk
     assert "the cells from the Cell at column 3, row 1 going north to the edge" in walk

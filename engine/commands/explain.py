@@ -150,6 +150,8 @@ class Explainer:
             text = data.get("effect", "") if isinstance(data, Mapping) else data
             given = f" (given {and_list(list(params))})" if params else ""
             yield f"Procedure {words(ident)}{given}: {self.render.text(str(text), 'effect')}"
+            if isinstance(data, Mapping) and data.get("text") is not None:
+                yield f"  A call reads: {data['text']}"
             yield from self.history(ident)
         elif ident == "scoring" and raw.scoring is not None:
             yield from self.scoring(raw.scoring)

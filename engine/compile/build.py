@@ -15,7 +15,8 @@ from engine.compile.flow import FlowCompiler
 from engine.compile.sink import Diagnostics
 from engine.diagnostics import Diagnostic, PackError, did_you_mean
 from engine.dsl.parse import DslText
-from engine.dsl.sites import Site, SiteIndex, pack_sites, procedure_params
+from engine.dsl.phrase import phrase_problems
+from engine.dsl.sites import Site, SiteIndex, pack_sites, procedure_params, procedure_text_path
 from engine.packs.raw import Entry, RawPack
 from engine.packs.source import SourceFile
 from engine.runtime.boards import (
@@ -262,9 +263,12 @@ class Builder:
                     zone.sizes[key] = self.expr_at(e.src, (*e.path, key)) or _zero
 
     def _procedure(self, name: str, e: Entry) -> Effect:
-        """A procedure: its text, or `{params, effect}` (the parameters, locals named not to hide a name)."""
+        """A procedure: its text, or `{params, text, effect}` (the parameters, locals named not to hide a name;
+        the card phrase explain reads its calls with)."""
         params = self.procedures[name]
-        path = (*e.path, "effect") if params else e.path
+        path = procedure_text_path(e)
+        if isinstance(e.data, Mapping) and e.data.get("text") is not None:
+            self._phrase(name, e, params)
         dsl = self.sink.text(e.src, path, self.sites.text(e.src, path, ""))
         compiler = self._compiler(dsl)
         for i, param in enumerate(params):
@@ -276,6 +280,17 @@ class Builder:
         tree = dsl.parse("effect")
         shown = " ".join(dsl.text.split())
         return Effect(_nothing, None, shown) if tree is None else compiler.effect_function(tree, shown, params, name)
+
+    def _phrase(self, name: str, e: Entry, params: tuple[str, ...]) -> None:
+        """A procedure's card phrase: kept for explain when every field names a parameter, else DSL019."""
+        template = str(e.data["text"])
+        problems = phrase_problems(template, params)
+        for offset, message in problems:
+            line, col = e.src.dsl_pos((*e.path, "text"), offset)
+            self.sink.found.append(Diagnostic("DSL019", message, e.src.display, line, col,
+                                              hint="write {NAME} only for a parameter in `params`"))
+        if not problems:
+            self.pack.phrases[name] = (params, template)
 
     def _trigger_indexes(self) -> None:
         """Triggers by event, and which events anyone hears (generated code skips the rest)."""

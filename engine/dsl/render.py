@@ -16,6 +16,7 @@ from lark import Token, Tree
 from engine.dsl.english import and_list, plural, sentences, words
 from engine.dsl.functions import FUNCTIONS
 from engine.dsl.parse import branch_parts, choice_binders, counter_chain, label_text, parse
+from engine.dsl.phrase import fill_phrase
 from engine.dsl.walk import EXPRESSION, STATEMENT, RuleNodes, Walker
 from engine.packs.raw import Entry
 from engine.runtime.defs import Pack
@@ -106,7 +107,10 @@ class Renderer(Walker):
         """A `choose { ... }` alternative or a `may`'s block: "Label (what it does)" when labelled."""
         label, effect = branch_parts(tree)
         text = ", then ".join(self.clauses(effect))
-        return f"{label_text(label)} ({text})" if label is not None else text
+        if label is None:
+            return text
+        shown = label_text(label)   # a label that says what the option does is printed once
+        return shown if shown.lower() == text.lower() else f"{shown} ({text})"
 
     def cost(self, tree: Tree) -> str:
         return and_list([self.amount(*term.children) for term in tree.children])
@@ -245,7 +249,11 @@ class Renderer(Walker):
         return text + (" for free" if t.children[2] is not None else ", paying its cost")
 
     def _s_call(self, t: Tree) -> str:
+        """A call as its procedure's card phrase ("draw 2 cards") when it has one, else "NAME with ARGS"."""
         args = [self.expr(a) for a in t.children[1:] if a is not None]
+        phrase = self.pack.phrases.get(str(t.children[0]))
+        if phrase is not None and len(phrase[0]) == len(args):
+            return fill_phrase(phrase[1], dict(zip(phrase[0], args, strict=True)))
         return words(str(t.children[0])) + (f" with {and_list(args)}" if args else "")
 
     def _s_emit(self, t: Tree) -> str:

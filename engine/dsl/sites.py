@@ -77,6 +77,11 @@ def procedure_params(data: Any) -> tuple[str, ...]:
     return ()
 
 
+def procedure_text_path(e: Entry) -> DataPath:
+    """Where a procedure's DSL text is: the entry itself, or its `effect` in the `{params, text, effect}` form."""
+    return (*e.path, "effect") if isinstance(e.data, Mapping) else e.path
+
+
 def _definition_sites(raw: RawPack) -> Iterator[Site]:
     """Slot costs of zones, and the expressions of item-backed counters (`self` = the item)."""
     for e in raw.zones.values():

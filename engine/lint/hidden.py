@@ -30,7 +30,7 @@ from lark import Tree
 
 from engine.diagnostics import Diagnostic
 from engine.dsl.parse import DslText, choice_binders
-from engine.dsl.sites import Site
+from engine.dsl.sites import Site, procedure_text_path
 from engine.packs.raw import RawPack
 from engine.runtime.defs import Pack
 from engine.usage import Where, position_of
@@ -87,7 +87,7 @@ class _Walk:
         self.hidden = set(pack.usage.hidden_reads)
         self.zones = set(pack.zones)
         self.texts: dict[tuple[str, tuple], Text] = {(s.src.display, s.path): (d, t) for s, d, t in sites}
-        proc_paths = {(e.src.display, e.path): name for name, e in raw.procedures.items()}
+        proc_paths = {(e.src.display, procedure_text_path(e)): name for name, e in raw.procedures.items()}
         self.procedures: dict[str, Text] = {proc_paths[key]: text for key, text in self.texts.items()
                                             if key in proc_paths}
         self.flow_texts = {key for key in self.texts if key not in proc_paths and _in_flow(raw, key)}

@@ -129,6 +129,7 @@ RULES: tuple[Rule, ...] = (
     Rule("DSL016", "an option label that cannot name one option"),
     Rule("DSL017", "a `let` or parameter that would hide a name"),
     Rule("DSL018", "two parts of one `choose` with the same name"),
+    Rule("DSL019", "a procedure's card phrase (`text`) naming no parameter or left open"),
     Rule("DICE001", "`roll`/`reroll` of a name that is no kind of die"),
     Rule("EVENT001", "trigger on an event nothing emits", "warning"),
     Rule("COST001", "cost naming a counter nothing can produce", "warning"),

@@ -335,6 +335,8 @@ class Pack:
     types: dict[str, ComponentType] = field(default_factory=dict)
     components: dict[str, ComponentDef] = field(default_factory=dict)
     procedures: dict[str, Effect] = field(default_factory=dict)
+    # procedures' card phrases, (params, template) as in `text: "draw {n} cards"`: how explain reads a call
+    phrases: dict[str, tuple[tuple[str, ...], str]] = field(default_factory=dict)
     triggers: list[TriggerDef] = field(default_factory=list)
     flow: Runner | None = None           # keeps the flow trace a forkable match needs (engine/compile/flow.py)
     untraced_flow: Runner | None = None  # the same without it: for a match that never keeps one

@@ -1,0 +1,44 @@
+"""A procedure's card phrase: how `explain` reads a call of it, the way the printed card words it.
+
+`text: "draw {n} cards"` on a procedure with `params: [n]` makes `call draw_cards(2)` read
+"draw 2 cards" instead of the generic "draw cards with 2". A template is plain words with
+`{PARAM}` fields; each field is replaced by the English of the call's argument for that parameter.
+Checked when the pack is compiled (DSL019), so explain only ever fills templates that are whole.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+
+_FIELD = re.compile(r"\{([^{}]*)\}")
+
+
+def phrase_problems(template: str, params: Sequence[str]) -> list[tuple[int, str]]:
+    """(offset into the template, message) for each field that names no parameter, each `{` never closed
+    and each `}` never opened: a template explain could not fill."""
+    problems: list[tuple[int, str]] = []
+    i = 0
+    while i < len(template):
+        char = template[i]
+        if char == "}":
+            problems.append((i, "'}' closes no '{'"))
+        elif char == "{":
+            end = template.find("}", i + 1)
+            reopened = template.find("{", i + 1)
+            if end < 0 or 0 <= reopened < end:
+                problems.append((i, "'{' is never closed"))
+            else:
+                name = template[i + 1:end]
+                if name not in params:
+                    known = ", ".join(params) if params else "none"
+                    problems.append((i, f"'{{{name}}}' names no parameter of the procedure (its parameters: {known})"))
+                i = end
+        i += 1
+    return problems
+
+
+def fill_phrase(template: str, values: Mapping[str, str]) -> str:
+    """The template with each `{PARAM}` replaced by its value's English (a checked template: every field
+    names a parameter)."""
+    return _FIELD.sub(lambda m: values[m.group(1)], template)
