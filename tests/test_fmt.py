@@ -219,3 +219,12 @@ def test_wrapped_flow_lists_become_blocks_and_null_stays_null() -> None:
     assert "  x: ~\n  y: null\n  z:\n" in out
     assert "      - {id: earn, do: \"gain 1 coin\"}\n      - {id: more, do: \"gain 1 coin\"}\n" in out
     assert max(len(line) for line in out.splitlines()) < 60
+
+
+def test_an_apostrophe_in_plain_text_is_not_a_quote() -> None:
+    """`{name: Bob's turn}` on one line stays a one-line flow mapping: the scan for its closing brace once
+    took the apostrophe for a quote, read on to the next line's, and unfolded it (then `fmt --check` failed
+    after `fmt`). Real quotes still hide braces: `'it''s {x'`, `"q\\" {"`."""
+    text = ("counters:\n  pos: {name: Your robot's place}\n  loc: {name: The vault's place, scope: global}\n"
+            "  a: {name: 'it''s {x', scope: global}\n  b: {name: \"q\\\" {\"}\n")
+    assert format_text(text, "content.schema.json") == text

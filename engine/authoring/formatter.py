@@ -130,22 +130,24 @@ def _unfold(data: Any, text: str, seen: set[int]) -> bool:
 
 def _spans_lines(text: str, line: int, col: int) -> bool:
     """Whether the flow collection opening at (line, col) closes on a later line (quotes and comments
-    skipped)."""
+    skipped). A quote opens a quoted scalar only where a scalar starts (after `[`, `{`, `,`, `:` or `?`):
+    the apostrophe in a plain `Bob's turn` is text."""
     lines = text.split("\n")
     if line >= len(lines) or col >= len(lines[line]) or lines[line][col] not in "[{":
         return False
-    depth, quote = 0, ""
+    depth, quote, last = 0, "", ""
     for row in range(line, len(lines)):
         chars = lines[row]
         i = col if row == line else 0
         while i < len(chars):
             c = chars[i]
             if quote:
-                if c == "\\" and quote == '"':
-                    i += 1
-                elif c == quote:
-                    quote = ""
-            elif c in "'\"":
+                i = _quote_end(chars, i, quote)
+                if i == len(chars):
+                    break
+                quote, last, i = "", chars[i], i + 1
+                continue
+            elif c in "'\"" and last in "[{,:?":
                 quote = c
             elif c == "#" and (i == 0 or chars[i - 1] in " \t"):
                 break
@@ -155,8 +157,24 @@ def _spans_lines(text: str, line: int, col: int) -> bool:
                 depth -= 1
                 if depth == 0:
                     return row != line
+            if not quote and not c.isspace():
+                last = c
             i += 1
     return False
+
+
+def _quote_end(chars: str, i: int, quote: str) -> int:
+    """Where the quoted scalar going on at `i` closes on this line (`len(chars)` if it goes on): a `\\"`
+    escape or a `''` pair does not close it."""
+    while i < len(chars):
+        c = chars[i]
+        if (c == "\\" and quote == '"') or (c == quote == "'" and chars[i + 1:i + 2] == "'"):
+            i += 2
+        elif c == quote:
+            return i
+        else:
+            i += 1
+    return len(chars)
 
 
 class _WrittenNull(str):
