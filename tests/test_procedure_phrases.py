@@ -86,6 +86,8 @@ def test_a_call_without_a_phrase_keeps_the_generic_reading(tmp_path: Path) -> No
     ("repair {n shields", 19, "'{' is never closed"),
     ("repair {n} shields}", 30, "'}' closes no '{'"),
     ("repair {{n} shields", 19, "'{' is never closed"),
+    ("repair {n} {n|shield}", 23, "'{n|shield}' needs two word forms: {n|ONE|MANY}"),
+    ("repair {n} {m|shield|shields}", 23, "'{m}' names no parameter of the procedure (its parameters: n)"),
 ])
 def test_a_phrase_explain_cannot_fill_is_dsl019_at_the_character(tmp_path: Path, template: str, col: int,
                                                                   message: str) -> None:
@@ -99,3 +101,12 @@ def test_templates_fill_each_field_and_leave_other_words_alone() -> None:
     assert phrase_problems("lose {n} of {what}", ["what", "n"]) == []
     assert fill_phrase("lose {n} of {what}", {"n": "2", "what": "Shields"}) == "lose 2 of Shields"
     assert phrase_problems("{}", ["n"]) == [(0, "'{}' names no parameter of the procedure (its parameters: n)")]
+
+
+def test_a_word_field_agrees_with_its_argument() -> None:
+    """`{n|ONE|MANY}`: ONE only where the argument reads "1" (a number or an expression otherwise)."""
+    template = "lose {n} {n|shield|shields}"
+    assert phrase_problems(template, ["n"]) == []
+    assert fill_phrase(template, {"n": "1"}) == "lose 1 shield"
+    assert fill_phrase(template, {"n": "2"}) == "lose 2 shields"
+    assert fill_phrase(template, {"n": "Damage"}) == "lose Damage shields"

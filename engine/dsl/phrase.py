@@ -3,6 +3,8 @@
 `text: "draw {n} cards"` on a procedure with `params: [n]` makes `call draw_cards(2)` read
 "draw 2 cards" instead of the generic "draw cards with 2". A template is plain words with
 `{PARAM}` fields; each field is replaced by the English of the call's argument for that parameter.
+A field `{PARAM|ONE|MANY}` is a word that agrees with the argument: ONE when it reads "1", MANY otherwise
+(`draw {n} {n|card|cards}`: "draw 1 card", "draw 2 cards", "draw X cards").
 Checked when the pack is compiled (DSL019), so explain only ever fills templates that are whole.
 """
 
@@ -29,8 +31,10 @@ def phrase_problems(template: str, params: Sequence[str]) -> list[tuple[int, str
             if end < 0 or 0 <= reopened < end:
                 problems.append((i, "'{' is never closed"))
             else:
-                name = template[i + 1:end]
-                if name not in params:
+                name, *forms = template[i + 1:end].split("|")
+                if forms and (len(forms) != 2 or not all(form.strip() for form in forms)):
+                    problems.append((i, f"'{{{template[i + 1:end]}}}' needs two word forms: {{{name}|ONE|MANY}}"))
+                elif name not in params:
                     known = ", ".join(params) if params else "none"
                     problems.append((i, f"'{{{name}}}' names no parameter of the procedure (its parameters: {known})"))
                 i = end
@@ -39,6 +43,13 @@ def phrase_problems(template: str, params: Sequence[str]) -> list[tuple[int, str
 
 
 def fill_phrase(template: str, values: Mapping[str, str]) -> str:
-    """The template with each `{PARAM}` replaced by its value's English (a checked template: every field
-    names a parameter)."""
-    return _FIELD.sub(lambda m: values[m.group(1)], template)
+    """The template with each `{PARAM}` replaced by its value's English and each `{PARAM|ONE|MANY}` by the
+    form that agrees with it (a checked template: every field names a parameter)."""
+    return _FIELD.sub(lambda m: _field(m.group(1), values), template)
+
+
+def _field(field: str, values: Mapping[str, str]) -> str:
+    name, *forms = field.split("|")
+    if not forms:
+        return values[name]
+    return forms[0] if values[name] == "1" else forms[1]
