@@ -28,8 +28,7 @@ from __future__ import annotations
 
 import ast
 import builtins
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from contextvars import ContextVar
 from functools import cache
 from types import CodeType, FunctionType, TracebackType
@@ -114,18 +113,21 @@ def stmts(src: str, **parts: Any) -> list[ast.stmt]:
     return _template(src)(parts)
 
 
-@contextmanager
-def checking_only() -> Iterator[None]:
+class checking_only:  # noqa: N801 - used as a function: `with checking_only():`
     """Within it the compilers resolve names, report problems and note usage, but templates build nothing.
 
     A pack's texts are compiled this way when it loads; a text's code is generated when it first runs
-    (`Unit.function`), so loading or linting a pack pays only for the checks.
+    (`Unit.function`), so loading or linting a pack pays only for the checks. A class, not a
+    `@contextmanager`: it is entered once or twice per text (a generator costs twice as much).
     """
-    token = _GENERATING.set(False)
-    try:
-        yield
-    finally:
-        _GENERATING.reset(token)
+
+    __slots__ = ("_token",)
+
+    def __enter__(self) -> None:
+        self._token = _GENERATING.set(False)
+
+    def __exit__(self, *exc: object) -> None:
+        _GENERATING.reset(self._token)
 
 
 def const(value: Any) -> ast.expr:
@@ -144,13 +146,26 @@ def stamp(nodes: list[ast.stmt], line: int) -> list[ast.stmt]:
     return nodes
 
 
+_BASE_GLOBALS: dict[int, tuple[dict[str, Any], dict[str, Any]]] = {}   # id(helpers) -> (helpers, their globals)
+
+
+def _base_globals(helpers: dict[str, Any]) -> dict[str, Any]:
+    """The globals every function made with `helpers` starts with but its own locator (made once: a
+    pack makes a `Unit` per DSL text)."""
+    kept = _BASE_GLOBALS.get(id(helpers))
+    if kept is None or kept[0] is not helpers:
+        kept = _BASE_GLOBALS[id(helpers)] = (helpers, {"__builtins__": _SAFE_BUILTINS, "content_faults": _FAULTS,
+                                                       **helpers})
+    return kept[1]
+
+
 class Unit:
     """One generated function in the making: its globals, its locals and the DSL positions of its lines."""
 
     def __init__(self, where: Where, helpers: dict[str, Any]) -> None:
         self.wheres = [where, where]  # line 1 is the function itself (the whole DSL text)
-        self.globals: dict[str, Any] = {"__builtins__": _SAFE_BUILTINS, "content_faults": _FAULTS,
-                                        "located": _locator(self.wheres), **helpers}
+        self.globals: dict[str, Any] = _base_globals(helpers).copy()    # a copy: no insertions one by one
+        self.globals["located"] = _locator(self.wheres)
         self._ids: dict[int, str] = {}
         self.temps = 0
         self.functions = 0
