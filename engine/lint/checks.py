@@ -211,6 +211,7 @@ def text_mismatches(raw: RawPack, pack: Pack, trees: list[Tree], sites: list[tup
     unit = threshold_unit(trees, pack, nodes)
     renderer = Renderer(pack, unit)
     names = _counter_names(pack)
+    by_word = _words_of(names)
     rule_trees = _rule_trees(raw, sites)
     noted: dict[int, list[_Noted]] = {}
     for entry in raw.components.values():
@@ -218,7 +219,7 @@ def text_mismatches(raw: RawPack, pack: Pack, trees: list[Tree], sites: list[tup
         rules = _rules_amounts(pack, entry, rule_trees.get((entry.src, entry.path)), unit, noted, nodes)
         if not isinstance(text, str) or rules is None:
             continue
-        for offset, message in _disagreements(pack, rules, text, names):
+        for offset, message in _disagreements(pack, rules, text, names, by_word):
             line, col = entry.src.dsl_pos((*entry.path, "text"), offset)
             yield _at("TEXT001", message, (entry.src.display, line, col),
                       "the rules read: " + " ".join(part.strip() for part in renderer.component(entry)))
@@ -333,15 +334,21 @@ def _counter_names(pack: Pack) -> dict[str, _Named]:
     return out
 
 
-def _disagreements(pack: Pack, rules: _Amounts, text: str, names: dict[str, _Named]) -> Iterator[tuple[int, str]]:
-    """(offset in `text`, message) for each counter the text gives amounts of that the rules do not."""
-    # where an amount stands before a word, by the word: a counter whose forms all start with a word
-    # (`_Named.words`) can only match at one of these, so it is tried there alone
-    amounts_before = _amounts_before(text) if text.isascii() else None
+def _disagreements(pack: Pack, rules: _Amounts, text: str, names: dict[str, _Named],
+                   by_word: dict[str, list[str]]) -> Iterator[tuple[int, str]]:
+    """(offset in `text`, message) for each counter the text gives amounts of that the rules do not.
+
+    `by_word`: the counters whose forms all start with a word (`_Named.words`), by those words. Such a
+    counter can only match where an amount stands before one of its words, so it is tried there alone.
+    """
+    starts_of = _amount_starts(text, by_word) if text.isascii() else None
     for ident, named in names.items():
         if ident in rules.variable:
             continue        # computed by the rules
-        printed = _printed(named, text, amounts_before)
+        if starts_of is not None and named.words is not None:
+            printed = _printed_at(named, text, starts_of.get(ident, ()))
+        else:
+            printed = {int(m[1]): m.start() for m in reversed(list(named.pattern.finditer(text))) if m[1]}
         if not printed:
             continue        # the text gives no amount of it: nothing to disagree with
         wanted = rules.fixed.get(ident, set())
@@ -357,23 +364,28 @@ def _disagreements(pack: Pack, rules: _Amounts, text: str, names: dict[str, _Nam
                                           f"says {_count(set(printed), name)}")
 
 
-def _amounts_before(text: str) -> dict[str, list[int]]:
-    """Where each amount that a word follows starts, by that word (lower case)."""
-    out: dict[str, list[int]] = {}
-    for m in _AMOUNT_BEFORE_WORD.finditer(text):
-        out.setdefault(m[1].lower(), []).append(m.start())
+def _words_of(names: dict[str, _Named]) -> dict[str, list[str]]:
+    """The counters whose forms all start with a word, by each of those words."""
+    out: dict[str, list[str]] = {}
+    for ident, named in names.items():
+        for word in named.words or ():
+            out.setdefault(word, []).append(ident)
     return out
 
 
-def _printed(named: _Named, text: str, amounts_before: dict[str, list[int]] | None) -> dict[int, int]:
-    """Each amount `text` gives of one counter, and where it is first given.
+def _amount_starts(text: str, by_word: dict[str, list[str]]) -> dict[str, list[int]]:
+    """Where an amount stands before one of a counter's words, for each such counter (in order)."""
+    out: dict[str, list[int]] = {}
+    for m in _AMOUNT_BEFORE_WORD.finditer(text):
+        for ident in by_word.get(m[1].lower(), ()):
+            out.setdefault(ident, []).append(m.start())
+    return out
 
-    A match of a form that starts with a word holds one run of digits, at its start: such matches
-    cannot overlap, so trying the pattern at each amount followed by one of the forms' first words
-    finds exactly what a search of the whole text finds."""
-    if amounts_before is None or named.words is None:
-        return {int(m[1]): m.start() for m in reversed(list(named.pattern.finditer(text))) if m[1]}
-    starts = sorted(p for word in named.words for p in amounts_before.get(word, ()))
+
+def _printed_at(named: _Named, text: str, starts: Iterable[int]) -> dict[int, int]:
+    """Each amount `text` gives of one counter, and where it is first given, trying its pattern only at
+    `starts`. A match of a form that starts with a word holds one run of digits, at its start: such
+    matches cannot overlap, so this finds exactly what a search of the whole text finds."""
     printed: dict[int, int] = {}
     for start in starts:
         m = named.pattern.match(text, start)
