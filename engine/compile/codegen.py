@@ -146,16 +146,16 @@ def stamp(nodes: list[ast.stmt], line: int) -> list[ast.stmt]:
     return nodes
 
 
-_BASE_GLOBALS: dict[int, tuple[dict[str, Any], dict[str, Any]]] = {}   # id(helpers) -> (helpers, their globals)
+_BUILTINS_WITH: dict[int, tuple[dict[str, Any], dict[str, Any]]] = {}   # id(helpers) -> (helpers, builtins)
 
 
-def _base_globals(helpers: dict[str, Any]) -> dict[str, Any]:
-    """The globals every function made with `helpers` starts with but its own locator (made once: a
-    pack makes a `Unit` per DSL text)."""
-    kept = _BASE_GLOBALS.get(id(helpers))
+def _builtins_with(helpers: dict[str, Any]) -> dict[str, Any]:
+    """The `__builtins__` of every function made with `helpers`: the safe builtins, the content faults and
+    the helpers. Shared, made once: a pack makes a `Unit` per DSL text, and a copy of them all in each
+    text's globals was a tenth of the memory of a big pack's lint (and of its time, in page faults)."""
+    kept = _BUILTINS_WITH.get(id(helpers))
     if kept is None or kept[0] is not helpers:
-        kept = _BASE_GLOBALS[id(helpers)] = (helpers, {"__builtins__": _SAFE_BUILTINS, "content_faults": _FAULTS,
-                                                       **helpers})
+        kept = _BUILTINS_WITH[id(helpers)] = (helpers, {**_SAFE_BUILTINS, "content_faults": _FAULTS, **helpers})
     return kept[1]
 
 
@@ -164,8 +164,8 @@ class Unit:
 
     def __init__(self, where: Where, helpers: dict[str, Any]) -> None:
         self.wheres = [where, where]  # line 1 is the function itself (the whole DSL text)
-        self.globals: dict[str, Any] = _base_globals(helpers).copy()    # a copy: no insertions one by one
-        self.globals["located"] = _locator(self.wheres)
+        # the helpers are builtins of the function (one shared dict): its globals hold only its own names
+        self.globals: dict[str, Any] = {"__builtins__": _builtins_with(helpers), "located": _locator(self.wheres)}
         self._ids: dict[int, str] = {}
         self.temps = 0
         self.functions = 0
@@ -283,14 +283,15 @@ def _locator(wheres: list[Where]) -> Callable[[Exception, TracebackType | None],
 
 
 def check(tree: ast.AST, globals_: dict[str, Any]) -> None:
-    """Refuse a tree that could reach anything but its locals, its own globals and the safe builtins.
+    """Refuse a tree that could reach anything but its locals, its own globals and its builtins (the safe
+    builtins and the helpers).
 
     The compilers never build such a tree, so a refusal is a bug in them: an AssertionError, not a diagnostic.
     """
     for node in ast.walk(tree):
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
-            ok = node.id in globals_ or node.id in _SAFE_BUILTINS or node.id in _LOCALS or node.id.startswith(
-                ("v_", "t_"))
+            ok = node.id in globals_ or node.id in globals_.get("__builtins__", _SAFE_BUILTINS) \
+                or node.id in _LOCALS or node.id.startswith(("v_", "t_"))
             if not ok:
                 raise AssertionError(f"generated code reads an unknown name {node.id!r}")
         elif isinstance(node, ast.Attribute) and node.attr.startswith("__") and node.attr not in _DUNDERS:
