@@ -12,7 +12,9 @@ anchors, aliases, tags, `<<` merges, keys that are not text or repeat,
 dates, numbers not written plainly (`0x1F`, `1_000`, `.5`), a `%YAML` or
 `%TAG` directive, several documents, nesting deeper than `MAX_FAST_DEPTH`,
 tabs and the other characters of `_DIFFERENT`, any syntax error: the fast
-path only accepts what both read alike (tests/test_fast_yaml.py). Events,
+path only accepts what both read alike (tests/test_fast_yaml.py). So its data is
+exactly JSON's kind (text keys, finite numbers written plainly): the file cache
+stores it without reading it back (engine/packs/files.py). Events,
 not libyaml's composer: the composer recurses in C and crashes the process
 on very deep nesting. Without the C extension PyYAML's pure-Python parser
 yields the same events, more slowly.

@@ -250,8 +250,11 @@ def _load(path: Path, base: Path, schema_id: str, diagnostics: list[Diagnostic],
 def _exact_json(data: Any) -> str | None:
     """`data` as JSON if JSON gives it back unchanged, else None: keys that are not text (`1:`, `true:`)
     or NaN would come back different, so such a file is not cached. (Its layout's tuples come back as
-    lists, which `SourceFile` reads alike.)"""
+    lists, which `SourceFile` reads alike.) Data fast_yaml read (a plain `dict`: ruamel's is a
+    CommentedMap) is JSON's own kind of data, so it is not read back to compare."""
     body = cache.encode(data)
+    if type(data) is dict:
+        return body
     try:
         return body if body is not None and json.loads(body) == data else None
     except (ValueError, RecursionError):
