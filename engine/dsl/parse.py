@@ -112,6 +112,8 @@ class DslText:
             self.error(0, "DSL003", f"DSL text is {len(self.text)} characters; the limit is {MAX_DSL_CHARS}")
             return None
         tree = _parse(self.text, start)
+        if type(tree) is Tree:          # the common case, before the two failures below
+            return tree
         if isinstance(tree, UnexpectedInput):
             self._syntax_error(tree)
             return None
