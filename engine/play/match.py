@@ -398,24 +398,31 @@ class Match:
 
     def _run(self, agents: list[Agent], stop_after: int | None) -> None:
         game = self.game
+        views = [SeatView(game, seat) for seat in range(len(game.state.players))]   # one per seat, made lazily
+        chooses = [agent.choose for agent in agents]
+        record = self._record
 
         def answer_here(decision: Decision) -> int:
-            if stop_after is not None and len(self.log) >= stop_after:
-                return self._parent().switch(decision)
+            seat = decision.seat
             try:
-                index = agents[decision.seat].choose(SeatView(game, decision.seat), decision)
-                self._record(decision, index)
+                index = chooses[seat](views[seat], decision)
+                record(decision, index)
             except Exception as exc:  # the generated code would take it for a content mistake
                 raise _AgentFailed(exc) from None
             return index
 
-        game.pause = answer_here
+        def answer_here_until(decision: Decision) -> int:
+            if len(self.log) >= cast(int, stop_after):
+                return self._parent().switch(decision)
+            return answer_here(decision)
+
+        game.pause = answer_here if stop_after is None else answer_here_until
         try:
             while self.decision is not None:
                 if stop_after is not None and len(self.log) >= stop_after:
                     return
                 decision = self.decision
-                index = agents[decision.seat].choose(SeatView(game, decision.seat), decision)
+                index = chooses[decision.seat](views[decision.seat], decision)
                 self._record(decision, index)
                 self._advance(index)
         except _AgentFailed as failed:
