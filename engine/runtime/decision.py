@@ -77,7 +77,7 @@ class Decision:
         prompt = self._prompt
         if prompt.__class__ is not str:
             prompt = self._prompt = joined_prompt(prompt)
-        return prompt  # type: ignore[return-value]
+        return prompt
 
     @property
     def labels(self) -> list[str]:

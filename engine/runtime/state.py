@@ -288,14 +288,15 @@ def new_state(pack: Pack, players: int, seed: int) -> State:
     new = Item.__new__
     items = state.items
     append = items.append
-    zones = [*state.all_zones(), None]     # an item's starting zone by its slot there; -1: none
+    slots = state.all_zones()
+    zones: list[Zone | None] = [*slots, None]     # an item's starting zone by its slot there; -1: none
     for uid, (comp, owner, copy, slot) in enumerate(plan.items):
         item = new(Item)
         item.uid, item.comp, item.owner, item.copy, item.attrs, item.zone = uid, comp, owner, copy, \
             comp.values.copy(), zones[slot]
         append(item)
     take = items.__getitem__
-    for zone, uids in zip(zones, plan.starts):
+    for zone, uids in zip(slots, plan.starts, strict=True):
         if uids:
             zone.items = list(map(take, uids))
     return state
