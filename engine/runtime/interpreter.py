@@ -55,17 +55,19 @@ class Interpreter:
         if not pack.min_players <= players <= pack.max_players:
             raise RuleError(f"{pack.name} plays with {pack.min_players} to {pack.max_players} players,"
                             f" not {players}")
-        unknown = [name for name in options or {} if name not in pack.options]
-        if unknown:
-            known = ", ".join(pack.options) or "none"
-            raise RuleError(f"'{unknown[0]}' is not an option of {pack.name} (its options: {known})")
+        self.options = dict.fromkeys(pack.options, False)
+        if options:
+            unknown = [name for name in options if name not in pack.options]
+            if unknown:
+                known = ", ".join(pack.options) or "none"
+                raise RuleError(f"'{unknown[0]}' is not an option of {pack.name} (its options: {known})")
+            self.options.update(options)
         self.pack = pack
         self.seed = seed
-        self.options = {name: False for name in pack.options} | dict(options or {})
         # where each component's items are, and what else is fixed for the pack and player count
         self.layout = plan = layout(pack, players)
         if like is None or data is None:
-            self.state = new_state(pack, players, seed)
+            self.state = new_state(pack, players, seed, plan)
         else:
             self.state = like.state.copy_as(data)
         self._copies = self.layout.copies
@@ -98,7 +100,7 @@ class Interpreter:
         self.quiet = True   # no trace, nobody watching: the generated flow keeps no position and tells nothing
         self.pause: Callable[[Decision], int] = _no_driver  # the session sets this: it returns the answer
         # the acting seat's player, for generated code: no seat (a top-level step) reads as a clear error
-        self.seats: dict[int | None, Any] = {p.seat: p for p in self.state.players}
+        self.seats: dict[int | None, Any] = dict(enumerate(self.state.players))
         self.seats[None] = _NOBODY
         # zones whose items' triggers answer a seat's events: its own active zones, then the shared ones
         # (cards on the table answer every player; their `when` says for whom)

@@ -275,12 +275,14 @@ def json_safe(value: Any) -> Any:
     return value
 
 
-def new_state(pack: Pack, players: int, seed: int) -> State:
+def new_state(pack: Pack, players: int, seed: int, plan: Layout | None = None) -> State:
     """The state a match starts from: every component's copies made and put in their starting zones.
 
     What goes where is the same for every match of a pack and player count (`Layout`, kept on the pack), so
-    this only makes the objects: one pass over the items, one list per starting zone."""
-    plan = layout(pack, players)
+    this only makes the objects: one pass over the items, one list per starting zone (`plan`: that layout, when
+    the caller has it)."""
+    if plan is None:
+        plan = layout(pack, players)
     seats = [Player(seat, dict(plan.player_counters), {z.id: Zone(z, seat) for z in plan.player_zones})
              for seat in range(players)]
     state = State(seats, dict(plan.counters), {z.id: Zone(z, None) for z in plan.global_zones}, seed)
