@@ -400,13 +400,16 @@ class Match:
         game = self.game
         views = [SeatView(game, seat) for seat in range(len(game.state.players))]   # one per seat, made lazily
         chooses = [agent.choose for agent in agents]
-        record = self._record
+        record, log, observers = self._record, self.log, game.observers   # (lists changed in place, never replaced)
 
         def answer_here(decision: Decision) -> int:
             seat = decision.seat
             try:
                 index = chooses[seat](views[seat], decision)
-                record(decision, index)
+                if observers or type(index) is not int or not 0 <= index < decision.size:
+                    record(decision, index)            # checked, told
+                else:
+                    log.append(Answer(decision, index))   # what `_record` does with a good index, unwatched
             except Exception as exc:  # the generated code would take it for a content mistake
                 raise _AgentFailed(exc) from None
             return index
