@@ -4,7 +4,8 @@ The pack's flow runs in its own greenlet. When an effect needs a choice, `Interp
 back here with the `Decision`; `apply` switches into the flow again with the chosen index. So
 effects are plain function calls (no generator frame per statement), yet a match can stop at any
 decision. `run` lets agents answer in place, inside the flow, and switches out only where it must
-stop.
+stop. `Match.played` plays a whole game that way from the start, in the caller's own stack: a game
+that never pauses needs no greenlet.
 
 A greenlet belongs to the thread that started it. A match remembers that thread; used from another
 one it first rebuilds its flow there (as `fork` does), so a worker pool may hand a match from
