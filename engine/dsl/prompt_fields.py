@@ -1,5 +1,5 @@
-"""The `{EXPR}` fields of a prompt string (`choose c in hand "bid for {prize[1]}" { ... }`), parsed where they
-stand: the compiler turns them into code, the type pass checks what they show (a value, not a rule)."""
+"""The `{EXPR}` fields of a prompt string (`choose a in jobs "assign the {u.speed}/{u.size} unit" { ... }`), parsed
+where they stand: the compiler turns them into code, the type pass checks what they show (a value, not a rule)."""
 
 from __future__ import annotations
 

@@ -104,7 +104,7 @@ class Match:
                observers: Iterable[Observer] = ()) -> Match:
         """A whole game, `agents` answering every decision: the match `Match(...)` then `run(agents)` gives,
         played in the caller's own stack. A match that pauses needs its flow in a greenlet of its own; one
-        played through does not, and skips that machinery (a random tic-tac-toe game ~20% cheaper). A searching
+        played through does not, and skips that machinery (a short random game ~20% cheaper). A searching
         agent (`Searcher`) plays through `run`, on a match it can fork. An error (a rule's, an agent's) is
         raised without the match: to keep a failed game, play it again with `Match(...)` and `run`, which
         stops where it failed (the same seed and agents play the same game)."""
