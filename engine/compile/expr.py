@@ -18,6 +18,7 @@ from lark import Token, Tree
 
 from engine.compile.charges import inline_charges
 from engine.compile.codegen import Unit, checking_only, const, expr, stmts
+from engine.compile.loops import inline_comprehensions
 from engine.diagnostics import did_you_mean
 from engine.dsl.functions import FUNCTIONS
 from engine.dsl.parse import DslText, counter_chain
@@ -84,7 +85,12 @@ class ExprCompiler(Walker):
         built on the first call, by a twin of this compiler."""
         name = ".".join(str(step) for step in self.dsl.path) or "dsl"
         return self.unit.function(f"{name}.{role}" if role else name,
-                                  lambda: inline_charges(make(self._twin()), self.unit.temp), procedure)
+                                  lambda: self._finished(make(self._twin())), procedure)
+
+    def _finished(self, body: list[ast.stmt]) -> list[ast.stmt]:
+        """A generated body with its leading comprehensions written out as loops, then its leading
+        collections paid for inline (engine/compile/loops.py, charges.py)."""
+        return inline_charges(inline_comprehensions(body, self.unit.temp), self.unit.temp)
 
     def _twin(self) -> Self:
         """A compiler for the same text that reports nothing and notes no usage: it generates the code."""
