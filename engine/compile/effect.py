@@ -18,6 +18,7 @@ from typing import Any
 
 from lark import Token, Tree
 
+from engine.compile.acting import ACTING
 from engine.compile.codegen import checking_only, const, expr, stamp, stmts
 from engine.compile.expr import (
     ExprCompiler,
@@ -290,7 +291,7 @@ class EffectCompiler(ExprCompiler):
                 or (op == "gain" and "gained" in listened):
             return None
         store = (expr("game.state.counters") if cdef.scope == "global"
-                 else expr("game.seats[ctx.seat].counters"))
+                 else expr("ME.counters", ME=self.acting_player()))
         new = {"set": "A", "gain": "S[N] + A", "lose": "S[N] - (A if A > 0 else 0)"}[op]
         # no declared max: past the engine's hard limit is an error (engine/runtime/limits.py)
         clamp = "S[N] = (V if V <= LIMIT else refuse(V, W)) if V >= LOW else LOW" if cdef.max is None else \
@@ -627,10 +628,13 @@ class EffectCompiler(ExprCompiler):
     def _s_as_stmt(self, t: Tree):
         """`as PLAYER { ... }`: the block acts for (and asks) that player; locals stay visible."""
         who = self.expr(t.children[0])
-        body = self.block(t.children[1])
+        me = self.unit.temp(ACTING)
+        with self.acting_as(me):
+            body = self.block(t.children[1])
         return stmts("P = WHO\nif not isinstance(P, PlayerRef):\n    raise RuleError('as needs a player, got ' + "
-                     "describe(P))\nO = ctx.seat\nctx.seat = P.seat\ntry:\n    BODY\nfinally:\n    ctx.seat = O",
-                     P=self.unit.temp(), WHO=who, O=self.unit.temp(), BODY=body.body or [ast.Pass()]), None
+                     "describe(P))\nO = ctx.seat\nctx.seat = P.seat\nME = game.seats[ctx.seat]\ntry:\n    BODY\n"
+                     "finally:\n    ctx.seat = O", P=self.unit.temp(), WHO=who, O=self.unit.temp(), ME=me,
+                     BODY=body.body or [ast.Pass()]), None
 
     def _s_within(self, t: Tree):
         """`within C { ... }`: held counters in the block read, gain into and pay from container C alone (or
@@ -656,7 +660,9 @@ class EffectCompiler(ExprCompiler):
 
     def _s_reorder(self, t: Tree):
         """`reorder by EXPR`: EXPR is read for each seat (as `me`), so it is compiled as a function of one."""
-        return stmts("game.reorder(ctx, lambda ctx: K)", K=self.expr(t.children[0])), None
+        with self.acting_as(None):   # the lambda's `ctx` acts for each seat in turn
+            key = self.expr(t.children[0])
+        return stmts("game.reorder(ctx, lambda ctx: K)", K=key), None
 
     def _s_emit(self, t: Tree):
         name_tok, *args = t.children
