@@ -676,6 +676,8 @@ class EffectCompiler(ExprCompiler):
             key, value_t = arg.children
             keys.append(const(str(key)))
             vals.append(self.expr(value_t))
+        if name not in self.pack.listened and all(isinstance(v, (ast.Name, ast.Constant)) for v in vals):
+            return [ast.Pass()], None   # no trigger of the pack hears it: emitting it would do nothing
         return stmts("game.emit(N, ctx.seat, P)", N=const(name), P=ast.Dict(keys, vals)), None
 
 
