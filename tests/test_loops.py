@@ -42,6 +42,12 @@ def test_counts_sums_tests_and_lists_become_loops() -> None:
         "t_1 = []\nfor v in z:\n    if v:\n        t_1.append(v)\nfor w in t_1:\n    f(w)")
 
 
+def test_several_fors_become_nested_loops() -> None:
+    assert looped("x = [(p, t) for p in a if p.ok for t in [u for u in b if u > p]]") == (
+        "t_1 = []\nfor p in a:\n    if p.ok:\n        t_2 = []\n        for u in b:\n            if u > p:\n"
+        "                t_2.append(u)\n        for t in t_2:\n            t_1.append((p, t))\nx = t_1")
+
+
 def test_nested_comprehensions_go_inside_out() -> None:
     out = looped("x = sum([int(w) for w in [v for v in z if v]])")
     assert "[" not in out.replace("[]", "")
@@ -58,7 +64,8 @@ def test_nested_comprehensions_go_inside_out() -> None:
     "x = len([v for v in z if v]) if a else 0",
     "while len([v for v in z if v]) > 0:\n    f()",
     "x = g(v for v in z)",                     # a generator consumed lazily by a call
-    "x = [v for v in z for w in v]",           # two `for`s
+    "x = any(v for w in z for v in w)",        # a generator of two `for`s: `break` would leave one
+    "x = [v for (v, w) in z]",                 # a tuple target
     "x = lambda: [v for v in z]",
 ])
 def test_a_comprehension_not_first_or_not_on_every_path_stays(src: str) -> None:
@@ -68,13 +75,14 @@ def test_a_comprehension_not_first_or_not_on_every_path_stays(src: str) -> None:
 @pytest.mark.parametrize("src", [
     "x = len([v for v in z if v % 3])", "x = sum([v * 2 for v in z if v > 4])", "x = any(v > 8 for v in z)",
     "x = any(v > 80 for v in z)", "x = [v + 1 for v in z if v % 2]", "x = len([v for v in []])",
+    "x = [(v, w) for v in z if v % 3 for w in range(v) if w > v - 3]", "x = len([w for v in z for w in range(v)])",
 ])
 def test_the_loops_give_the_same_values(src: str) -> None:
     z = list(range(10))
     assert run(looped(src), z=z)["x"] == run(src, z=z)["x"]
 
 
-@pytest.mark.parametrize("name", ["robot-factory", "raising-robots", "connect-four"])
+@pytest.mark.parametrize("name", ["robot-factory", "raising-robots", "connect-four", "breakthrough"])
 def test_games_end_the_same_with_the_same_work(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
     def play(pack: engine.Pack) -> list[tuple[int, str]]:
         out = []

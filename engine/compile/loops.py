@@ -13,9 +13,10 @@ statements before it instead, and the statement reads the result from a local:
     [V for IT in E if C]           t = [] / for IT in E: if C: t.append(V)
 
 The same values, the same work, the same errors at the same DSL line, in the same order (a count or a
-sum goes through every item, as the list did). Only comprehensions of one `for` over a plain name
-are written out; others, and those after a call or on some paths only, stay as they are. The loop's
-own statements are rewritten again, so a comprehension in its condition can be written out there.
+sum goes through every item, as the list did). Only comprehensions whose `for`s go over plain names
+are written out (a generator with one `for`); others, and those after a call or on some paths only,
+stay as they are. Several `for`s become nested loops. The loops' own statements are rewritten again,
+so a comprehension in a condition or an inner iterable is written out there.
 """
 
 from __future__ import annotations
@@ -49,11 +50,12 @@ def inline_comprehensions(body: list[ast.stmt], temp: Callable[[], str]) -> list
 
 
 def _is_loop(node: ast.AST) -> bool:
-    """A comprehension this pass writes out: one synchronous `for` over a plain name."""
-    if not isinstance(node, (ast.ListComp, ast.GeneratorExp)) or len(node.generators) != 1:
+    """A comprehension this pass writes out: synchronous `for`s, each over a plain name (a generator
+    only with one `for`: `any`'s loop stops at the first true element with a `break`)."""
+    if isinstance(node, ast.GeneratorExp) and len(node.generators) != 1:
         return False
-    gen = node.generators[0]
-    return not gen.is_async and isinstance(gen.target, ast.Name)
+    return isinstance(node, (ast.ListComp, ast.GeneratorExp)) and all(
+        not gen.is_async and isinstance(gen.target, ast.Name) for gen in node.generators)
 
 
 _REDUCERS = ("len", "sum", "any")
@@ -71,16 +73,15 @@ def _reducer(path: list) -> str | None:
         return name if isinstance(comp, ast.GeneratorExp) else None
     if not isinstance(comp, ast.ListComp):
         return None
-    target = comp.generators[0].target
-    if name == "len" and not (isinstance(comp.elt, ast.Name) and isinstance(target, ast.Name)
-                              and comp.elt.id == target.id):
-        return None   # keeps the rule simple: counting never evaluates the element
+    if name == "len" and not isinstance(comp.elt, ast.Name):
+        return None   # counting never evaluates the element: it must be one of the loop's names
     return name
 
 
 def _written_out(comp: ast.ListComp | ast.GeneratorExp, reducer: str | None, local: str) -> list[ast.stmt]:
-    """`local = START` and the loop that gives `local` the comprehension's (reduced) value."""
-    gen = comp.generators[0]
+    """`local = START` and the loop (nested loops, one per `for`) that gives `local` the comprehension's
+    (reduced) value: each `for` after the first goes through its iterable once per element of the one
+    before, as the comprehension does."""
     store = ast.Name(local, ast.Store())
     start: ast.expr
     inner: list[ast.stmt]
@@ -95,11 +96,12 @@ def _written_out(comp: ast.ListComp | ast.GeneratorExp, reducer: str | None, loc
         start = ast.List([], ast.Load())
         append = ast.Attribute(ast.Name(local, ast.Load()), "append", ast.Load())
         inner = [ast.Expr(ast.Call(append, [comp.elt], []))]
-    for test in reversed(gen.ifs):
-        inner = [ast.If(test, inner, [])]
-    assert isinstance(gen.target, ast.Name)
-    target = ast.Name(gen.target.id, ast.Store())
-    return [ast.Assign([ast.Name(local, ast.Store())], start), ast.For(target, gen.iter, inner, [])]
+    for gen in reversed(comp.generators):
+        for test in reversed(gen.ifs):
+            inner = [ast.If(test, inner, [])]
+        assert isinstance(gen.target, ast.Name)
+        inner = [ast.For(ast.Name(gen.target.id, ast.Store()), gen.iter, inner, [])]
+    return [ast.Assign([ast.Name(local, ast.Store())], start), *inner]
 
 
 def _at(node: ast.stmt, where: ast.stmt) -> ast.stmt:
