@@ -1,6 +1,6 @@
 """The acting seat's player in a local: `game.seats[ctx.seat]` read once where the seat is set.
 
-A rule reads the acting player's zones and counters often (`count(robots)`, `minerals >= 2`, `move c
+A rule reads the acting player's zones and counters often (`count(hand)`, `coins >= 2`, `move c
 to hand`): each read went `game.seats[ctx.seat]` first, five bytecodes. The seat a generated function
 acts for changes only where the code says so: at the function's start (its `ctx`), in an `as PLAYER`
 block and in a flow `each_player`/`simultaneous` loop (both set `ctx.seat` and put it back after). So

@@ -595,9 +595,11 @@ _BUILTIN_EXPR: dict[str, tuple[str, str | None]] = {
     "event": ("ctx.event or {}", None),
     "players": ("len(game.state.players)", None),
     "option": ("game.options", None),
-    "me": ("game.players_from(game.acting(ctx.seat))[0]", "player"),
-    "next_player": ("game.players_from(game.acting(ctx.seat))[1 % len(game.state.players)]", "player"),
-    "others": ("game.players_from(game.acting(ctx.seat))[1:]", "players"),
+    # (`game.acting` only where nobody acts: it raises the error)
+    "me": ("game.players_from(ctx.seat if ctx.seat is not None else game.acting(None))[0]", "player"),
+    "next_player": ("game.players_from(ctx.seat if ctx.seat is not None else game.acting(None))"
+                    "[1 % len(game.state.players)]", "player"),
+    "others": ("game.players_from(ctx.seat if ctx.seat is not None else game.acting(None))[1:]", "players"),
     "everyone": ("game.everyone()", "players"),
 }
 

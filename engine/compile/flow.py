@@ -241,7 +241,11 @@ def _rounds_exhausted(where: str) -> None:
 
 
 def _reveal_all(game: Any, zone_ids: list[str]) -> None:
+    """A `simultaneous` step's `reveal`: each zone, a shared one or every player's (in seat order)."""
     state = game.state
     for zid in zone_ids:
-        for zone in [state.zones[zid]] if zid in state.zones else [p.zones[zid] for p in state.players]:
-            game.reveal(zone)
+        if zid in state.zones:
+            game.reveal(state.zones[zid])
+        else:
+            for player in state.players:
+                game.reveal(player.zones[zid])
