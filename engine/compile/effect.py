@@ -618,8 +618,12 @@ class EffectCompiler(ExprCompiler):
             self.dsl.error(name_tok, "DSL011", f"procedure '{name}' takes {takes} arguments, got {len(args)}")
             return [], None
         if not args:
-            # the procedure's function pays for the call itself (engine/compile/codegen.py, `Unit.module`)
-            return (stmts("game.pack.procedures[N].run(ctx)", N=const(name)),
+            # the procedure's function pays for the call itself (engine/compile/codegen.py, `Unit.module`); once
+            # the pack is built (code is generated on a text's first run) it is called without the table
+            proc = self.pack.procedures.get(name)
+            call = stmts("P.run(ctx)", P=self.unit.ref(proc)) if proc is not None else \
+                stmts("game.pack.procedures[N].run(ctx)", N=const(name))
+            return (call,
                     expr("game.can_call(ctx, N)", N=const(name)))
         values = ast.Tuple(args, ast.Load())
         return (stmts("game.call_with(ctx, N, A)", N=const(name), A=values),

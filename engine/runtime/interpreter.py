@@ -574,7 +574,8 @@ class Interpreter:
         """`everyone`: every player in turn order."""
         if self.state.order is not None:
             return [self._rotations[seat][0] for seat in self.state.order]
-        return self.players_from(self.state.counters.get("first_player", 0))
+        rotations = self._rotations   # players_from, inlined: `everyone` is read by many conditions
+        return rotations[self.state.counters.get("first_player", 0) % len(rotations)]
 
     def reorder(self, ctx: Ctx, key: Callable[[Ctx], Any]) -> None:
         """`reorder by EXPR`: the turn order becomes the seats sorted by EXPR (each read for that seat),
