@@ -417,7 +417,9 @@ class ExprCompiler(Walker):
         return expr("get_attr(ctx, P, N)", P=player, N=const(name))
 
     def _x_index(self, t: Tree) -> ast.expr:
-        return expr("index(A, I)", A=self.read(self.expr(t.children[0])), I=self.expr(t.children[1]))
+        """`coll[i]`: an element of the collection (index() raises outside it), so of its elements' kind."""
+        coll = self.expr(t.children[0])
+        return kinded(expr("index(A, I)", A=self.read(coll), I=self.expr(t.children[1])), element_kind(coll))
 
     def _x_collection(self, t: Tree) -> ast.expr:
         """`COLL where COND`: the items for which COND holds, with `it` bound."""
