@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import itertools
+from pathlib import Path
 
 import pytest
 
@@ -14,6 +15,7 @@ from engine.compile import codegen
 from engine.compile.loops import inline_comprehensions
 from engine.play.agents import RandomAgent
 from engine.play.match import Match
+from tests.test_engine_mechanisms import make_pack
 
 
 def looped(src: str) -> str:
@@ -95,3 +97,43 @@ def test_games_end_the_same_with_the_same_work(name: str, monkeypatch: pytest.Mo
     looped_games = play(engine.load_pack(name))
     monkeypatch.setattr(expr_module, "inline_comprehensions", lambda body, temp: body)
     assert play(engine.load_pack(name)) == looped_games   # a fresh pack: its code generated with comprehensions
+
+
+def test_deep_in_nested_blocks_a_comprehension_stays_one() -> None:
+    """CPython refuses more than 20 nested blocks: loops are written out only within BLOCK_ROOM."""
+    count = "x = len([v for v in z if v])"
+    src = count
+    for _ in range(20):   # the count at each of 21 depths (1: the generated function's `try`, ... 21)
+        src = count + "\nfor w in z:\n" + "\n".join("    " + line for line in src.splitlines())
+    out = looped(src)
+    assert out.count("len([v for v in z if v])") == 6   # written out at depths 1..15, kept at 16..21
+    compile(out, "<test>", "exec")
+
+
+DEEP = """\
+counters:
+  coin: {name: Coin}
+zones:
+  box: {scope: global}
+component_types:
+  token: {zone: box, attrs: {ok: {type: bool, default: true}}}
+components:
+  token:
+    - {id: alpha, name: Alpha, copies: 3}
+flow:
+  - id: turn
+    each_player:
+      - id: go
+        do: |
+          BODY
+"""
+
+
+def test_a_pack_nested_as_deep_as_the_engine_allows_still_runs(tmp_path: Path) -> None:
+    body = "gain count(box where count(box where count(box where it.ok) > 1) > 2) coin"   # written out: 3 loops
+    for _ in range(8):   # each `repeat` is two Python blocks; with the flow's loop and the function's `try`,
+        # 18 of the 19 the compilers allow (one more is DSL006)
+        body = f"repeat 1 {{ {body} }}"
+    match = Match(make_pack(tmp_path, DEEP.replace("BODY", body)), 2, 1)
+    match.run([RandomAgent(1, seat) for seat in range(2)])
+    assert [p.counters["coin"] for p in match.game.state.players] == [3, 3]

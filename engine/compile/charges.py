@@ -35,7 +35,7 @@ def inline_charges(body: list[ast.stmt], temp: Callable[[], str]) -> list[ast.st
     names a new local. Statements that change are copies (engine/compile/order.py)."""
     out: list[ast.stmt] = []
     for stmt in body:
-        stmt = with_nested(stmt, lambda nested: inline_charges(nested, temp))
+        stmt = with_nested(stmt, lambda nested, _field: inline_charges(nested, temp))
         while (path := first_in_statement(stmt, _is_charge)) is not None:
             call = node_at(path)
             assert isinstance(call, ast.Call)

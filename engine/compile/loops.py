@@ -26,16 +26,23 @@ from collections.abc import Callable
 
 from engine.compile.order import first_in_statement, node_at, replaced, with_nested
 
+# CPython refuses a function with more than 20 statically nested blocks, and the compilers keep DSL
+# nesting within MAX_BLOCK_DEPTH = 19 (effect.py) of them: a comprehension is written out only where its
+# loops stay within this many blocks as counted here (generously: a `try` handler or `finally` as two)
+BLOCK_ROOM = 16
 
-def inline_comprehensions(body: list[ast.stmt], temp: Callable[[], str]) -> list[ast.stmt]:
+
+def inline_comprehensions(body: list[ast.stmt], temp: Callable[[], str], depth: int = 1) -> list[ast.stmt]:
     """`body` with every leading comprehension of a statement written out as a loop (nested bodies too);
-    `temp` names a new local."""
+    `temp` names a new local; `depth`: the Python blocks around `body` (1: a generated function's `try`)."""
     out: list[ast.stmt] = []
     for stmt in body:
-        stmt = with_nested(stmt, lambda nested: inline_comprehensions(nested, temp))
+        stmt = _with_nested(stmt, temp, depth)
         while (path := first_in_statement(stmt, _is_loop)) is not None:
             comp = node_at(path)
             assert isinstance(comp, (ast.ListComp, ast.GeneratorExp))
+            if depth + len(comp.generators) > BLOCK_ROOM:
+                break   # too deep for more loops: it stays a comprehension (its own code object)
             reducer = _reducer(path)
             if reducer is not None:
                 path = path[:-1]   # the `len(...)`/`sum(...)`/`any(...)` call is replaced, not its argument
@@ -43,10 +50,21 @@ def inline_comprehensions(body: list[ast.stmt], temp: Callable[[], str]) -> list
                 break   # a generator passed to anything else stays one (it is consumed lazily)
             local = temp()
             loop = _written_out(comp, reducer, local)
-            out.extend(inline_comprehensions([_at(node, stmt) for node in loop], temp))
+            out.extend(inline_comprehensions([_at(node, stmt) for node in loop], temp, depth))
             stmt = replaced(stmt, path, ast.Name(local, ast.Load()))
         out.append(stmt)
     return out
+
+
+def _with_nested(stmt: ast.stmt, temp: Callable[[], str], depth: int) -> ast.stmt:
+    """The statement with its nested bodies rewritten, each at its block depth (a copy if any changed)."""
+    if isinstance(stmt, (ast.For, ast.While, ast.With)):
+        inner = {"body": depth + 1, "orelse": depth + 1}
+    elif isinstance(stmt, ast.Try):
+        inner = {"body": depth + 1, "orelse": depth + 1, "handlers": depth + 2, "finalbody": depth + 2}
+    else:
+        inner = {"body": depth, "orelse": depth}
+    return with_nested(stmt, lambda nested, field: inline_comprehensions(nested, temp, inner.get(field, depth + 2)))
 
 
 def _is_loop(node: ast.AST) -> bool:

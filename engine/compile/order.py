@@ -86,10 +86,11 @@ def replaced(root: ast.stmt, path: Path, new: ast.expr) -> ast.stmt:
     return top
 
 
-def with_nested(stmt: ast.stmt, rewrite: Callable[[list[ast.stmt]], list[ast.stmt]]) -> ast.stmt:
-    """The statement with its nested bodies rewritten (a copy if any changed)."""
-    fields = {f: rewrite(getattr(stmt, f)) for f in ("body", "orelse", "finalbody") if getattr(stmt, f, None)}
-    handlers = [with_nested(h, rewrite) for h in getattr(stmt, "handlers", ())]
+def with_nested(stmt: ast.stmt, rewrite: Callable[[list[ast.stmt], str], list[ast.stmt]]) -> ast.stmt:
+    """The statement with its nested bodies rewritten (`rewrite(body, field)`, field "handlers" for an
+    except clause's body; a copy if any changed)."""
+    fields = {f: rewrite(getattr(stmt, f), f) for f in ("body", "orelse", "finalbody") if getattr(stmt, f, None)}
+    handlers = [with_nested(h, lambda body, _field: rewrite(body, "handlers")) for h in getattr(stmt, "handlers", ())]
     if not fields and not handlers:
         return stmt
     stmt = copy.copy(stmt)
