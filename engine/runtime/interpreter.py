@@ -961,8 +961,15 @@ class Interpreter:
         if "moved" in self.pack.listened:
             self.emit("moved", ctx.seat, {"item": item, "from": origin, "to": zone},
                       lambda: self._place(ctx, item, origin, zone, top))
-        else:  # the usual case: no event to build
+        elif top or origin is None or origin.keep_filled or self.observers:
             self._place(ctx, item, origin, zone, top)
+        else:   # the usual case, `_place` inline: out of a zone onto the end of another, no event, nobody told
+            items = origin.items
+            if len(items) > SIZE_FREE:
+                taking_out(self, len(items))
+            items.remove(item)
+            zone.items.append(item)
+            item.zone = zone
 
     def _place(self, ctx: Ctx, item: Item, origin: Zone | None, zone: Zone, top: bool) -> None:
         observers = self.observers
