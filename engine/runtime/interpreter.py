@@ -647,8 +647,9 @@ class Interpreter:
 
     def contains(self, value: Any, collection: Any) -> bool:
         """`value in collection`, paid by the length of what it searches (a list, a text or a zone)."""
-        self.each(collection.items if isinstance(collection, Zone) else
-                  collection if isinstance(collection, (list, tuple, str)) else ())
+        if collection.__class__ is Zone:   # searched where it is, not in a copy
+            return value in self.each(collection.items)
+        self.each(collection if isinstance(collection, (list, tuple, str)) else ())
         return contains(value, collection)
 
     # ---------------------------------------------------------------- decisions
