@@ -203,13 +203,19 @@ class Interpreter:
                       left_top: bool = False) -> frozenset[int] | None:
         """Who may see into any of `zones` (with `item`: that item there): None when everyone may.
         `left_top`: the item just left the first place of a `top` zone (where everyone saw it)."""
-        if all(z is None or (z.visibility == "public" and z.zdef.face_down is None) for z in zones):
+        for zone in zones:     # (loops written out: with someone watching, this runs at every move)
+            if zone is not None and (zone.visibility != "public" or zone.zdef.face_down is not None):
+                break
+        else:
             return None
-        if item is not None:
-            return frozenset(s for s in range(len(self.state.players))
-                             if any(z is not None and self._sees(z, item, s, left_top) for z in zones))
-        return frozenset(s for s in range(len(self.state.players))
-                         if any(z is not None and z.visible_to(s) for z in zones))
+        places = [z for z in zones if z is not None]
+        seeing = []
+        for seat in range(len(self.state.players)):
+            for zone in places:
+                if zone.visible_to(seat) if item is None else self._sees(zone, item, seat, left_top):
+                    seeing.append(seat)
+                    break
+        return frozenset(seeing)
 
     @staticmethod
     def _sees(zone: Zone, item: Item, seat: int, left_top: bool) -> bool:
