@@ -8,6 +8,7 @@ reports a problem, the fast path must have refused the file.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -114,6 +115,21 @@ def test_anything_else_is_left_to_ruamel(text: str, tmp_path: Path, monkeypatch:
     path = tmp_path / "a.yaml"
     path.write_bytes(text.encode())
     assert not _check(path, monkeypatch)
+
+
+@pytest.mark.parametrize("source", [*PLAIN, *FILES], ids=str)
+def test_what_the_fast_path_reads_is_json_data_exactly(source: str | Path) -> None:
+    """The file cache stores the fast path's data without reading it back (engine/packs/files.py)."""
+    try:
+        text = source.read_bytes().decode("utf-8-sig") if isinstance(source, Path) else source
+    except UnicodeDecodeError:      # a corpus case of a file that is not UTF-8
+        return
+    loaded = fast_yaml.load(text)
+    if loaded is not None:
+        data = loaded[0]
+        assert type(data) is dict
+        assert json.loads(json.dumps(data)) == data
+        assert repr(json.loads(json.dumps(data))) == repr(data)     # types too: no True read back as 1
 
 
 def test_very_deep_nesting_is_refused_without_crashing() -> None:

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
+from jsonschema import Draft7Validator
 
 from engine.diagnostics import Diagnostic, PackError, did_you_mean
 from engine.packs import files as pack_files
@@ -252,7 +253,7 @@ def _walk(node: object) -> list[dict]:
 def test_schemas_are_draft7_with_hover_help(name: str) -> None:
     schema = _schemas()[name]
     assert schema["$schema"] == "http://json-schema.org/draft-07/schema#"
-    schema_check.Draft7Validator.check_schema(schema)
+    Draft7Validator.check_schema(schema)
     later_keywords = {"$defs", "dependentRequired", "dependentSchemas", "unevaluatedProperties", "prefixItems"}
     for node in _walk(schema):
         assert not later_keywords & set(node)

@@ -8,6 +8,7 @@ raised together as one `PackError`.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from functools import partial
 from typing import Any
 
 from engine.compile.effect import EffectCompiler
@@ -185,8 +186,8 @@ class Builder:
                                     key=True)
                 continue
             pack.components[comp_id] = self._component_shell(comp_id, e, ctype, order)
-            line, col = e.src.key_pos(e.path[:-1]) if len(e.path) > 1 else (1, 1)
-            pack.usage.ref(ctype.id, (e.src.display, line, col))
+            pack.usage.ref(ctype.id, partial(_key_place, e.src, e.path[:-1]) if len(e.path) > 1
+                           else (e.src.display, 1, 1))
             order += 1
         for tid, ctype in pack.types.items():
             if ctype.grid_size is not None:
@@ -594,8 +595,7 @@ class Builder:
         if name not in table:
             self.sink.error(e.src, path, "REF001", f"unknown {kind} '{name}'", did_you_mean(name, table))
             return
-        line, col = e.src.pos(path)
-        self.pack.usage.ref(name, (e.src.display, line, col))
+        self.pack.usage.ref(name, partial(_value_place, e.src, path))
 
     def _check_items(self) -> None:
         """The items a game makes (per-player components once per seat, at the most players) stay within
@@ -641,8 +641,7 @@ class Builder:
                                 did_you_mean(str(value), a.enum))
             return list(value) if isinstance(value, list) else value
         pack = self.pack
-        line, col = e.src.pos(path)
-        pack.usage.ref(str(value), (e.src.display, line, col))
+        pack.usage.ref(str(value), partial(_value_place, e.src, path))
         # a `counter` attribute may also hold a wildcard: gained and paid as that wildcard (unit by unit)
         tables: dict[str, Mapping[str, Any]] = {"zone": pack.zones, "counter": {**pack.counters, **pack.wildcards}}
         table = tables.get(a.type)
@@ -724,8 +723,7 @@ class Builder:
 
     def _trigger(self, t: Any, src: SourceFile, path: tuple, default_id: str) -> TriggerDef:
         effect = self.effect_at(src, (*path, "effect"))
-        line, col = src.pos((*path, "on"))
-        self.pack.usage.listen(str(t.get("on", "")), (src.display, line, col))
+        self.pack.usage.listen(str(t.get("on", "")), partial(_value_place, src, (*path, "on")))
         return TriggerDef(str(t.get("id", default_id)), str(t.get("on", "")),
                           self.expr_at(src, (*path, "when")),
                           effect, bool(t.get("optional", False)), t.get("limit"), str(t.get("timing", "after")),
@@ -743,6 +741,19 @@ class Builder:
                  for i, r in enumerate(d.get("ranks", []) or [])]
         team_loss, eliminated = (self.expr_at(e.src, (*at, key)) for key in ("team_loss", "eliminated"))
         return Scoring(score, tiebreak, breakdown, ranks, team_loss, eliminated)
+
+
+def _value_place(src: SourceFile, path: tuple) -> tuple[str, int, int]:
+    """Where the value at `path` is, as a usage place: worked out only if lint shows it (most are never
+    shown, and a big pack has one per component and per reference in its attributes)."""
+    line, col = src.pos(path)
+    return src.display, line, col
+
+
+def _key_place(src: SourceFile, path: tuple) -> tuple[str, int, int]:
+    """Where the key naming `path`'s last step is, as a usage place (see `_value_place`)."""
+    line, col = src.key_pos(path)
+    return src.display, line, col
 
 
 def _listened(raw: RawPack) -> set[str]:

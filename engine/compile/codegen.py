@@ -28,8 +28,7 @@ from __future__ import annotations
 
 import ast
 import builtins
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from contextvars import ContextVar
 from functools import cache
 from types import CodeType, FunctionType, TracebackType
@@ -114,18 +113,21 @@ def stmts(src: str, **parts: Any) -> list[ast.stmt]:
     return _template(src)(parts)
 
 
-@contextmanager
-def checking_only() -> Iterator[None]:
+class checking_only:  # noqa: N801 - used as a function: `with checking_only():`
     """Within it the compilers resolve names, report problems and note usage, but templates build nothing.
 
     A pack's texts are compiled this way when it loads; a text's code is generated when it first runs
-    (`Unit.function`), so loading or linting a pack pays only for the checks.
+    (`Unit.function`), so loading or linting a pack pays only for the checks. A class, not a
+    `@contextmanager`: it is entered once or twice per text (a generator costs twice as much).
     """
-    token = _GENERATING.set(False)
-    try:
-        yield
-    finally:
-        _GENERATING.reset(token)
+
+    __slots__ = ("_token",)
+
+    def __enter__(self) -> None:
+        self._token = _GENERATING.set(False)
+
+    def __exit__(self, *exc: object) -> None:
+        _GENERATING.reset(self._token)
 
 
 def const(value: Any) -> ast.expr:
@@ -144,13 +146,26 @@ def stamp(nodes: list[ast.stmt], line: int) -> list[ast.stmt]:
     return nodes
 
 
+_BUILTINS_WITH: dict[int, tuple[dict[str, Any], dict[str, Any]]] = {}   # id(helpers) -> (helpers, builtins)
+
+
+def _builtins_with(helpers: dict[str, Any]) -> dict[str, Any]:
+    """The `__builtins__` of every function made with `helpers`: the safe builtins, the content faults and
+    the helpers. Shared, made once: a pack makes a `Unit` per DSL text, and a copy of them all in each
+    text's globals was a tenth of the memory of a big pack's lint (and of its time, in page faults)."""
+    kept = _BUILTINS_WITH.get(id(helpers))
+    if kept is None or kept[0] is not helpers:
+        kept = _BUILTINS_WITH[id(helpers)] = (helpers, {**_SAFE_BUILTINS, "content_faults": _FAULTS, **helpers})
+    return kept[1]
+
+
 class Unit:
     """One generated function in the making: its globals, its locals and the DSL positions of its lines."""
 
     def __init__(self, where: Where, helpers: dict[str, Any]) -> None:
         self.wheres = [where, where]  # line 1 is the function itself (the whole DSL text)
-        self.globals: dict[str, Any] = {"__builtins__": _SAFE_BUILTINS, "content_faults": _FAULTS,
-                                        "located": _locator(self.wheres), **helpers}
+        # the helpers are builtins of the function (one shared dict): its globals hold only its own names
+        self.globals: dict[str, Any] = {"__builtins__": _builtins_with(helpers), "located": _locator(self.wheres)}
         self._ids: dict[int, str] = {}
         self.temps = 0
         self.functions = 0
@@ -268,14 +283,15 @@ def _locator(wheres: list[Where]) -> Callable[[Exception, TracebackType | None],
 
 
 def check(tree: ast.AST, globals_: dict[str, Any]) -> None:
-    """Refuse a tree that could reach anything but its locals, its own globals and the safe builtins.
+    """Refuse a tree that could reach anything but its locals, its own globals and its builtins (the safe
+    builtins and the helpers).
 
     The compilers never build such a tree, so a refusal is a bug in them: an AssertionError, not a diagnostic.
     """
     for node in ast.walk(tree):
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
-            ok = node.id in globals_ or node.id in _SAFE_BUILTINS or node.id in _LOCALS or node.id.startswith(
-                ("v_", "t_"))
+            ok = node.id in globals_ or node.id in globals_.get("__builtins__", _SAFE_BUILTINS) \
+                or node.id in _LOCALS or node.id.startswith(("v_", "t_"))
             if not ok:
                 raise AssertionError(f"generated code reads an unknown name {node.id!r}")
         elif isinstance(node, ast.Attribute) and node.attr.startswith("__") and node.attr not in _DUNDERS:

@@ -112,6 +112,8 @@ class DslText:
             self.error(0, "DSL003", f"DSL text is {len(self.text)} characters; the limit is {MAX_DSL_CHARS}")
             return None
         tree = _parse(self.text, start)
+        if type(tree) is Tree:          # the common case, before the two failures below
+            return tree
         if isinstance(tree, UnexpectedInput):
             self._syntax_error(tree)
             return None
@@ -174,6 +176,8 @@ def _too_complex(tree: Tree, numbers: bool = True) -> TooComplex | None:
     `numbers`: whether the text may hold a number too long (some run of digits is); if not, tokens
     are not visited at all (the trees are visited in the same order, so the same one is reported).
     """
+    if not numbers and _shallow(tree):
+        return None
     stack: list[tuple[Tree | Token, int]] = [(tree, 1)]
     while stack:
         node, depth = stack.pop()
@@ -188,6 +192,17 @@ def _too_complex(tree: Tree, numbers: bool = True) -> TooComplex | None:
         stack.extend((child, depth + 1) for child in node.children
                      if child is not None and (numbers or type(child) is not Token))
     return None
+
+
+def _shallow(tree: Tree) -> bool:
+    """Whether the tree is at most MAX_DSL_DEPTH levels deep: a level at a time, which is quicker than
+    the walk of `_too_complex` (that finds the node to report, for the rare tree that is not)."""
+    level: list[Any] = [tree]
+    for _ in range(MAX_DSL_DEPTH):
+        level = [c for node in level for c in node.children if c is not None and type(c) is not Token]
+        if not level:
+            return True
+    return False
 
 
 def counter_chain(tree: Tree) -> Tree:

@@ -184,8 +184,11 @@ class Checker(Walker):
 
     def cost(self, tree: Tree) -> None:
         for term in tree.children:
-            self.want(term.children[0], NUMBER, f"the amount of '{self.dsl.snippet(term.children[1])}'")
-            self.counter_place(term.children[1], "a cost")
+            amount, name = term.children
+            t = self.infer(amount)
+            if not NUMBER.fits(t):      # the wording (the counter's text) only for a report
+                self.report(amount, t, NUMBER, f"the amount of '{self.dsl.snippet(name)}'")
+            self.counter_place(name, "a cost")
 
     def prompt(self, token: Tree | Token | None) -> None:
         """A statement's prompt: each `{EXPR}` field is an expression read where the statement stands (before

@@ -25,13 +25,14 @@ from lark import Tree
 
 from engine.diagnostics import Diagnostic, did_you_mean
 from engine.dsl.english import and_list, plural
-from engine.dsl.parse import DslText, parse
+from engine.dsl.parse import DslText
 from engine.dsl.render import Renderer, threshold_unit
-from engine.dsl.sites import Site, component_sites
+from engine.dsl.sites import Site
 from engine.dsl.walk import RuleNodes
 from engine.errors import RuleError
 from engine.lint.hidden import hidden_reads
 from engine.packs.raw import Entry, RawPack
+from engine.packs.source import DataPath, SourceFile
 from engine.play.agents import RandomAgent
 from engine.play.match import Match
 from engine.runtime.defs import CounterDef, Pack, WildcardDef
@@ -51,7 +52,7 @@ def semantic_checks(raw: RawPack, pack: Pack, sites: list[tuple[Site, DslText, T
     nodes = RuleNodes()     # each tree walked once for the rules every check looks for
     return [*unheard_events(pack), *unproducible_costs(pack, trees, nodes),
             *unused_definitions(raw, pack, trees, nodes), *hidden_reads(raw, pack, sites),
-            *text_mismatches(raw, pack, trees, nodes), *playtest(raw, pack, games)]
+            *text_mismatches(raw, pack, trees, sites, nodes), *playtest(raw, pack, games)]
 
 
 def _at(code: str, message: str, place: Place, hint: str | None = None, severity: str = "warning") -> Diagnostic:
@@ -198,7 +199,8 @@ _PLAIN_ATTRS = ("int", "str", "list")
 _AMOUNT_NODES = frozenset({"gain", "lose", "cost_term", "set"})
 
 
-def text_mismatches(raw: RawPack, pack: Pack, trees: list[Tree], nodes: RuleNodes) -> Iterator[Diagnostic]:
+def text_mismatches(raw: RawPack, pack: Pack, trees: list[Tree], sites: list[tuple[Site, DslText, Tree]],
+                    nodes: RuleNodes) -> Iterator[Diagnostic]:
     """Printed `text` naming amounts of a counter that the component's rules do not.
 
     Conservative: only "N NAME" pairs are compared; a counter whose rules amount is computed
@@ -209,35 +211,48 @@ def text_mismatches(raw: RawPack, pack: Pack, trees: list[Tree], nodes: RuleNode
     unit = threshold_unit(trees, pack, nodes)
     renderer = Renderer(pack, unit)
     names = _counter_names(pack)
-    noted: dict[tuple[str, str], list[_Noted]] = {}
+    by_word = _words_of(names)
+    rule_trees = _rule_trees(raw, sites)
+    noted: dict[int, list[_Noted]] = {}
     for entry in raw.components.values():
         text = entry.data.get("text") if isinstance(entry.data, Mapping) else None
-        rules = _rules_amounts(pack, entry, unit, noted, nodes)
+        rules = _rules_amounts(pack, entry, rule_trees.get((entry.src, entry.path)), unit, noted, nodes)
         if not isinstance(text, str) or rules is None:
             continue
-        for offset, message in _disagreements(pack, rules, text, names):
+        for offset, message in _disagreements(pack, rules, text, names, by_word):
             line, col = entry.src.dsl_pos((*entry.path, "text"), offset)
             yield _at("TEXT001", message, (entry.src.display, line, col),
                       "the rules read: " + " ".join(part.strip() for part in renderer.component(entry)))
 
 
-def _rules_amounts(pack: Pack, entry: Entry, unit: str | None,
-                   noted: dict[tuple[str, str], list[_Noted]], nodes: RuleNodes) -> _Amounts | None:
-    """Amounts in the component's costs, actions and triggers; None when it has none of them.
+def _rule_trees(raw: RawPack, sites: list[tuple[Site, DslText, Tree]]) -> dict[tuple[SourceFile, DataPath], list[Tree]]:
+    """The parse trees of each component's costs, actions, triggers, anytime actions and modifiers (not its
+    expressions, nor its DSL attributes), by the component's file and path: from the sites already parsed
+    (the semantic checks run on packs that compiled, so every text parsed)."""
+    lengths = {len(e.path) for e in raw.components.values()}
+    out: dict[tuple[SourceFile, DataPath], list[Tree]] = {}
+    for site, _, tree in sites:
+        if site.start == "expr":
+            continue
+        for n in lengths:
+            if len(site.path) > n + 1:      # a DSL attribute's own value sits at n + 1
+                out.setdefault((site.src, site.path[:n]), []).append(tree)
+    return out
 
-    `noted` keeps what each DSL text says, as many components share texts."""
-    data = entry.data
-    texts = [(site.text, site.start) for site in component_sites(entry.src, entry.path, data, entry.ctype, {})
-             if site.start != "expr"]
-    if not texts:
+
+def _rules_amounts(pack: Pack, entry: Entry, trees: list[Tree] | None, unit: str | None,
+                   noted: dict[int, list[_Noted]], nodes: RuleNodes) -> _Amounts | None:
+    """Amounts in the component's costs, actions and triggers (`trees`); None when it has none of them.
+
+    `noted` keeps what each parse tree says, as many components share texts (and so trees)."""
+    if not trees:
         return None
     amounts = _Amounts({}, set(), set())
-    for key in texts:
-        if key not in noted:
-            tree = parse(*key)
-            amounts_at = nodes.each([tree], *_AMOUNT_NODES) if tree is not None else ()
-            noted[key] = [n for node in amounts_at if (n := _note(pack, node))]
-        for name, amount in noted[key]:
+    for tree in trees:
+        found = noted.get(id(tree))
+        if found is None:
+            found = noted[id(tree)] = [n for node in nodes.each([tree], *_AMOUNT_NODES) if (n := _note(pack, node))]
+        for name, amount in found:
             if amount is None:
                 amounts.variable.add(name)
             else:
@@ -294,7 +309,9 @@ class _Named:
 # a printed number the rules could hold: longer ones (past the engine's value limit) are not amounts
 _DIGITS = r"\d{1,18}(?!\d)"
 _PRINTED_NUMBER = re.compile(rf"(?<!\d){_DIGITS}")
-_WORD_AFTER_AMOUNT = re.compile(r"\d(?=\s+(\w+))")
+# where a match of a counter's pattern that needs an amount can start (its `(?<![\w.])` and amount), and the
+# word after the amount
+_AMOUNT_BEFORE_WORD = re.compile(rf"(?<![\w.]){_DIGITS}(?=\s+(\w+))")
 
 
 def _counter_names(pack: Pack) -> dict[str, _Named]:
@@ -317,13 +334,21 @@ def _counter_names(pack: Pack) -> dict[str, _Named]:
     return out
 
 
-def _disagreements(pack: Pack, rules: _Amounts, text: str, names: dict[str, _Named]) -> Iterator[tuple[int, str]]:
-    """(offset in `text`, message) for each counter the text gives amounts of that the rules do not."""
-    after = {w.lower() for w in _WORD_AFTER_AMOUNT.findall(text)} if text.isascii() else None
+def _disagreements(pack: Pack, rules: _Amounts, text: str, names: dict[str, _Named],
+                   by_word: dict[str, list[str]]) -> Iterator[tuple[int, str]]:
+    """(offset in `text`, message) for each counter the text gives amounts of that the rules do not.
+
+    `by_word`: the counters whose forms all start with a word (`_Named.words`), by those words. Such a
+    counter can only match where an amount stands before one of its words, so it is tried there alone.
+    """
+    starts_of = _amount_starts(text, by_word) if text.isascii() else None
     for ident, named in names.items():
-        if ident in rules.variable or (after is not None and named.words is not None and named.words.isdisjoint(after)):
-            continue        # computed by the rules, or no word after an amount starts one of its forms
-        printed = {int(m[1]): m.start() for m in reversed(list(named.pattern.finditer(text))) if m[1]}
+        if ident in rules.variable:
+            continue        # computed by the rules
+        if starts_of is not None and named.words is not None:
+            printed = _printed_at(named, text, starts_of.get(ident, ()))
+        else:
+            printed = {int(m[1]): m.start() for m in reversed(list(named.pattern.finditer(text))) if m[1]}
         if not printed:
             continue        # the text gives no amount of it: nothing to disagree with
         wanted = rules.fixed.get(ident, set())
@@ -337,6 +362,36 @@ def _disagreements(pack: Pack, rules: _Amounts, text: str, names: dict[str, _Nam
         elif printed and lacking:
             yield min(printed.values()), (f"the rules use {_count(lacking, name)} but the printed text only "
                                           f"says {_count(set(printed), name)}")
+
+
+def _words_of(names: dict[str, _Named]) -> dict[str, list[str]]:
+    """The counters whose forms all start with a word, by each of those words."""
+    out: dict[str, list[str]] = {}
+    for ident, named in names.items():
+        for word in named.words or ():
+            out.setdefault(word, []).append(ident)
+    return out
+
+
+def _amount_starts(text: str, by_word: dict[str, list[str]]) -> dict[str, list[int]]:
+    """Where an amount stands before one of a counter's words, for each such counter (in order)."""
+    out: dict[str, list[int]] = {}
+    for m in _AMOUNT_BEFORE_WORD.finditer(text):
+        for ident in by_word.get(m[1].lower(), ()):
+            out.setdefault(ident, []).append(m.start())
+    return out
+
+
+def _printed_at(named: _Named, text: str, starts: Iterable[int]) -> dict[int, int]:
+    """Each amount `text` gives of one counter, and where it is first given, trying its pattern only at
+    `starts`. A match of a form that starts with a word holds one run of digits, at its start: such
+    matches cannot overlap, so this finds exactly what a search of the whole text finds."""
+    printed: dict[int, int] = {}
+    for start in starts:
+        m = named.pattern.match(text, start)
+        if m is not None:
+            printed.setdefault(int(m[1]), start)
+    return printed
 
 
 def _count(values: Iterable[int], name: str) -> str:

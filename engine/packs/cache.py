@@ -110,12 +110,27 @@ def get(key: str) -> Any | None:
 def put(key: str, value: Any) -> None:
     """Store JSON data atomically (write then rename); a value JSON cannot hold, or a cache that
     cannot be written, is simply skipped."""
+    body = encode(value)
+    if body is not None:
+        put_encoded(key, body)
+
+
+def encode(value: Any) -> str | None:
+    """`value` as the JSON an entry holds; None when JSON cannot hold it."""
+    try:
+        return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    except (TypeError, ValueError, RecursionError):
+        return None
+
+
+def put_encoded(key: str, text: str) -> None:
+    """Store a value already encoded by `encode` (or made of its parts) under `key`."""
     folder, secret = _folder(create=True), _secret()
     if folder is None or secret is None:
         return
     try:
-        body = json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode()
-    except (TypeError, ValueError, RecursionError):
+        body = text.encode()
+    except UnicodeEncodeError:      # a lone surrogate (a YAML escape can make one)
         return
     if len(body) > MAX_ENTRY_BYTES:
         return

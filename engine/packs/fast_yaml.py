@@ -12,7 +12,9 @@ anchors, aliases, tags, `<<` merges, keys that are not text or repeat,
 dates, numbers not written plainly (`0x1F`, `1_000`, `.5`), a `%YAML` or
 `%TAG` directive, several documents, nesting deeper than `MAX_FAST_DEPTH`,
 tabs and the other characters of `_DIFFERENT`, any syntax error: the fast
-path only accepts what both read alike (tests/test_fast_yaml.py). Events,
+path only accepts what both read alike (tests/test_fast_yaml.py). So its data is
+exactly JSON's kind (text keys, finite numbers written plainly): the file cache
+stores it without reading it back (engine/packs/files.py). Events,
 not libyaml's composer: the composer recurses in C and crashes the process
 on very deep nesting. Without the C extension PyYAML's pure-Python parser
 yields the same events, more slowly.
@@ -117,50 +119,64 @@ def load(text: str) -> tuple[dict[str, Any], Layout] | None:
         parser.dispose()
 
 
-def _scalar(event: ScalarEvent) -> Any:
-    if event.tag is not None or event.anchor is not None:
-        raise _NotPlainError
-    text = event.value
-    if event.style in _BLOCK_STYLES and (not text or text[0] == "\n"):
-        raise _NotPlainError        # leading blank lines in a block scalar: ruamel may refuse their spaces
-    if not event.implicit[0]:       # quoted or a block scalar: text
-        return text
+def _resolved(text: str) -> Any:
+    """A plain scalar's value: the first of ruamel's resolvers for its first character that matches."""
     for construct, regexp in _RESOLVERS.get(text[:1], ()):
         if regexp.match(text):
             return construct(text)
     return text
 
 
-def _document(get: Callable[[], Any]) -> tuple[dict[str, Any], Layout]:
+def _quoted(event: ScalarEvent, text: str) -> str:
+    """A quoted or block scalar's text."""
+    if event.style in _BLOCK_STYLES and (not text or text[0] == "\n"):
+        raise _NotPlainError        # leading blank lines in a block scalar: ruamel may refuse their spaces
+    return text
+
+
+def _top_mark(get: Callable[[], Any]) -> Any:
+    """Where the document's top-level mapping starts (a document of anything else is not plain)."""
     start, document, top = get(), get(), get()
     if (type(start) is not StreamStartEvent or type(document) is not DocumentStartEvent
             or document.version is not None or document.tags or type(top) is not MappingStartEvent
             or top.tag is not None or top.anchor is not None):
         raise _NotPlainError
+    return top.start_mark
+
+
+def _document(get: Callable[[], Any]) -> tuple[dict[str, Any], Layout]:
     root: dict[str, Any] = {}
-    top_mark: Any = top.start_mark
+    top_mark = _top_mark(get)
     layout: Layout = ((top_mark.line, top_mark.column), {})
     # one frame per open container: [container, its Kids, pending key, pending key's loc]
     stack: list[list[Any]] = [[root, layout[1], None, None]]
+    plain: dict[str, Any] = {}      # each plain scalar's value by its text: keys and values repeat
     sub: Any
     while stack:
         event = get()
         kind = type(event)
-        if kind in _END_EVENTS:
+        if kind is ScalarEvent:
+            if event.tag is not None or event.anchor is not None:
+                raise _NotPlainError
+            text = event.value
+            if event.implicit[0]:       # plain (unquoted): resolved by YAML 1.2's rules
+                value = plain[text] if text in plain else plain.setdefault(text, _resolved(text))
+            else:
+                value = _quoted(event, text)
+            sub = None
+        elif kind in _END_EVENTS:
             stack.pop()
             continue
-        frame = stack[-1]
-        mark = event.start_mark
-        loc = (mark.line, mark.column)
-        container, kids = frame[0], frame[1]
-        if kind is ScalarEvent:
-            value, sub = _scalar(event), None
         elif kind is MappingStartEvent or kind is SequenceStartEvent:
             if event.tag is not None or event.anchor is not None or len(stack) >= MAX_FAST_DEPTH:
                 raise _NotPlainError
             value, sub = ({}, {}) if kind is MappingStartEvent else ([], [])
         else:                       # an alias
             raise _NotPlainError
+        mark = event.start_mark
+        loc = (mark.line, mark.column)
+        frame = stack[-1]
+        container, kids = frame[0], frame[1]
         if type(container) is list:
             container.append(value)
             kids.append((None, loc, sub))
@@ -175,6 +191,10 @@ def _document(get: Callable[[], Any]) -> tuple[dict[str, Any], Layout]:
             frame[3] = None
         if sub is not None:
             stack.append([value, sub, None, None])
+    _end(get)
+    return root, layout
+
+
+def _end(get: Callable[[], Any]) -> None:
     if type(get()) is not DocumentEndEvent or type(get()) is not StreamEndEvent:
         raise _NotPlainError        # a second document
-    return root, layout

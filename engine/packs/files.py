@@ -11,6 +11,7 @@ names up as for a single pack: a pack may not redefine another pack's id
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import stat
@@ -218,12 +219,14 @@ def _load(path: Path, base: Path, schema_id: str, diagnostics: list[Diagnostic],
     try:
         info = path.stat()
         small = stat.S_ISREG(info.st_mode) and info.st_size <= MAX_FILE_BYTES    # else load_yaml refuses it
-        key = cache.file_key(overlay.read_bytes(path), display, schema_id) if small else None
+        raw = overlay.read_bytes(path) if small else None
+        key = cache.file_key(raw, display, schema_id) if raw is not None else None
     except OSError:
-        key = None
+        raw = key = None
     hit = cache.get(key) if key else None
-    if isinstance(hit, dict) and isinstance(hit.get("text"), str) and "data" in hit:
-        return SourceFile(path, display, hit["text"], hit["data"], hit.get("layout"))
+    if raw is not None and isinstance(hit, dict) and "data" in hit:
+        with contextlib.suppress(UnicodeDecodeError):   # it did decode when it was stored
+            return SourceFile(path, display, raw.decode("utf-8-sig"), hit["data"], hit.get("layout"))
     try:
         src = load_yaml(path, display)
     except PackError as exc:
@@ -236,19 +239,26 @@ def _load(path: Path, base: Path, schema_id: str, diagnostics: list[Diagnostic],
         return None
     found = validate(src, schema_id)
     diagnostics += found
-    if key and not found and _json_exact(src.data):
-        cache.put(key, {"text": src.text, "data": src.data, "layout": src.layout})
+    data = _exact_json(src.data) if key and not found else None
+    layout = cache.encode(src.layout) if data is not None else None
+    if key and data is not None and layout is not None:
+        # its text is not stored: it is the file's bytes, read anyway to make the key
+        cache.put_encoded(key, f'{{"data":{data},"layout":{layout}}}')
     return src
 
 
-def _json_exact(data: Any) -> bool:
-    """Whether JSON gives `data` back unchanged: keys that are not text (`1:`, `true:`) or NaN would
-    come back different, so such a file is not cached. (Its layout's tuples come back as lists,
-    which `SourceFile` reads alike.)"""
+def _exact_json(data: Any) -> str | None:
+    """`data` as JSON if JSON gives it back unchanged, else None: keys that are not text (`1:`, `true:`)
+    or NaN would come back different, so such a file is not cached. (Its layout's tuples come back as
+    lists, which `SourceFile` reads alike.) Data fast_yaml read (a plain `dict`: ruamel's is a
+    CommentedMap) is JSON's own kind of data, so it is not read back to compare."""
+    body = cache.encode(data)
+    if type(data) is dict:
+        return body
     try:
-        return bool(json.loads(json.dumps(data)) == data)
-    except (TypeError, ValueError, RecursionError):
-        return False
+        return body if body is not None and json.loads(body) == data else None
+    except (ValueError, RecursionError):
+        return None
 
 
 @lru_cache(maxsize=1)

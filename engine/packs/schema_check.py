@@ -11,10 +11,8 @@ import json
 import re
 from collections.abc import Callable, Iterable, Mapping
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from jsonschema import Draft7Validator, validators
-from jsonschema.exceptions import ValidationError, best_match
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT7
 from ruamel.yaml.scalarbool import ScalarBoolean
@@ -23,6 +21,10 @@ from engine.diagnostics import Diagnostic, did_you_mean
 from engine.packs.schema_fast import Check, compile_check
 from engine.packs.source import DataPath, SourceFile
 from engine.resources import data_dir
+
+if TYPE_CHECKING:       # jsonschema itself is imported only for data the quick check does not pass
+    from jsonschema import Draft7Validator
+    from jsonschema.exceptions import ValidationError
 
 _TYPE_NAMES = {"integer": "an integer", "number": "a number", "string": "a string", "boolean": "a boolean",
                "object": "a mapping", "array": "a list", "null": "nothing"}
@@ -40,13 +42,18 @@ def _is_boolean(checker: Any, value: Any) -> bool:
     return isinstance(value, bool | ScalarBoolean)
 
 
-def _not_boolean(kind: str) -> Callable[[Any, Any], bool]:
-    """ruamel loads an anchored `true` as ScalarBoolean, an int subclass: not a number here."""
-    return lambda checker, value: not _is_boolean(checker, value) and Draft7Validator.TYPE_CHECKER.is_type(value, kind)
+@cache
+def _yaml_validator_class() -> Any:
+    """Draft 7 with YAML's types: ruamel loads an anchored `true` as ScalarBoolean, an int subclass,
+    which is a boolean here and not a number."""
+    from jsonschema import Draft7Validator, validators
 
+    def not_boolean(kind: str) -> Callable[[Any, Any], bool]:
+        return lambda checker, value: not _is_boolean(checker, value) and \
+            Draft7Validator.TYPE_CHECKER.is_type(value, kind)
 
-_YamlValidator = validators.extend(Draft7Validator, type_checker=Draft7Validator.TYPE_CHECKER.redefine_many(
-    {"boolean": _is_boolean, "integer": _not_boolean("integer"), "number": _not_boolean("number")}))
+    return validators.extend(Draft7Validator, type_checker=Draft7Validator.TYPE_CHECKER.redefine_many(
+        {"boolean": _is_boolean, "integer": not_boolean("integer"), "number": not_boolean("number")}))
 
 
 @cache
@@ -91,7 +98,8 @@ def _strict_end(pattern: str) -> str:
 def _validator(schema_id: str) -> Draft7Validator:
     """A compiled validator per schema file name, e.g. "content.schema.json"."""
     registry = _registry()
-    return _YamlValidator(registry.contents(schema_id), registry=registry)
+    validator: Draft7Validator = _yaml_validator_class()(registry.contents(schema_id), registry=registry)
+    return validator
 
 
 @cache
@@ -103,7 +111,7 @@ def _fast_check(schema_id: str) -> Check:
 
 def is_valid(data: Any, schema_id: str) -> bool:
     """Whether `data` matches the schema file `schema_id` (no diagnostics: for data read without positions)."""
-    return _fast_check(schema_id)(data) or _validator(schema_id).is_valid(data)
+    return _quick_yes(data, schema_id) or _validator(schema_id).is_valid(data)
 
 
 def validate(src: SourceFile, schema_id: str) -> list[Diagnostic]:
@@ -111,12 +119,57 @@ def validate(src: SourceFile, schema_id: str) -> list[Diagnostic]:
 
     Valid data (most files) is recognised by the quick check; jsonschema runs on the rest.
     """
-    if _fast_check(schema_id)(src.data):
+    if _quick_yes(src.data, schema_id):
         return []
     found: set[Diagnostic] = set()
     for error in _validator(schema_id).iter_errors(src.data):
         found.update(_diagnose(src, error))
     return sorted(found, key=lambda d: (d.line, d.col, d.code, d.message))
+
+
+def _quick_yes(data: Any, schema_id: str) -> bool:
+    """The quick check's "valid", on ruamel's data too: its mappings, lists and scalars (subclasses of
+    the plain types, which the quick check does not take) are read as the plain values they are to
+    jsonschema; data holding anything else (a date, a set, a tagged value) is left to jsonschema."""
+    check = _fast_check(schema_id)
+    if check(data):
+        return True
+    if type(data) is dict:      # plain data (fast_yaml's): the quick check was sure
+        return False
+    plain = _plain(data)
+    return plain is not _NOT_PLAIN and check(plain)
+
+
+_NOT_PLAIN: Any = object()
+
+
+def _plain(value: Any) -> Any:
+    """`value` made of plain dicts, lists, str, int, float, bool and None, or _NOT_PLAIN. Recursive:
+    ruamel refuses data nested past source.MAX_DEPTH."""
+    if value is None or type(value) in (str, int, float, bool):
+        return value
+    if isinstance(value, dict):
+        out = {}
+        for key, item in value.items():
+            if not isinstance(key, str):
+                return _NOT_PLAIN
+            item = _plain(item)
+            if item is _NOT_PLAIN:
+                return _NOT_PLAIN
+            out[str.__str__(key)] = item
+        return out
+    if isinstance(value, list):
+        items = [_plain(item) for item in value]
+        return _NOT_PLAIN if any(item is _NOT_PLAIN for item in items) else items
+    if isinstance(value, ScalarBoolean):
+        return _NOT_PLAIN       # an int to jsonschema's `enum` and `const`, a boolean to its `type`
+    if isinstance(value, str):
+        return str.__str__(value)
+    if isinstance(value, int):
+        return int(value)
+    if isinstance(value, float):
+        return float(value)
+    return _NOT_PLAIN
 
 
 def _diagnose(src: SourceFile, error: ValidationError) -> list[Diagnostic]:
@@ -185,6 +238,7 @@ def _alternatives(src: SourceFile, path: DataPath, error: ValidationError) -> li
         types = [t for sub in error.context for t in _as_list(sub.validator_value)]
         return [_at(src, path, "SCH003", f"expected {_type_names(types)}, got {_describe(error.instance)}",
                     _quote_hint(types, error.instance))]
+    from jsonschema.exceptions import best_match
     return _diagnose(src, best_match(error.context))
 
 
