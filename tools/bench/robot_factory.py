@@ -59,9 +59,15 @@ def final_and_length(session: Match) -> tuple[dict[str, Any], int]:
     return engine_state(session), len(session.log)
 
 
-def play_engine(pack: Pack, seed: int, advanced: bool = False) -> Match:
-    """One random game, played through as `simulate` plays it (`Match.played`)."""
-    return Match.played(pack, 2, seed, [RandomAgent(seed, seat) for seat in range(2)], {"advanced": advanced})
+def play_engine(pack: Pack, seed: int, advanced: bool = False, paused: bool = False) -> Match:
+    """One random game, played through as `simulate` plays it (`Match.played`), or with `paused` in a flow
+    greenlet that can stop at any decision, as `play`, `serve` and searching bots use a match."""
+    agents = [RandomAgent(seed, seat) for seat in range(2)]
+    if not paused:
+        return Match.played(pack, 2, seed, agents, {"advanced": advanced})
+    session = Match(pack, 2, seed, {"advanced": advanced})
+    session.run(agents)
+    return session
 
 
 # where a sample's innermost frame is -> category: (file suffix or "<dsl>", qualified function prefix or "*")
@@ -109,6 +115,8 @@ def main() -> None:
     parser.add_argument("--option", action="append", default=[], choices=["advanced"])
     parser.add_argument("--repeat", type=int, default=3, help="time each side this many times; the best run counts")
     parser.add_argument("--breakdown", action="store_true", help="the interpreter's time by category (sampling)")
+    parser.add_argument("--paused", action="store_true",
+                        help="play each game as a pausable Match (Match.run, as play/serve do), not played through")
     args = parser.parse_args()
     advanced = "advanced" in args.option
     pack = load_pack(PACK)
@@ -123,7 +131,7 @@ def main() -> None:
         start = time.perf_counter()
         # like the baseline's play(), each game yields its final state and is let go (holding 300 games'
         # objects would make every garbage collection slower for the interpreter alone)
-        finals = [final_and_length(play_engine(pack, seed, advanced)) for seed in seeds]
+        finals = [final_and_length(play_engine(pack, seed, advanced, args.paused)) for seed in seeds]
         engine_seconds = min(engine_seconds, time.perf_counter() - start)
         start = time.perf_counter()
         states = [baseline.play(seed, baseline.random_chooser(seed), advanced) for seed in seeds]
