@@ -105,10 +105,10 @@ def test_an_estimate_that_reads_another_players_hidden_zone_is_reported(tmp_path
     folder = tmp_path / "estimate"
     shutil.copytree(PACK, folder)
     game = folder / "game.yaml"
-    text = game.read_text().replace("counters:\n", "zones:\n  hand: {name: Hand, visibility: owner}\n"
-                                                   "component_types:\n  chip: {name: Chip, zone: hand, per_player: true,"
-                                                   " attrs: {worth: {type: int, default: 1}}}\n"
-                                                   "components:\n  chip: [{id: chip1}]\ncounters:\n", 1)
+    hand = ("zones:\n  hand: {name: Hand, visibility: owner}\n"
+            "component_types:\n  chip: {name: Chip, zone: hand, per_player: true, attrs: {worth: {type: int}}}\n"
+            "components:\n  chip: [{id: chip1, worth: 1}]\n")
+    text = game.read_text().replace("counters:\n", hand + "counters:\n", 1)
     game.write_text(text.replace('estimate: "vp + 2 * engines"',
                                  'estimate: "vp + 2 * engines - sum(next_player.hand, it.worth)"'))
     assert main(["lint", str(folder), "--format", "json"]) == 0     # a warning
