@@ -110,3 +110,16 @@ def test_a_word_field_agrees_with_its_argument() -> None:
     assert fill_phrase(template, {"n": "1"}) == "lose 1 shield"
     assert fill_phrase(template, {"n": "2"}) == "lose 2 shields"
     assert fill_phrase(template, {"n": "Damage"}) == "lose Damage shields"
+
+
+def test_a_list_in_a_phrase_reads_like_a_printed_row_of_values(tmp_path: Path) -> None:
+    """`call gain_by_level([1, 2, 3, 3])` under "gain {amounts} shields by level" reads "gain 1/2/3/3 ...";
+    outside a phrase a list keeps its brackets (the generic reading)."""
+    pack = _pack(tmp_path, "repair {n} shields by level")
+    game = pack / "game.yaml"
+    game.write_text(game.read_text().replace('"call repair_shields(3)"', '"call repair_shields([1, 2, 3, 3])"')
+                    .replace('effect: "gain n shields"', 'effect: "gain count(n) shields"'))
+    text = _explain(pack)
+    assert "Procedure plain: Repair 1/2/3/3 shields by level." in text
+    game.write_text(game.read_text().replace('    text: "repair {n} shields by level"\n', ""))
+    assert "Procedure plain: Repair shields with [1, 2, 3, 3]." in _explain(pack)

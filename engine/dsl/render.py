@@ -249,12 +249,20 @@ class Renderer(Walker):
         return text + (" for free" if t.children[2] is not None else ", paying its cost")
 
     def _s_call(self, t: Tree) -> str:
-        """A call as its procedure's card phrase ("draw 2 cards") when it has one, else "NAME with ARGS"."""
-        args = [self.expr(a) for a in t.children[1:] if a is not None]
+        """A call as its procedure's card phrase ("draw 2 cards") when it has one, else "NAME with ARGS".
+
+        In a phrase a list of values reads the way cards print a row of them, "1/2/3/3", not "[1, 2, 3, 3]"."""
+        given = [a for a in t.children[1:] if a is not None]
         phrase = self.pack.phrases.get(str(t.children[0]))
-        if phrase is not None and len(phrase[0]) == len(args):
-            return fill_phrase(phrase[1], dict(zip(phrase[0], args, strict=True)))
-        return words(str(t.children[0])) + (f" with {and_list(args)}" if args else "")
+        if phrase is not None and len(phrase[0]) == len(given):
+            return fill_phrase(phrase[1], dict(zip(phrase[0], map(self._slot, given), strict=True)))
+        return words(str(t.children[0])) + (f" with {and_list([self.expr(a) for a in given])}" if given else "")
+
+    def _slot(self, arg: Tree | Token) -> str:
+        """A call's argument as it reads in a card phrase's `{field}`."""
+        if isinstance(arg, Tree) and arg.data == "list" and arg.children and None not in arg.children:
+            return "/".join(self.expr(c) for c in arg.children)
+        return self.expr(arg)
 
     def _s_emit(self, t: Tree) -> str:
         return f"announce {words(str(t.children[0]))}"
