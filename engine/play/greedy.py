@@ -4,7 +4,7 @@ It looks ahead on a sample of what it cannot see (`Match.determinize`), never on
 draw it tries shows a card the deck might hold, not the one it does. One step: the option is applied
 and the match runs on to the next decision (whoever's), where the position is judged: by the result if
 the match is over, else by the pack's position estimate (`scoring.estimate`), or its score where it
-declares none. A score that moves only now and then (shields lost in an attack) leaves nearly every
+declares none. A score that moves only now and then (points paid only at the end) leaves nearly every
 option tied; an estimate that values what leads there (an army, an economy) tells them apart.
 """
 
