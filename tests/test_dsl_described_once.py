@@ -90,6 +90,7 @@ def test_every_text_the_builder_compiles_is_a_site_so_it_is_type_checked_and_ren
     sites = list(pack_sites(raw))
     texts = {(s.src.display, tuple(s.path), s.start) for s in sites}
     # a `{EXPR}` field of a prompt is parsed at its effect's own path: part of that site, not one of its own
+    # (the type pass checks it with its statement: `Checker.prompt`, TYPE019)
     fields = {(f, p, "expr") for f, p, start in texts if start == "effect"}
     assert compiled - fields == texts
     renderer = Renderer(pack)

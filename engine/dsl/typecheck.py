@@ -17,6 +17,7 @@ from lark import Token, Tree
 from engine.diagnostics import Diagnostic, did_you_mean
 from engine.dsl.functions import FUNCTIONS
 from engine.dsl.parse import DslText, choice_binders, counter_chain, parse
+from engine.dsl.prompt_fields import prompt_parts
 from engine.dsl.sites import Site
 from engine.dsl.types import (
     A_COST,
@@ -40,6 +41,7 @@ from engine.dsl.types import (
     NUMBER,
     ORDERED,
     PLAYER,
+    SHOWN,
     STR,
     ZONE,
     Expect,
@@ -185,6 +187,15 @@ class Checker(Walker):
             self.want(term.children[0], NUMBER, f"the amount of '{self.dsl.snippet(term.children[1])}'")
             self.counter_place(term.children[1], "a cost")
 
+    def prompt(self, token: Tree | Token | None) -> None:
+        """A statement's prompt: each `{EXPR}` field is an expression read where the statement stands (before
+        its choice is bound), and what it reads must show as text: not a rule (an effect or cost attribute)."""
+        if not isinstance(token, Token) or token.type != "STRING" or "{" not in token:
+            return
+        for _, tree in prompt_parts(token, self.dsl)[1]:
+            if tree is not None:     # (a field that does not parse is the compiler's to report)
+                self.want(tree, SHOWN, "a prompt field")
+
     def counter_place(self, name: Tree | Token, what: str) -> None:
         """A counter named through data (`c.colour.cube`) must be a `counter` attribute of the item's type.
 
@@ -248,7 +259,8 @@ class Checker(Walker):
         self.want(t.children[0], NUMBER, f"'roll ... {t.children[1]}'")
 
     def _s_reroll(self, t: Tree) -> None:
-        die, cond, limit = t.children[:3]
+        die, cond, limit, prompt = t.children
+        self.prompt(prompt)
         if cond is not None:
             self.bind(Token("NAME", "it"), INT, lambda: self.infer(cond))
         if limit is not None:
@@ -260,9 +272,11 @@ class Checker(Walker):
             self.block(branch) if branch.data == "block" else self._s_if_stmt(branch)
 
     def _s_may(self, t: Tree) -> None:
+        self.prompt(t.children[0])
         self.block(t.children[-1])
 
     def _s_choose_alt(self, t: Tree) -> None:
+        self.prompt(t.children[0])
         for alternative in t.children[-1].children:
             self.block(alternative)
 
@@ -272,6 +286,8 @@ class Checker(Walker):
         """Each `NAME in COLLECTION` part binds NAME to the collection's elements for the parts after it and
         the block (a `choose` of several parts: `choose p in board, t in line(p, "n")`)."""
         binders = choice_binders(t)
+        if t.data != "for_stmt":
+            self.prompt(t.children[-2])
 
         def bind_from(i: int) -> None:
             if i == len(binders):
@@ -286,7 +302,8 @@ class Checker(Walker):
     _s_repeat_choose_item = _s_for_stmt = _s_choose_item
 
     def _s_choose_number(self, t: Tree) -> None:
-        var, low, high = t.children[:3]
+        var, low, high, prompt = t.children[:4]
+        self.prompt(prompt)
         self.want(low, NUMBER, f"'choose {var} from'")
         self.want(high, NUMBER, f"'choose {var} from ... to'")
         self.bind(var, INT, lambda: self.block(t.children[-1]))

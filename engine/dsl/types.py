@@ -69,4 +69,6 @@ CONTAINER = Expect("TYPE013", "a collection (a zone or a list)", frozenset({"zon
 A_LIST = Expect("TYPE013", "a list", frozenset({"list"}))
 A_PLAYER = Expect("TYPE014", "a player", frozenset({"player"}))
 TEXT = Expect("TYPE018", "text", frozenset({"str"}))
+SHOWN = Expect("TYPE019", "a value to show (a number, text, true or false, an item, a player, a zone or a list)",
+               frozenset({"int", "bool", "str", "item", "player", "zone", "list", "action", "counter"}))
 HAS_ATTRS = Expect("TYPE015", "an item or a player", frozenset({"item", "player", "action"}))

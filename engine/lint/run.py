@@ -114,6 +114,7 @@ RULES: tuple[Rule, ...] = (
     Rule("TYPE016", "paying an attribute that is not a cost"),
     Rule("TYPE017", "a counter named through an attribute that is not a counter"),
     Rule("TYPE018", "text is needed here (a direction)"),
+    Rule("TYPE019", "a prompt field shows a rule (an effect or cost attribute), not a value"),
     Rule("FLOW001", "flow step without exactly one kind"),
     Rule("DSL001", "DSL syntax error"),
     Rule("DSL002", "character the DSL does not use"),

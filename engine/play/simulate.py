@@ -20,7 +20,7 @@ from typing import Any
 from engine.errors import RuleError
 from engine.play.bots import BotSpec, lineup
 from engine.play.log import GameLog
-from engine.play.match import CHECKPOINT_EVERY, SEARCHED_CHECKPOINT_EVERY, Match
+from engine.play.match import CHECKPOINT_EVERY, SEARCHED_CHECKPOINT_EVERY, Match, Outcome
 from engine.runtime.defs import Pack
 from engine.runtime.events import Event, EventKind
 from engine.runtime.scoring import Verdict
@@ -142,19 +142,24 @@ def play_one(pack: Pack, players: int, seed: int, options: dict[str, bool], chec
     engine fault) becomes the record's `error`."""
     specs = lineup(seats or {}, players)
     bots = [str(spec) for spec in specs]
-    coverage = CoverageCount(pack)
     searching = any(spec.searches for spec in specs)
-    try:   # a bot that looks ahead starts each look from a fork: checkpoints make those cheap
-        session = Match(pack, players, seed, options, observers=[coverage], forkable=searching,
-                        checkpoint_every=SEARCHED_CHECKPOINT_EVERY if searching else CHECKPOINT_EVERY)
-    except Exception as exc:
-        return _failed(GameRecord(seed, players, [], [], 0, "", bots=bots), exc, None, pack, players, seed, options)
-    try:
-        session.run([spec.make(seed, seat) for seat, spec in enumerate(specs)])
-        outcome = session.outcome()
-    except Exception as exc:
-        record = GameRecord(seed, players, [], [], len(session.log), "", coverage=coverage.counts, bots=bots)
-        return _failed(record, exc, session, pack, players, seed, options)
+    played = None if searching else _played_through(pack, players, seed, options, specs)
+    if played is not None:
+        session, outcome, coverage = played
+    else:   # a searching bot, or a game that failed: played with a match it can fork, or that keeps the failure
+        coverage = CoverageCount(pack)
+        try:   # a bot that looks ahead starts each look from a fork: checkpoints make those cheap
+            session = Match(pack, players, seed, options, observers=[coverage], forkable=searching,
+                            checkpoint_every=SEARCHED_CHECKPOINT_EVERY if searching else CHECKPOINT_EVERY)
+        except Exception as exc:
+            return _failed(GameRecord(seed, players, [], [], 0, "", bots=bots), exc, None, pack, players, seed,
+                           options)
+        try:
+            session.run([spec.make(seed, seat) for seat, spec in enumerate(specs)])
+            outcome = session.outcome()
+        except Exception as exc:
+            record = GameRecord(seed, players, [], [], len(session.log), "", coverage=coverage.counts, bots=bots)
+            return _failed(record, exc, session, pack, players, seed, options)
     game = session.game
     record = GameRecord(seed, players, [r.score for r in outcome.results], outcome.winners, outcome.decisions,
                         outcome.hash, verdict=outcome.verdict.value, coverage=coverage.counts,
@@ -169,6 +174,19 @@ def play_one(pack: Pack, players: int, seed: int, options: dict[str, bool], chec
         if record.failed:
             record.log = session.to_log().to_json()
     return record
+
+
+def _played_through(pack: Pack, players: int, seed: int, options: dict[str, bool],
+                    specs: list[BotSpec]) -> tuple[Match, Outcome, CoverageCount] | None:
+    """The game played through in place (`Match.played`, no paused flow), its outcome and coverage; None when
+    it fails (the caller plays it again with a match that stops where it failed, for the record)."""
+    coverage = CoverageCount(pack)
+    try:
+        session = Match.played(pack, players, seed, [spec.make(seed, seat) for seat, spec in enumerate(specs)],
+                               options, observers=[coverage])
+        return session, session.outcome(), coverage
+    except Exception:
+        return None
 
 
 def _failed(record: GameRecord, exc: Exception, session: Match | None, pack: Pack, players: int, seed: int,

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from engine.runtime.dsl_values import option_labels
+from engine.runtime.dsl_values import option_labels, show
 from engine.runtime.state import Item
 
 
@@ -26,6 +26,7 @@ class DecisionKind(StrEnum):
 KINDS = {kind.value: kind for kind in DecisionKind}
 DONE = "done"   # the option that ends a repeated choice (`repeat choose`, `optional`, `reroll`)
 YES = "yes: "   # an unlabelled `may`'s yes option is "yes: <its DSL>"
+Prompt = str | tuple[Any, ...]   # a prompt's text, or (PIECES, v1, v2, ...) joined when read (`joined_prompt`)
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,14 +52,14 @@ class Decision:
     once the game has moved on, gives the labels the decision had.
     """
 
-    __slots__ = ("_labels", "kind", "open_source", "payloads", "prompt", "rules", "seat", "size", "step")
+    __slots__ = ("_labels", "_prompt", "kind", "open_source", "payloads", "rules", "seat", "size", "step")
 
-    def __init__(self, seat: int, kind: DecisionKind, prompt: str, labels: list[str] | None,
+    def __init__(self, seat: int, kind: DecisionKind, prompt: Prompt, labels: list[str] | None,
                  payloads: list[Any] | None = None, step: str = "", rules: list[str] | tuple[str, ...] = (),
                  open_source: bool = True) -> None:
         self.seat = seat
         self.kind = kind
-        self.prompt = prompt
+        self._prompt = prompt
         self._labels = labels
         self.payloads: list[Any] = payloads if payloads is not None else []
         self.size = len(labels) if labels is not None else len(self.payloads)   # how many options there are
@@ -68,6 +69,15 @@ class Decision:
 
     def __repr__(self) -> str:
         return f"Decision(seat={self.seat}, kind={self.kind.value}, prompt={self.prompt!r}, labels={self.labels!r})"
+
+    @property
+    def prompt(self) -> str:
+        """What the player is asked. A prompt with `{EXPR}` fields comes as `(PIECES, v1, v2, ...)`, its
+        values worked out at the `ask` (engine/compile/prompts.py), and is joined here at the first read."""
+        prompt = self._prompt
+        if prompt.__class__ is not str:
+            prompt = self._prompt = joined_prompt(prompt)
+        return prompt
 
     @property
     def labels(self) -> list[str]:
@@ -130,6 +140,18 @@ class Decision:
     def to_json(self) -> dict[str, Any]:
         return {"seat": self.seat, "kind": self.kind.value, "prompt": self.prompt, "step": self.step,
                 "options": list(self.labels)}
+
+
+def joined_prompt(prompt: Prompt) -> str:
+    """A prompt's text: the pieces of a `(PIECES, v1, v2, ...)` prompt with each value shown between them
+    (an item by its name), as the f-string it replaces would have made it."""
+    if isinstance(prompt, str):
+        return prompt
+    pieces, values = prompt[0], prompt[1:]
+    out = [pieces[0]]
+    for value, piece in zip(values, pieces[1:], strict=True):
+        out += (show(value), piece)
+    return "".join(out)
 
 
 def derived_labels(payloads: list[Any]) -> list[str]:

@@ -18,7 +18,7 @@ from engine.runtime.boards import Graph, faces_open
 from engine.runtime.containers import held, need_container, need_containers, put, used
 from engine.runtime.context import Ctx
 from engine.runtime.costs import can_pay, explain, payment_ways, reductions, way_label
-from engine.runtime.decision import DONE, KINDS, Decision, derived_labels
+from engine.runtime.decision import DONE, KINDS, Decision, Prompt, derived_labels, joined_prompt
 from engine.runtime.defs import ActionDef, AnytimeDef, CounterDef, Pack, TriggerDef
 from engine.runtime.dsl_values import as_items, contains, describe, offer, stored
 from engine.runtime.events import Event, EventKind
@@ -55,17 +55,19 @@ class Interpreter:
         if not pack.min_players <= players <= pack.max_players:
             raise RuleError(f"{pack.name} plays with {pack.min_players} to {pack.max_players} players,"
                             f" not {players}")
-        unknown = [name for name in options or {} if name not in pack.options]
-        if unknown:
-            known = ", ".join(pack.options) or "none"
-            raise RuleError(f"'{unknown[0]}' is not an option of {pack.name} (its options: {known})")
+        self.options = dict.fromkeys(pack.options, False)
+        if options:
+            unknown = [name for name in options if name not in pack.options]
+            if unknown:
+                known = ", ".join(pack.options) or "none"
+                raise RuleError(f"'{unknown[0]}' is not an option of {pack.name} (its options: {known})")
+            self.options.update(options)
         self.pack = pack
         self.seed = seed
-        self.options = {name: False for name in pack.options} | dict(options or {})
         # where each component's items are, and what else is fixed for the pack and player count
         self.layout = plan = layout(pack, players)
         if like is None or data is None:
-            self.state = new_state(pack, players, seed)
+            self.state = new_state(pack, players, seed, plan)
         else:
             self.state = like.state.copy_as(data)
         self._copies = self.layout.copies
@@ -98,7 +100,7 @@ class Interpreter:
         self.quiet = True   # no trace, nobody watching: the generated flow keeps no position and tells nothing
         self.pause: Callable[[Decision], int] = _no_driver  # the session sets this: it returns the answer
         # the acting seat's player, for generated code: no seat (a top-level step) reads as a clear error
-        self.seats: dict[int | None, Any] = {p.seat: p for p in self.state.players}
+        self.seats: dict[int | None, Any] = dict(enumerate(self.state.players))
         self.seats[None] = _NOBODY
         # zones whose items' triggers answer a seat's events: its own active zones, then the shared ones
         # (cards on the table answer every player; their `when` says for whom)
@@ -330,7 +332,7 @@ class Interpreter:
         self.state.dice[die] = [faces[rng.randrange(len(faces))] for _ in range(count)]
         self._rolled(ctx, die, list(range(count)))
 
-    def reroll(self, ctx: Ctx, die: str, prompt: str, limit: int | None, eligible: list[int]) -> None:
+    def reroll(self, ctx: Ctx, die: str, prompt: Prompt, limit: int | None, eligible: list[int]) -> None:
         """`reroll DIE [where COND] [up to N]`: the acting player picks dice of the pool, one at a time by the
         face each shows (dice showing the same face are alike), until `done` or N are picked; those dice
         are thrown again together. Each die is picked at most once, so a `reroll` is once per die."""
@@ -339,7 +341,7 @@ class Interpreter:
         while left and (limit is None or len(picked) < limit):
             faces = sorted({pool[i] for i in left})
             labels = [f"die showing {face}" for face in faces] + [DONE]
-            asked = prompt if not picked else f"{prompt} ({len(picked)} picked)"
+            asked = prompt if not picked else f"{joined_prompt(prompt)} ({len(picked)} picked)"
             face = self.ask(ctx, "reroll", asked, labels, [*faces, None], optional=True)
             if face is None:
                 break
@@ -652,21 +654,23 @@ class Interpreter:
         return contains(value, collection)
 
     # ---------------------------------------------------------------- decisions
-    def ask(self, ctx: Ctx, kind: str, prompt: str, labels: list[str] | None, values: list[Any],
+    def ask(self, ctx: Ctx, kind: str, prompt: Prompt, labels: list[str] | None, values: list[Any],
             optional: bool = False, rules: list[str] | None = None, fresh: bool = False) -> Any:
         """Pause for the acting player's choice; a forced single option is taken at once.
 
         `labels` None: made from the values only if read (`Decision`: values whose labels never change).
         `rules`: the DSL text each option runs, for options that are blocks of the rules (see `Decision`).
         `fresh`: the caller can work its options out again: anytime actions in their window are offered
-        too, and when one is taken it runs and the answer is REASK (engine/runtime/anytime.py)."""
+        too, and when one is taken it runs and the answer is REASK (engine/runtime/anytime.py).
+
+        The decision is handed to whoever drives the game (`pause`), which returns the index of the answer."""
         if fresh and self.pack.anytime and ctx.seat is not None and not self.committed and not self._trigger_depth:
             offers = self._anytime_offers(ctx.seat)
             if offers:
                 texts = [*(rules or [""] * len(values)), *(o.action.effect.text for o in offers)]
                 own = labels if labels is not None else derived_labels(values)
-                answer = self._ask(ctx, kind, prompt, [*own, *(o.label for o in offers)], [*values, *offers],
-                                   texts)
+                answer = self.ask(ctx, kind, prompt, [*own, *(o.label for o in offers)], [*values, *offers],
+                                  True, texts)   # (never forced: there is an anytime action beside)
                 if isinstance(answer, AnytimeOffer):
                     self._take_anytime(ctx.seat, answer)
                     return REASK
@@ -675,11 +679,6 @@ class Interpreter:
             if self.on_forced is not None and self.live:
                 self.on_forced(ctx.seat, kind, labels[0] if labels is not None else derived_labels(values)[0])
             return values[0]
-        return self._ask(ctx, kind, prompt, labels, values, rules)
-
-    def _ask(self, ctx: Ctx, kind: str, prompt: str, labels: list[str] | None, values: list[Any],
-             rules: list[str] | None = None) -> Any:
-        """Hand the decision to whoever drives the game, and return the value of the answer."""
         state = self.state
         decisions = state.decisions = state.decisions + 1
         seat = ctx.seat
@@ -691,8 +690,8 @@ class Interpreter:
         self.work_limit = limit if limit < MAX_GAME_WORK else MAX_GAME_WORK
         source = ctx.self_item
         open_source = source is None or (source.zone is not None and source.zone.visibility == "public")
-        decision = Decision(seat, KINDS[kind], prompt, labels, values, state.step, rules or (), open_source)
-        return values[self.pause(decision)]
+        return values[self.pause(Decision(seat, KINDS[kind], prompt, labels, values, state.step, rules or (),
+                                          open_source))]
 
     def _anytime_offers(self, seat: int) -> list[AnytimeOffer]:
         """The anytime actions the seat may take now: on items in its active zones (and the shared ones),
@@ -944,7 +943,7 @@ class Interpreter:
             else:
                 self.set_attr(item, pool.exhaust, True)
 
-    def choose_item(self, ctx: Ctx, prompt: str, items: list[Item]) -> Item:
+    def choose_item(self, ctx: Ctx, prompt: Prompt, items: list[Item]) -> Item:
         """One of `items`, offered like a DSL `choose`: equal items once, labels unique (a log names one)."""
         options, labels = offer(items)
         return self.ask(ctx, "choose", prompt, labels, options)

@@ -275,12 +275,14 @@ def json_safe(value: Any) -> Any:
     return value
 
 
-def new_state(pack: Pack, players: int, seed: int) -> State:
+def new_state(pack: Pack, players: int, seed: int, plan: Layout | None = None) -> State:
     """The state a match starts from: every component's copies made and put in their starting zones.
 
     What goes where is the same for every match of a pack and player count (`Layout`, kept on the pack), so
-    this only makes the objects: one pass over the items, one list per starting zone."""
-    plan = layout(pack, players)
+    this only makes the objects: one pass over the items, one list per starting zone (`plan`: that layout, when
+    the caller has it)."""
+    if plan is None:
+        plan = layout(pack, players)
     seats = [Player(seat, dict(plan.player_counters), {z.id: Zone(z, seat) for z in plan.player_zones})
              for seat in range(players)]
     state = State(seats, dict(plan.counters), {z.id: Zone(z, None) for z in plan.global_zones}, seed)
@@ -288,16 +290,17 @@ def new_state(pack: Pack, players: int, seed: int) -> State:
     new = Item.__new__
     items = state.items
     append = items.append
-    for uid, (comp, owner, copy) in enumerate(plan.items):
+    slots = state.all_zones()
+    zones: list[Zone | None] = [*slots, None]     # an item's starting zone by its slot there; -1: none
+    for uid, (comp, owner, copy, slot) in enumerate(plan.items):
         item = new(Item)
         item.uid, item.comp, item.owner, item.copy, item.attrs, item.zone = uid, comp, owner, copy, \
-            dict(comp.values), None
+            comp.values.copy(), zones[slot]
         append(item)
-    for zone, uids in zip(state.all_zones(), plan.starts, strict=True):
+    take = items.__getitem__
+    for zone, uids in zip(slots, plan.starts, strict=True):
         if uids:
-            zone.items = placed = [items[uid] for uid in uids]
-            for item in placed:
-                item.zone = zone
+            zone.items = list(map(take, uids))
     return state
 
 
@@ -310,7 +313,8 @@ class Layout:
     copies: dict[tuple[str, int | None], list[int]]   # (component id, owner) -> its items' uids, in copy order
     first: dict[tuple[str, int | None], int]          # (component id, owner) -> the uid of its first copy
     shared: dict[str, int]                            # component id -> first uid, for components no player owns
-    items: list[tuple[ComponentDef, int | None, int]]  # by uid: the item's component, owner and copy number
+    items: list[tuple[ComponentDef, int | None, int, int]]  # by uid: the item's component, owner, copy number and
+    # starting zone (an index in `starts`; -1: none)
     global_zones: list[ZoneDef]                       # the zones no player owns, then each player's, in pack order
     player_zones: list[ZoneDef]
     starts: list[list[int]]                           # by zone (`State.all_zones` order): the uids it starts with
@@ -340,20 +344,21 @@ def _laid_out(pack: Pack, players: int) -> Layout:
     zones += [(z.id, seat) for seat in range(players) for z in player_zones]
     slot = {key: i for i, key in enumerate(zones)}
     starts: list[list[int]] = [[] for _ in zones]
-    items: list[tuple[ComponentDef, int | None, int]] = []
+    items: list[tuple[ComponentDef, int | None, int, int]] = []
     copies: dict[tuple[str, int | None], list[int]] = {}
     for comp in pack.components.values():
         zid = comp.ctype.zone
         for owner in range(players) if comp.ctype.per_player else (None,):
             uids = list(range(len(items), len(items) + comp.copies))
-            items.extend((comp, owner, k) for k in range(comp.copies))
-            if uids:
-                copies[(comp.id, owner)] = uids
+            where = -1
             if zid:
-                where = slot.get((zid, None), slot.get((zid, owner)))
-                if where is None:
+                where = slot.get((zid, None), slot.get((zid, owner), -1))
+                if where < 0:
                     raise KeyError(f"zone '{zid}' belongs to a player, but no player is acting here")
                 starts[where].extend(uids)
+            items.extend((comp, owner, k, where) for k in range(comp.copies))
+            if uids:
+                copies[(comp.id, owner)] = uids
     first = {key: uids[0] for key, uids in copies.items()}
     shared = {cid: uid for (cid, owner), uid in first.items()
               if owner is None and not pack.components[cid].ctype.per_player}

@@ -47,15 +47,23 @@ def snapshot(game: Interpreter, seat: int | None = None, full: bool = False) -> 
 
 
 class SeatView(Mapping[str, Any]):
-    """What one seat may see, computed only when an agent looks (random bots never do)."""
+    """What one seat may see, computed only when an agent looks (random bots never do).
+
+    A match keeps one per seat for all its decisions (making one per decision cost a random game a few
+    percent): what it shows is worked out at the first look during a decision, and again at the first look
+    during a later one (`State.decisions` tells them apart)."""
+
+    __slots__ = ("_at", "_data", "_game", "_seat")
 
     def __init__(self, game: Interpreter, seat: int) -> None:
         self._game, self._seat = game, seat
         self._data: dict[str, Any] | None = None
+        self._at = -1
 
     def _get(self) -> dict[str, Any]:
-        if self._data is None:
-            self._data = snapshot(self._game, self._seat)
+        at = self._game.state.decisions
+        if self._data is None or self._at != at:
+            self._data, self._at = snapshot(self._game, self._seat), at
         return self._data
 
     def __getitem__(self, key: str) -> Any:

@@ -6,9 +6,9 @@
 For each game (`tic-tac-toe`, `connect-four`, `goofspiel`, `breakthrough`;
 default: all) three players of random games are timed on the same seeds:
 
-- cogwork: the pack in content/GAME played by `Match.run` with `RandomAgent`
+- cogwork: the pack in content/GAME played by `Match.played` with `RandomAgent`
   bots and its winners computed, as `cogwork simulate --no-replay` plays a
-  game (without the state hash simulate adds), one process;
+  game (without the state hash and coverage count simulate adds), one process;
 - openspiel: OpenSpiel's game (`pip install open_spiel`, default parameters)
   driven from a plain Python loop, uniform random actions (and chance
   outcomes) drawn from a seeded `random.Random`;
@@ -61,9 +61,7 @@ GAMES = {  # our pack -> (OpenSpiel game, baseline module, the item attribute th
 
 
 def play_engine(pack: Pack, seed: int) -> Match:
-    session = Match(pack, 2, seed)
-    session.run([RandomAgent(seed, seat) for seat in range(2)])
-    return session
+    return Match.played(pack, 2, seed, [RandomAgent(seed, seat) for seat in range(2)])
 
 
 def engine_result(pack: Pack, seed: int) -> tuple[list[int], int]:

@@ -60,9 +60,8 @@ def final_and_length(session: Match) -> tuple[dict[str, Any], int]:
 
 
 def play_engine(pack: Pack, seed: int, advanced: bool = False) -> Match:
-    session = Match(pack, 2, seed, {"advanced": advanced})
-    session.run([RandomAgent(seed, seat) for seat in range(2)])
-    return session
+    """One random game, played through as `simulate` plays it (`Match.played`)."""
+    return Match.played(pack, 2, seed, [RandomAgent(seed, seat) for seat in range(2)], {"advanced": advanced})
 
 
 # where a sample's innermost frame is -> category: (file suffix or "<dsl>", qualified function prefix or "*")
