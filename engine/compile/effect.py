@@ -18,6 +18,7 @@ from typing import Any
 
 from lark import Token, Tree
 
+from engine.compile.acting import ACTING
 from engine.compile.codegen import checking_only, const, expr, stamp, stmts
 from engine.compile.expr import (
     ExprCompiler,
@@ -290,7 +291,7 @@ class EffectCompiler(ExprCompiler):
                 or (op == "gain" and "gained" in listened):
             return None
         store = (expr("game.state.counters") if cdef.scope == "global"
-                 else expr("game.seats[ctx.seat].counters"))
+                 else expr("ME.counters", ME=self.acting_player()))
         new = {"set": "A", "gain": "S[N] + A", "lose": "S[N] - (A if A > 0 else 0)"}[op]
         # no declared max: past the engine's hard limit is an error (engine/runtime/limits.py)
         clamp = "S[N] = (V if V <= LIMIT else refuse(V, W)) if V >= LOW else LOW" if cdef.max is None else \
@@ -617,8 +618,12 @@ class EffectCompiler(ExprCompiler):
             self.dsl.error(name_tok, "DSL011", f"procedure '{name}' takes {takes} arguments, got {len(args)}")
             return [], None
         if not args:
-            # the procedure's function pays for the call itself (engine/compile/codegen.py, `Unit.module`)
-            return (stmts("game.pack.procedures[N].run(ctx)", N=const(name)),
+            # the procedure's function pays for the call itself (engine/compile/codegen.py, `Unit.module`); once
+            # the pack is built (code is generated on a text's first run) it is called without the table
+            proc = self.pack.procedures.get(name)
+            call = stmts("P.run(ctx)", P=self.unit.ref(proc)) if proc is not None else \
+                stmts("game.pack.procedures[N].run(ctx)", N=const(name))
+            return (call,
                     expr("game.can_call(ctx, N)", N=const(name)))
         values = ast.Tuple(args, ast.Load())
         return (stmts("game.call_with(ctx, N, A)", N=const(name), A=values),
@@ -627,10 +632,13 @@ class EffectCompiler(ExprCompiler):
     def _s_as_stmt(self, t: Tree):
         """`as PLAYER { ... }`: the block acts for (and asks) that player; locals stay visible."""
         who = self.expr(t.children[0])
-        body = self.block(t.children[1])
+        me = self.unit.temp(ACTING)
+        with self.acting_as(me):
+            body = self.block(t.children[1])
         return stmts("P = WHO\nif not isinstance(P, PlayerRef):\n    raise RuleError('as needs a player, got ' + "
-                     "describe(P))\nO = ctx.seat\nctx.seat = P.seat\ntry:\n    BODY\nfinally:\n    ctx.seat = O",
-                     P=self.unit.temp(), WHO=who, O=self.unit.temp(), BODY=body.body or [ast.Pass()]), None
+                     "describe(P))\nO = ctx.seat\nctx.seat = P.seat\nME = game.seats[ctx.seat]\ntry:\n    BODY\n"
+                     "finally:\n    ctx.seat = O", P=self.unit.temp(), WHO=who, O=self.unit.temp(), ME=me,
+                     BODY=body.body or [ast.Pass()]), None
 
     def _s_within(self, t: Tree):
         """`within C { ... }`: held counters in the block read, gain into and pay from container C alone (or
@@ -656,7 +664,9 @@ class EffectCompiler(ExprCompiler):
 
     def _s_reorder(self, t: Tree):
         """`reorder by EXPR`: EXPR is read for each seat (as `me`), so it is compiled as a function of one."""
-        return stmts("game.reorder(ctx, lambda ctx: K)", K=self.expr(t.children[0])), None
+        with self.acting_as(None):   # the lambda's `ctx` acts for each seat in turn
+            key = self.expr(t.children[0])
+        return stmts("game.reorder(ctx, lambda ctx: K)", K=key), None
 
     def _s_emit(self, t: Tree):
         name_tok, *args = t.children
@@ -670,6 +680,8 @@ class EffectCompiler(ExprCompiler):
             key, value_t = arg.children
             keys.append(const(str(key)))
             vals.append(self.expr(value_t))
+        if name not in self.pack.listened and all(isinstance(v, (ast.Name, ast.Constant)) for v in vals):
+            return [ast.Pass()], None   # no trigger of the pack hears it: emitting it would do nothing
         return stmts("game.emit(N, ctx.seat, P)", N=const(name), P=ast.Dict(keys, vals)), None
 
 

@@ -10,14 +10,17 @@ from __future__ import annotations
 
 import ast
 import copy
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from functools import partial
 from typing import Any, Self
 
 from lark import Token, Tree
 
+from engine.compile.acting import ACTING, with_acting_player
 from engine.compile.charges import inline_charges
 from engine.compile.codegen import Unit, checking_only, const, expr, stmts
+from engine.compile.loops import inline_comprehensions
 from engine.diagnostics import did_you_mean
 from engine.dsl.functions import FUNCTIONS
 from engine.dsl.parse import DslText, counter_chain
@@ -68,6 +71,9 @@ class ExprCompiler(Walker):
         self.kinds: dict[str, str] = {}  # Python local -> what it is known to hold (see `kinded`)
         self._used: set[str] = set()
         self._counting = False   # inside count(...): reading another seat's hidden zone tells only its size
+        # the local holding the acting seat's player (`game.seats[ctx.seat]`) where the code being generated
+        # runs, or None where `ctx` is not the function's own (a `lambda ctx:`); see `acting_player`
+        self.me: str | None = ACTING
         if not pack.attr_names:  # worked out once per pack
             pack.attr_names = _attr_names(pack)
         self.attr_names = pack.attr_names
@@ -84,7 +90,29 @@ class ExprCompiler(Walker):
         built on the first call, by a twin of this compiler."""
         name = ".".join(str(step) for step in self.dsl.path) or "dsl"
         return self.unit.function(f"{name}.{role}" if role else name,
-                                  lambda: inline_charges(make(self._twin()), self.unit.temp), procedure)
+                                  lambda: self._finished(make(self._twin())), procedure)
+
+    def _finished(self, body: list[ast.stmt]) -> list[ast.stmt]:
+        """A generated body with its leading comprehensions written out as loops, then its leading
+        collections paid for inline (engine/compile/loops.py, charges.py), and the acting player read
+        into its local first if the body reads it (engine/compile/acting.py)."""
+        body = inline_charges(inline_comprehensions(body, self.unit.temp), self.unit.temp)
+        return with_acting_player(body, ACTING)
+
+    def acting_player(self) -> ast.expr:
+        """The acting seat's player (`game.seats[ctx.seat]`: its zones and counters): a local read once
+        where the seat was set (the function's start, an `as` block, a flow `each_player`)."""
+        return expr("game.seats[ctx.seat]") if self.me is None else ast.Name(self.me, ast.Load())
+
+    @contextmanager
+    def acting_as(self, local: str | None) -> Iterator[None]:
+        """Code generated inside reads the acting player from `local` (None: from `ctx`, not the function's
+        own, e.g. a `lambda ctx:` run for other seats)."""
+        saved, self.me = self.me, local
+        try:
+            yield
+        finally:
+            self.me = saved
 
     def _twin(self) -> Self:
         """A compiler for the same text that reports nothing and notes no usage: it generates the code."""
@@ -92,6 +120,7 @@ class ExprCompiler(Walker):
         twin.dsl = DslText(self.dsl.text, self.dsl.src, self.dsl.path)
         twin.usage = Usage()
         twin.scope, twin.kinds, twin._used = {}, {}, set()
+        twin.me = ACTING
         return twin
 
     def expr_function(self, tree: Tree) -> Expr:
@@ -248,7 +277,7 @@ class ExprCompiler(Walker):
         if n in pack.zones:
             if pack.zones[n].scope == "global":
                 return kinded(expr("game.state.zones[N]", N=const(n)), "zone")
-            return kinded(expr("game.seats[ctx.seat].zones[N]", N=const(n)), "zone")
+            return kinded(expr("ME.zones[N]", ME=self.acting_player(), N=const(n)), "zone")
         if n in pack.components:
             return expr("game.instance(N, ctx.seat)", N=const(n))
         if n in pack.dice:   # a dice pool: the faces its dice show, a list of numbers
@@ -267,7 +296,7 @@ class ExprCompiler(Walker):
             return numeric(expr("len(game.state.zone(Z, ctx.seat).items)", Z=const(cdef.zone)))
         if cdef.scope == "global":
             return numeric(kinded(expr("game.state.counters[N]", N=const(n)), "value"))
-        return numeric(kinded(expr("game.seats[ctx.seat].counters[N]", N=const(n)), "value"))
+        return numeric(kinded(expr("ME.counters[N]", ME=self.acting_player(), N=const(n)), "value"))
 
     # ---------------------------------------------------------------- operators
     def _arith(self, t: Tree) -> ast.expr:
@@ -388,7 +417,9 @@ class ExprCompiler(Walker):
         return expr("get_attr(ctx, P, N)", P=player, N=const(name))
 
     def _x_index(self, t: Tree) -> ast.expr:
-        return expr("index(A, I)", A=self.read(self.expr(t.children[0])), I=self.expr(t.children[1]))
+        """`coll[i]`: an element of the collection (index() raises outside it), so of its elements' kind."""
+        coll = self.expr(t.children[0])
+        return kinded(expr("index(A, I)", A=self.read(coll), I=self.expr(t.children[1])), element_kind(coll))
 
     def _x_collection(self, t: Tree) -> ast.expr:
         """`COLL where COND`: the items for which COND holds, with `it` bound."""
@@ -566,9 +597,11 @@ _BUILTIN_EXPR: dict[str, tuple[str, str | None]] = {
     "event": ("ctx.event or {}", None),
     "players": ("len(game.state.players)", None),
     "option": ("game.options", None),
-    "me": ("game.players_from(game.acting(ctx.seat))[0]", "player"),
-    "next_player": ("game.players_from(game.acting(ctx.seat))[1 % len(game.state.players)]", "player"),
-    "others": ("game.players_from(game.acting(ctx.seat))[1:]", "players"),
+    # (`game.acting` only where nobody acts: it raises the error)
+    "me": ("game.players_from(ctx.seat if ctx.seat is not None else game.acting(None))[0]", "player"),
+    "next_player": ("game.players_from(ctx.seat if ctx.seat is not None else game.acting(None))"
+                    "[1 % len(game.state.players)]", "player"),
+    "others": ("game.players_from(ctx.seat if ctx.seat is not None else game.acting(None))[1:]", "players"),
     "everyone": ("game.everyone()", "players"),
 }
 

@@ -15,6 +15,7 @@ import copy
 from collections.abc import Mapping
 from typing import Any
 
+from engine.compile.acting import ACTING
 from engine.compile.codegen import const, expr, stamp, stmts
 from engine.compile.effect import EffectCompiler
 from engine.compile.expr import paid
@@ -124,13 +125,19 @@ class FlowCompiler:
 
     def _per_player(self, src: SourceFile, path: tuple, d: Any, key: str, prefix: str) -> list[ast.stmt]:
         # `order` is read for each seat in turn: a lambda over a context acting for that seat
-        seats = expr("seats(ctx, lambda ctx: X)", X=self._expr(src, (*path, "order"))) if "order" in d \
-            else expr("game.turn_order()")
+        if "order" in d:
+            with self.c.acting_as(None):   # the lambda's `ctx` acts for each seat in turn
+                seats = expr("seats(ctx, lambda ctx: X)", X=self._expr(src, (*path, "order")))
+        else:
+            seats = expr("game.turn_order()")
         seats = self._traced(seats)
-        body = self.steps(src, (*path, key), d[key], prefix)
+        me = self.c.unit.temp(ACTING)
+        with self.c.acting_as(me):
+            body = self.steps(src, (*path, key), d[key], prefix)
         outer, seat = self.c.unit.temp(), self.c.unit.temp()
         return stmts("O = ctx.seat\nfor S in SEATS:\n    ST.periods['turn'] += 1\n    ctx.seat = S\n"
-                     "    BODY\nctx.seat = O", O=outer, S=seat, ST=self.state, SEATS=seats, BODY=body or [ast.Pass()])
+                     "    ME = game.seats[S]\n    BODY\nctx.seat = O", O=outer, S=seat, ST=self.state, SEATS=seats,
+                     ME=me, BODY=body or [ast.Pass()])
 
     def _each_player(self, src: SourceFile, path: tuple, d: Any, prefix: str) -> list[ast.stmt]:
         return self._per_player(src, path, d, "each_player", prefix)
@@ -234,7 +241,11 @@ def _rounds_exhausted(where: str) -> None:
 
 
 def _reveal_all(game: Any, zone_ids: list[str]) -> None:
+    """A `simultaneous` step's `reveal`: each zone, a shared one or every player's (in seat order)."""
     state = game.state
     for zid in zone_ids:
-        for zone in [state.zones[zid]] if zid in state.zones else [p.zones[zid] for p in state.players]:
-            game.reveal(zone)
+        if zid in state.zones:
+            game.reveal(state.zones[zid])
+        else:
+            for player in state.players:
+                game.reveal(player.zones[zid])

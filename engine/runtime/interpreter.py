@@ -576,7 +576,8 @@ class Interpreter:
         """`everyone`: every player in turn order."""
         if self.state.order is not None:
             return [self._rotations[seat][0] for seat in self.state.order]
-        return self.players_from(self.state.counters.get("first_player", 0))
+        rotations = self._rotations   # players_from, inlined: `everyone` is read by many conditions
+        return rotations[self.state.counters.get("first_player", 0) % len(rotations)]
 
     def reorder(self, ctx: Ctx, key: Callable[[Ctx], Any]) -> None:
         """`reorder by EXPR`: the turn order becomes the seats sorted by EXPR (each read for that seat),
@@ -1250,30 +1251,26 @@ class Interpreter:
         Nesting depth and the number of firings per game are bounded, so a trigger loop is an error.
         """
         pack = self.pack
-        if name not in pack.listened:
-            if action is not None:
-                action()
-            return
-        # the listeners: the pack's triggers on `name`, then those of items in the seat's active zones (most
-        # events find none: gathered here, in one frame, and a list made only for a listener)
-        listeners: list[tuple[TriggerDef, Item | None]] | None = None
-        on = pack.triggers_on.get(name)
-        if on:
-            listeners = [(t, None) for t in on]
-        if seat is not None and name in pack.item_listened:
-            for zone in self._active_zones[seat]:
-                for item in zone.items:
-                    on = item.comp.triggers_on.get(name)
-                    if on:
-                        if listeners is None:
-                            listeners = []
-                        for t in on:
-                            listeners.append((t, item))
-        if listeners is None:  # nobody in play listens now
-            if action is not None:
-                action()
-            return
-        self._dispatch(name, seat, payload, action, listeners)
+        if name in pack.listened:
+            # the listeners: the pack's triggers on `name`, then those of items in the seat's active zones (most
+            # events find none: gathered here, in one frame, and a list made only for a listener)
+            on = pack.triggers_on.get(name)
+            listeners: list[tuple[TriggerDef, Item | None]] | None = [(t, None) for t in on] if on else None
+            if seat is not None and name in pack.item_listened:
+                for zone in self._active_zones[seat]:
+                    for item in zone.items:
+                        if name in item.comp.triggers_on:
+                            on = item.comp.triggers_on[name]
+                            if on:
+                                if listeners is None:
+                                    listeners = []
+                                for t in on:
+                                    listeners.append((t, item))
+            if listeners is not None:
+                self._dispatch(name, seat, payload, action, listeners)
+                return
+        if action is not None:   # nobody in play listens now
+            action()
 
     def _dispatch(self, name: str, seat: int | None, payload: dict[str, Any], action: Callable[[], None] | None,
                   listeners: list[tuple[TriggerDef, Item | None]]) -> None:

@@ -1,0 +1,130 @@
+"""Comprehensions written out as loops before the statement that uses them.
+
+A DSL `where`, `count(... where ...)`, `sum(...)` or a choice's legality test compiles to a Python
+comprehension (engine/compile/expr.py, effect.py). In CPython 3.11 each run of a comprehension makes
+a function object and a frame, and every local it reads from the enclosing function becomes a cell:
+for the few items a rule usually goes through, that costs more than the loop. Where a statement
+evaluates a comprehension first and on every path (engine/compile/order.py), it is written out as
+statements before it instead, and the statement reads the result from a local:
+
+    len([IT for IT in E if C])     t = 0 / for IT in E: if C: t += 1
+    sum([V for IT in E if C])      t = 0 / for IT in E: if C: t += V
+    any(V for IT in E if C)        t = False / for IT in E: if C: if V: t = True; break
+    [V for IT in E if C]           t = [] / for IT in E: if C: t.append(V)
+
+The same values, the same work, the same errors at the same DSL line, in the same order (a count or a
+sum goes through every item, as the list did). Only comprehensions whose `for`s go over plain names
+are written out (a generator with one `for`); others, and those after a call or on some paths only,
+stay as they are. Several `for`s become nested loops. The loops' own statements are rewritten again,
+so a comprehension in a condition or an inner iterable is written out there.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable
+
+from engine.compile.order import first_in_statement, node_at, replaced, with_nested
+
+# CPython refuses a function with more than 20 statically nested blocks, and the compilers keep DSL
+# nesting within MAX_BLOCK_DEPTH = 19 (effect.py) of them: a comprehension is written out only where its
+# loops stay within this many blocks as counted here (generously: a `try` handler or `finally` as two)
+BLOCK_ROOM = 16
+
+
+def inline_comprehensions(body: list[ast.stmt], temp: Callable[[], str], depth: int = 1) -> list[ast.stmt]:
+    """`body` with every leading comprehension of a statement written out as a loop (nested bodies too);
+    `temp` names a new local; `depth`: the Python blocks around `body` (1: a generated function's `try`)."""
+    out: list[ast.stmt] = []
+    for stmt in body:
+        stmt = _with_nested(stmt, temp, depth)
+        while (path := first_in_statement(stmt, _is_loop)) is not None:
+            comp = node_at(path)
+            assert isinstance(comp, (ast.ListComp, ast.GeneratorExp))
+            if depth + len(comp.generators) > BLOCK_ROOM:
+                break   # too deep for more loops: it stays a comprehension (its own code object)
+            reducer = _reducer(path)
+            if reducer is not None:
+                path = path[:-1]   # the `len(...)`/`sum(...)`/`any(...)` call is replaced, not its argument
+            elif isinstance(comp, ast.GeneratorExp):
+                break   # a generator passed to anything else stays one (it is consumed lazily)
+            local = temp()
+            loop = _written_out(comp, reducer, local)
+            out.extend(inline_comprehensions([_at(node, stmt) for node in loop], temp, depth))
+            stmt = replaced(stmt, path, ast.Name(local, ast.Load()))
+        out.append(stmt)
+    return out
+
+
+def _with_nested(stmt: ast.stmt, temp: Callable[[], str], depth: int) -> ast.stmt:
+    """The statement with its nested bodies rewritten, each at its block depth (a copy if any changed)."""
+    if isinstance(stmt, (ast.For, ast.While, ast.With)):
+        inner = {"body": depth + 1, "orelse": depth + 1}
+    elif isinstance(stmt, ast.Try):
+        inner = {"body": depth + 1, "orelse": depth + 1, "handlers": depth + 2, "finalbody": depth + 2}
+    else:
+        inner = {"body": depth, "orelse": depth}
+    return with_nested(stmt, lambda nested, field: inline_comprehensions(nested, temp, inner.get(field, depth + 2)))
+
+
+def _is_loop(node: ast.AST) -> bool:
+    """A comprehension this pass writes out: synchronous `for`s, each over a plain name (a generator
+    only with one `for`: `any`'s loop stops at the first true element with a `break`)."""
+    if isinstance(node, ast.GeneratorExp) and len(node.generators) != 1:
+        return False
+    return isinstance(node, (ast.ListComp, ast.GeneratorExp)) and all(
+        not gen.is_async and isinstance(gen.target, ast.Name) for gen in node.generators)
+
+
+_REDUCERS = ("len", "sum", "any")
+
+
+def _reducer(path: list) -> str | None:
+    """`len`, `sum` or `any` when the comprehension is that builtin's one argument (and fits it)."""
+    parent, field, index = path[-1]
+    if not (field == "args" and index == 0 and isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name)
+            and parent.func.id in _REDUCERS and len(parent.args) == 1 and not parent.keywords and len(path) > 1):
+        return None
+    comp = parent.args[0]
+    name = parent.func.id
+    if name == "any":
+        return name if isinstance(comp, ast.GeneratorExp) else None
+    if not isinstance(comp, ast.ListComp):
+        return None
+    if name == "len" and not isinstance(comp.elt, ast.Name):
+        return None   # counting never evaluates the element: it must be one of the loop's names
+    return name
+
+
+def _written_out(comp: ast.ListComp | ast.GeneratorExp, reducer: str | None, local: str) -> list[ast.stmt]:
+    """`local = START` and the loop (nested loops, one per `for`) that gives `local` the comprehension's
+    (reduced) value: each `for` after the first goes through its iterable once per element of the one
+    before, as the comprehension does."""
+    store = ast.Name(local, ast.Store())
+    start: ast.expr
+    inner: list[ast.stmt]
+    if reducer == "len":
+        start, inner = ast.Constant(0), [ast.AugAssign(store, ast.Add(), ast.Constant(1))]
+    elif reducer == "sum":
+        start, inner = ast.Constant(0), [ast.AugAssign(store, ast.Add(), comp.elt)]
+    elif reducer == "any":
+        start, inner = ast.Constant(False), [ast.If(comp.elt, [ast.Assign([store], ast.Constant(True)), ast.Break()],
+                                                    [])]
+    else:
+        start = ast.List([], ast.Load())
+        append = ast.Attribute(ast.Name(local, ast.Load()), "append", ast.Load())
+        inner = [ast.Expr(ast.Call(append, [comp.elt], []))]
+    for gen in reversed(comp.generators):
+        for test in reversed(gen.ifs):
+            inner = [ast.If(test, inner, [])]
+        assert isinstance(gen.target, ast.Name)
+        inner = [ast.For(ast.Name(gen.target.id, ast.Store()), gen.iter, inner, [])]
+    return [ast.Assign([ast.Name(local, ast.Store())], start), *inner]
+
+
+def _at(node: ast.stmt, where: ast.stmt) -> ast.stmt:
+    """`node` and the statements inside it carry `where`'s line (its DSL statement, for errors)."""
+    for inner in ast.walk(node):
+        if isinstance(inner, ast.stmt):
+            ast.copy_location(inner, where)
+    return node

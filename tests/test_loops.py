@@ -1,0 +1,139 @@
+"""Comprehensions written out as loops (engine/compile/loops.py): the same values, work and order as the
+comprehensions they replace, and only where the statement evaluates them first and on every path."""
+
+from __future__ import annotations
+
+import ast
+import itertools
+from pathlib import Path
+
+import pytest
+
+import engine
+import engine.compile.expr as expr_module
+from engine.compile import codegen
+from engine.compile.loops import inline_comprehensions
+from engine.play.agents import RandomAgent
+from engine.play.match import Match
+from tests.test_engine_mechanisms import make_pack
+
+
+def looped(src: str) -> str:
+    names = itertools.count(1)
+    token = codegen._GENERATING.set(True)
+    try:
+        out = inline_comprehensions(ast.parse(src).body, lambda: f"t_{next(names)}")
+    finally:
+        codegen._GENERATING.reset(token)
+    return ast.unparse(ast.fix_missing_locations(ast.Module(out, [])))
+
+
+def run(src: str, **names: object) -> dict[str, object]:
+    scope = dict(names)
+    exec(compile(src, "<test>", "exec"), {}, scope)   # test-only: the engine never execs
+    return scope
+
+
+def test_counts_sums_tests_and_lists_become_loops() -> None:
+    assert looped("x = len([v for v in z if v.ok]) > 0") == (
+        "t_1 = 0\nfor v in z:\n    if v.ok:\n        t_1 += 1\nx = t_1 > 0")
+    assert looped("x = 1 + sum([int(v) for v in z])") == "t_1 = 0\nfor v in z:\n    t_1 += int(v)\nx = 1 + t_1"
+    assert looped("if any(v > 2 for v in z):\n    f()") == (
+        "t_1 = False\nfor v in z:\n    if v > 2:\n        t_1 = True\n        break\nif t_1:\n    f()")
+    assert looped("for w in [v for v in z if v]:\n    f(w)") == (
+        "t_1 = []\nfor v in z:\n    if v:\n        t_1.append(v)\nfor w in t_1:\n    f(w)")
+
+
+def test_several_fors_become_nested_loops() -> None:
+    assert looped("x = [(p, t) for p in a if p.ok for t in [u for u in b if u > p]]") == (
+        "t_1 = []\nfor p in a:\n    if p.ok:\n        t_2 = []\n        for u in b:\n            if u > p:\n"
+        "                t_2.append(u)\n        for t in t_2:\n            t_1.append((p, t))\nx = t_1")
+
+
+def test_nested_comprehensions_go_inside_out() -> None:
+    out = looped("x = sum([int(w) for w in [v for v in z if v]])")
+    assert "[" not in out.replace("[]", "")
+    assert out.index("t_1 = []") < out.index("t_2 = 0")
+    # one in a condition is written out inside the loop, before the test that reads it
+    assert looped("x = len([v for v in z if len([w for w in v.parts if w]) > 1])") == (
+        "t_1 = 0\nfor v in z:\n    t_2 = 0\n    for w in v.parts:\n        if w:\n            t_2 += 1\n"
+        "    if t_2 > 1:\n        t_1 += 1\nx = t_1")
+
+
+@pytest.mark.parametrize("src", [
+    "x = f() + len([v for v in z if v])",     # a call first: whatever it does happens before
+    "x = a and len([v for v in z if v])",     # evaluated only on some paths
+    "x = len([v for v in z if v]) if a else 0",
+    "while len([v for v in z if v]) > 0:\n    f()",
+    "x = g(v for v in z)",                     # a generator consumed lazily by a call
+    "x = any(v for w in z for v in w)",        # a generator of two `for`s: `break` would leave one
+    "x = [v for (v, w) in z]",                 # a tuple target
+    "x = lambda: [v for v in z]",
+])
+def test_a_comprehension_not_first_or_not_on_every_path_stays(src: str) -> None:
+    assert looped(src) == ast.unparse(ast.parse(src))
+
+
+@pytest.mark.parametrize("src", [
+    "x = len([v for v in z if v % 3])", "x = sum([v * 2 for v in z if v > 4])", "x = any(v > 8 for v in z)",
+    "x = any(v > 80 for v in z)", "x = [v + 1 for v in z if v % 2]", "x = len([v for v in []])",
+    "x = [(v, w) for v in z if v % 3 for w in range(v) if w > v - 3]", "x = len([w for v in z for w in range(v)])",
+])
+def test_the_loops_give_the_same_values(src: str) -> None:
+    z = list(range(10))
+    assert run(looped(src), z=z)["x"] == run(src, z=z)["x"]
+
+
+@pytest.mark.parametrize("name", ["robot-factory", "raising-robots", "connect-four", "breakthrough"])
+def test_games_end_the_same_with_the_same_work(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    def play(pack: engine.Pack) -> list[tuple[int, str]]:
+        out = []
+        for seed in range(1, 6):
+            match = Match(pack, 2, seed)
+            match.run([RandomAgent(seed, seat) for seat in range(2)])
+            out.append((match.game.state.work, match.state_hash()))
+        return out
+
+    looped_games = play(engine.load_pack(name))
+    monkeypatch.setattr(expr_module, "inline_comprehensions", lambda body, temp: body)
+    assert play(engine.load_pack(name)) == looped_games   # a fresh pack: its code generated with comprehensions
+
+
+def test_deep_in_nested_blocks_a_comprehension_stays_one() -> None:
+    """CPython refuses more than 20 nested blocks: loops are written out only within BLOCK_ROOM."""
+    count = "x = len([v for v in z if v])"
+    src = count
+    for _ in range(20):   # the count at each of 21 depths (1: the generated function's `try`, ... 21)
+        src = count + "\nfor w in z:\n" + "\n".join("    " + line for line in src.splitlines())
+    out = looped(src)
+    assert out.count("len([v for v in z if v])") == 6   # written out at depths 1..15, kept at 16..21
+    compile(out, "<test>", "exec")
+
+
+DEEP = """\
+counters:
+  coin: {name: Coin}
+zones:
+  box: {scope: global}
+component_types:
+  token: {zone: box, attrs: {ok: {type: bool, default: true}}}
+components:
+  token:
+    - {id: alpha, name: Alpha, copies: 3}
+flow:
+  - id: turn
+    each_player:
+      - id: go
+        do: |
+          BODY
+"""
+
+
+def test_a_pack_nested_as_deep_as_the_engine_allows_still_runs(tmp_path: Path) -> None:
+    body = "gain count(box where count(box where count(box where it.ok) > 1) > 2) coin"   # written out: 3 loops
+    for _ in range(8):   # each `repeat` is two Python blocks; with the flow's loop and the function's `try`,
+        # 18 of the 19 the compilers allow (one more is DSL006)
+        body = f"repeat 1 {{ {body} }}"
+    match = Match(make_pack(tmp_path, DEEP.replace("BODY", body)), 2, 1)
+    match.run([RandomAgent(1, seat) for seat in range(2)])
+    assert [p.counters["coin"] for p in match.game.state.players] == [3, 3]
