@@ -129,3 +129,31 @@ def test_an_endless_while_runs_out_of_work(tmp_path: Path) -> None:
         '- {id: last_look, do: "call count_open"}', '- {id: last_look, do: "while true { set open = open + 1 }"}', 1)
     with pytest.raises(LimitError, match="while loop"):
         Match(load_pack(str(_pack_with(tmp_path, game))), 2, 1)
+
+
+@pytest.mark.parametrize(("need", "marked", "tested"), [
+    (1, [(3, 2)], [(3, 2)]),                                   # the cell alone is a line of one
+    (3, [(3, 2), (4, 2), (5, 2)], [(3, 2), (4, 2), (5, 2)]),   # found going east: nothing further is read
+    (3, [(3, 2), (2, 2), (1, 2)], [(3, 2), (4, 2), (2, 2), (1, 2)]),   # east fails at once, then west
+    (3, [(3, 2)], [(3, 2), (4, 2), (2, 2), (3, 3), (3, 1), (4, 3), (2, 1), (4, 1), (2, 3)]),  # every axis
+    (3, [], [(3, 2)]),                                         # the cell itself fails: nothing else is read
+])
+def test_in_a_row_reads_each_cell_once_nearest_first_and_stops_at_n(need: int, marked: list[tuple[int, int]],
+                                                                     tested: list[tuple[int, int]]) -> None:
+    """The condition runs on the fewest cells, in a fixed order: it may cost work or fail, so which cells it
+    reads is part of the game's behaviour (the plain-attribute form `in_a_row_of` reads the same cells)."""
+    session = Match(load_pack(str(PACK)), 2, 1)
+    grids = session.game.grids
+    cells = {(c.attrs["col"], c.attrs["row"]): c for c in session.game.state.zone("board", None).items}
+    for xy in marked:
+        cells[xy].attrs["mark"] = 1
+    seen: list[tuple[int, int]] = []
+
+    def holds(cell: object) -> bool:
+        seen.append((cell.attrs["col"], cell.attrs["row"]))   # type: ignore[attr-defined]
+        return cell.attrs["mark"] == 1                          # type: ignore[attr-defined]
+
+    found = grids.in_a_row(cells[(3, 2)], need, holds)
+    assert seen == tested
+    assert found == (len(marked) >= need)
+    assert grids.in_a_row_of(cells[(3, 2)], need, "mark", 1) == found

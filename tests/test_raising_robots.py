@@ -85,3 +85,12 @@ def test_solo_challenge_adds_three_games(pack: Pack) -> None:
     banked = game.state.players[0].counters["earlier_games"]
     assert banked > 0 and session.outcome().results[0].score > banked
     assert len(game.state.zones["robot_box"].items) > 0                        # used cards left the game
+
+
+def test_cards_set_aside_unseen_are_not_drawn(pack: Pack) -> None:
+    """At 4 players setup moves e02, e03, e08 and e10 from the energy deck to the (hidden) box: set aside,
+    not drawn, so coverage must not list them as "drawn but never played"; the cards dealt are drawn."""
+    report = simulate(pack, 3, [4], 1, {}, check_replay=False)
+    coverage = report.coverage()
+    assert [e for e in ("e02", "e03", "e08", "e10") if coverage[e]["drawn"]] == []
+    assert all(coverage[e]["drawn"] for e in ("e01", "e04", "e05", "e12"))

@@ -128,3 +128,9 @@ def test_progress_bar_only_on_a_terminal(monkeypatch: pytest.MonkeyPatch) -> Non
     assert isinstance(simulate._progress_bar(10, enabled=False), nullcontext)     # --json
     with simulate._progress_bar(10, enabled=True) as bar:
         assert bar is not None and bar.total == 10
+
+
+def test_format_json_is_the_json_flag(capsys: pytest.CaptureFixture[str]) -> None:
+    """`--format json` (the flag lint and other tools use) prints what `--json` prints."""
+    base = ["simulate", "tic-tac-toe", "--games", "3", "--workers", "1"]
+    assert _summary_json(capsys, [*base, "--format", "json"]) == _summary_json(capsys, [*base, "--json"])

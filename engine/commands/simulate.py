@@ -38,7 +38,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="the bot in a seat (1-based; repeatable): random (the default), greedy, or"
                         " mcts[:iterations=N,seconds=S,depth=N,exploration=C]")
     p.add_argument("--no-replay", action="store_true", help="skip the replay check (twice as fast)")
-    p.add_argument("--json", action="store_true", help="print the report as JSON")
+    p.add_argument("--format", choices=["text", "json"], default="text",
+                   help="output format (default text; json: the report as one JSON object)")
+    p.add_argument("--json", action="store_const", dest="format", const="json", help="same as --format json")
     p.add_argument("--coverage", action="store_true",
                    help="list every component: times drawn, put into play and activated (and which never were)")
     p.add_argument("--workers", type=int, metavar="N",
@@ -65,15 +67,15 @@ def run(args: argparse.Namespace) -> int:
     s = report.summary()
     if args.failures is not None:
         saved = write_failures(report.games, args.failures)
-        if saved and not args.json:
+        if saved and args.format != "json":
             print(f"saved {len(saved)} failed games in {args.failures} (cogwork replay FILE reproduces each)")
     if args.report is not None:
         from engine.report.html import write
 
         page = write(_balance(report.games, pack, args, counts, interrupted), args.report)
-        if not args.json:
+        if args.format != "json":
             print(f"balance report: {page}")
-    if args.json:
+    if args.format == "json":
         print(json.dumps(s | {"interrupted": interrupted}, indent=1))
     else:
         _print_summary(pack, counts, args, s, report)
@@ -108,7 +110,7 @@ def _seats(args: argparse.Namespace, counts: list[int]) -> dict[int, BotSpec]:
 def _play(args: argparse.Namespace, spec: str, pack: Pack, counts: list[int]) -> tuple[Report, bool]:
     plan = parallel.Plan(spec, args.games, counts, args.seed, options(args.option, pack), not args.no_replay,
                          {seat: str(bot) for seat, bot in _seats(args, counts).items()})
-    with _progress_bar(args.games, enabled=not args.json) as bar:
+    with _progress_bar(args.games, enabled=args.format != "json") as bar:
         result = parallel.run(plan, args.workers, args.backend, args.ray_address, loaded=pack,
                               progress=(lambda done: bar.update(done - bar.n)) if bar else None)
     report = Report(result.records, result.seconds, list(pack.components), planned=args.games,
@@ -159,9 +161,9 @@ def _run_compare(args: argparse.Namespace) -> int:
         from engine.report.html import write
 
         page = write(modded_report, args.report, result)
-        if not args.json:
+        if args.format != "json":
             print(f"balance report with the changes: {page}")
-    if args.json:
+    if args.format == "json":
         print(json.dumps(result, indent=1))
     else:
         _print_compare(result, args)

@@ -56,6 +56,10 @@ class GameRecord:
 class CoverageCount:
     """An observer counting, per component and seat, draws from hidden zones, entries into play and actions done.
 
+    A draw is a move out of a hidden zone into one somebody sees: a card the rules set aside unseen (removed at
+    this player count, burned, shuffled into another deck) was not drawn, so it is not reported as "drawn but
+    never played".
+
     The seat: who drew it (the zone it went to), who played it (that zone's owner, else the acting seat), who
     used it (the acting seat).
     """
@@ -70,7 +74,8 @@ class CoverageCount:
             return
         if event.kind is EventKind.MOVED:
             origin, (to_id, owner) = data["from"], data["to"]
-            if origin is not None and self.zones[origin[0]].visibility == "hidden":
+            if (origin is not None and self.zones[origin[0]].visibility == "hidden"
+                    and self.zones[to_id].visibility != "hidden"):   # hidden to hidden: set aside unseen, not drawn
                 self.counts[(data["component"], "drawn", owner)] += 1
             if self.zones[to_id].active and (origin is None or not self.zones[origin[0]].active):
                 self.counts[(data["component"], "played", owner if owner is not None else event.seat)] += 1

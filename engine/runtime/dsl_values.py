@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections import Counter
-from operator import attrgetter
 from typing import Any
 
 from engine.errors import RuleError
@@ -267,8 +266,6 @@ def distinct(things: list[Any]) -> list[Any]:
 
 
 _INTS = {int}
-_ITEMS = {Item}
-_name = attrgetter("comp.name")
 
 
 def offer(things: list[Any]) -> tuple[list[Any], list[str] | None]:
@@ -278,12 +275,16 @@ def offer(things: list[Any]) -> tuple[list[Any], list[str] | None]:
     cases) need no merging, and their labels are the numbers and names, which never change: for those the
     labels are None, made by the `Decision` only if someone reads them.
     """
-    if len(things) > 1:
-        kinds = set(map(type, things))      # (C loops: this runs at every choice)
-        if kinds == _INTS:
-            if len(set(things)) == len(things):
+    size = len(things)
+    if size > 1:
+        if things[0].__class__ is Item:      # a zone's cards (the usual case): one pass over their names
+            try:    # only items have `.comp`: anything else raises here, and is looked at below
+                names = {thing.comp.name for thing in things}
+            except AttributeError:
+                names = None
+            if names is not None and len(names) == size:
                 return list(things), None
-        elif kinds == _ITEMS and len(set(map(_name, things))) == len(things):
+        elif set(map(type, things)) == _INTS and len(set(things)) == size:   # (C loops: at every choice)
             return list(things), None
     options = distinct(things)
     return options, option_labels(options)

@@ -112,16 +112,23 @@ class GridCells:
         need = int(n)
         if not holds(cell):
             return need <= 0
+        if need <= 1:
+            return True
         items = self.game.state.items
-        for ahead, behind in rays:
+        for ahead, behind in rays:     # each cell tested at most once, nearest first, none past the N needed
             run = 1
-            for ray in (ahead, behind):
-                for uid in ray:
-                    if run >= need or not holds(items[uid]):
-                        break
-                    run += 1
-            if run >= need:
-                return True
+            for uid in ahead:
+                if not holds(items[uid]):
+                    break
+                run += 1
+                if run >= need:
+                    return True
+            for uid in behind:
+                if not holds(items[uid]):
+                    break
+                run += 1
+                if run >= need:
+                    return True
         return False
 
     def in_a_row_of(self, cell: Any, n: Any, attr: str, value: Any) -> bool:
@@ -131,16 +138,23 @@ class GridCells:
         need = int(n)
         if cell.attrs.get(attr, 0) != value:
             return need <= 0
+        if need <= 1:
+            return True
         items = self.game.state.items
-        for ahead, behind in rays:
+        for ahead, behind in rays:     # as in_a_row
             run = 1
-            for ray in (ahead, behind):
-                for uid in ray:
-                    if run >= need or items[uid].attrs.get(attr, 0) != value:
-                        break
-                    run += 1
-            if run >= need:
-                return True
+            for uid in ahead:
+                if items[uid].attrs.get(attr, 0) != value:
+                    break
+                run += 1
+                if run >= need:
+                    return True
+            for uid in behind:
+                if items[uid].attrs.get(attr, 0) != value:
+                    break
+                run += 1
+                if run >= need:
+                    return True
         return False
 
     def _rays(self, cell: Any) -> list[tuple[list[int], list[int]]]:

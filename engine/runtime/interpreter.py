@@ -205,13 +205,19 @@ class Interpreter:
                       left_top: bool = False) -> frozenset[int] | None:
         """Who may see into any of `zones` (with `item`: that item there): None when everyone may.
         `left_top`: the item just left the first place of a `top` zone (where everyone saw it)."""
-        if all(z is None or (z.visibility == "public" and z.zdef.face_down is None) for z in zones):
+        for zone in zones:     # (loops written out: with someone watching, this runs at every move)
+            if zone is not None and (zone.visibility != "public" or zone.zdef.face_down is not None):
+                break
+        else:
             return None
-        if item is not None:
-            return frozenset(s for s in range(len(self.state.players))
-                             if any(z is not None and self._sees(z, item, s, left_top) for z in zones))
-        return frozenset(s for s in range(len(self.state.players))
-                         if any(z is not None and z.visible_to(s) for z in zones))
+        places = [z for z in zones if z is not None]
+        seeing = []
+        for seat in range(len(self.state.players)):
+            for zone in places:
+                if zone.visible_to(seat) if item is None else self._sees(zone, item, seat, left_top):
+                    seeing.append(seat)
+                    break
+        return frozenset(seeing)
 
     @staticmethod
     def _sees(zone: Zone, item: Item, seat: int, left_top: bool) -> bool:
@@ -650,8 +656,9 @@ class Interpreter:
 
     def contains(self, value: Any, collection: Any) -> bool:
         """`value in collection`, paid by the length of what it searches (a list, a text or a zone)."""
-        self.each(collection.items if isinstance(collection, Zone) else
-                  collection if isinstance(collection, (list, tuple, str)) else ())
+        if collection.__class__ is Zone:   # searched where it is, not in a copy
+            return value in self.each(collection.items)
+        self.each(collection if isinstance(collection, (list, tuple, str)) else ())
         return contains(value, collection)
 
     # ---------------------------------------------------------------- decisions
@@ -961,8 +968,15 @@ class Interpreter:
         if "moved" in self.pack.listened:
             self.emit("moved", ctx.seat, {"item": item, "from": origin, "to": zone},
                       lambda: self._place(ctx, item, origin, zone, top))
-        else:  # the usual case: no event to build
+        elif top or origin is None or origin.keep_filled or self.observers:
             self._place(ctx, item, origin, zone, top)
+        else:   # the usual case, `_place` inline: out of a zone onto the end of another, no event, nobody told
+            items = origin.items
+            if len(items) > SIZE_FREE:
+                taking_out(self, len(items))
+            items.remove(item)
+            zone.items.append(item)
+            item.zone = zone
 
     def _place(self, ctx: Ctx, item: Item, origin: Zone | None, zone: Zone, top: bool) -> None:
         observers = self.observers
