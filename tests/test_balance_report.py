@@ -127,3 +127,37 @@ def test_compare_flags_a_change_that_matters(tmp_path: Path, capsys: pytest.Capt
     assert score_shifts and all(s["significant"] and s["change"] > 0 for s in score_shifts)
     lengths = [s for s in result["shifts"] if s["what"] == "mean decisions"]
     assert lengths and lengths[0]["change"] == 0 and not lengths[0]["significant"]   # same seeds, same choices
+
+
+def test_an_interrupted_run_says_so_and_names_the_seeds_played(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+                                                                ) -> None:
+    from engine.play import parallel
+
+    real_run = parallel.run
+
+    def stopped_early(plan: parallel.Plan, *args: object, **kwargs: object) -> parallel.Run:
+        kwargs["progress"] = lambda done: (_ for _ in ()).throw(KeyboardInterrupt)   # Ctrl-C after one chunk
+        return real_run(plan, *args, **kwargs)
+
+    monkeypatch.setattr(parallel, "run", stopped_early)
+    folder = tmp_path / "report"
+    assert main(["simulate", str(MINIMAL), "--games", "100", "--seed", "7", "--workers", "1", "--no-replay",
+                 "--report", str(folder)]) == 1
+    run = json.loads((folder / "report.json").read_text())["run"]
+    assert run["interrupted"] is True and run["games"] == 20
+    assert run["seeds"] == [7, 26] and run["planned"] == [7, 106] and run["seeds_skipped"] == []
+    page = (folder / "index.html").read_text(encoding="utf-8")
+    assert "<b>Interrupted</b>: the run was stopped (Ctrl-C) after 20 of 100 planned games (seeds 7–106)" in page
+    assert "20 games, seeds 7–26," in page
+
+
+def test_a_finished_run_is_not_marked_and_skipped_seeds_are_listed() -> None:
+    info = balance.PackInfo("p", "P", "1", {})
+    games = [GameRecord(seed, 2, [1, 0], [0], 10, "h", bots=["random"] * 2) for seed in (1, 2, 3, 6, 9, 10)]
+    planned = {"seeds": [1, 12], "players": [2], "options": [], "bots": ""}
+    assert balance.build(games, info, planned)["run"] == planned | {
+        "interrupted": False, "games": 6, "errors": 0, "replay_mismatches": 0}
+    run = balance.build(games, info, planned, interrupted=True)["run"]
+    assert run["seeds"] == [1, 10] and run["seeds_skipped"] == [[4, 5], [7, 8]] and run["planned"] == [1, 12]
+    assert "seeds 1–10 (not 4–5, 7–8)" in html.render(balance.build(games, info, planned, interrupted=True), {})
+    assert balance.build([], info, planned, interrupted=True)["run"]["seeds"] == []

@@ -1,6 +1,6 @@
 """How strong the bots are: seeded games between two bot kinds, with 95% intervals and decision times.
 
-    python tools/bots_ladder.py [--pack robot-factory:2] [--pairing mcts,random] [--games 100] [--json]
+    python tools/bots_ladder.py [--pack robot-factory:2] [--pairing mcts/random] [--games 100] [--json] [--progress]
 
 A pairing `A/B` (two bot specs as for `--bot`, e.g. `mcts:iterations=50,depth=40/random`) seats A in one
 seat and B in every other; game i uses seed `--seed + i` and puts A in seat i mod players, so every seat gets its share
@@ -88,7 +88,8 @@ class Pairing:
     clocks: tuple[_Clock, _Clock] = field(default_factory=lambda: (_Clock(), _Clock()))
     game_seconds: float = 0.0
 
-    def play(self, pack: Any, seed: int, game: int) -> None:
+    def play(self, pack: Any, seed: int, game: int) -> float:
+        """Play game `game` (seed `seed`); A's share of the win."""
         seat_a = game % self.players
         specs = [self.a if seat == seat_a else self.b for seat in range(self.players)]
         agents: list[Agent] = [_Timed(spec.make(seed, seat), self.clocks[0 if seat == seat_a else 1])
@@ -98,12 +99,13 @@ class Pairing:
         match.run(agents)
         outcome = match.outcome(digest=False)
         self.game_seconds += time.process_time() - start
-        if seat_a in outcome.winners:
-            self.wins += 1 / len(outcome.winners)
+        share = 1 / len(outcome.winners) if seat_a in outcome.winners else 0.0
+        self.wins += share
         scores = [r.score for r in outcome.results]
         self.a_scores.append(scores[seat_a])
         self.b_scores.append(statistics.fmean(s for seat, s in enumerate(scores) if seat != seat_a))
         self.games += 1
+        return share
 
     def summary(self) -> dict[str, Any]:
         low, high = wilson(self.wins, self.games)
@@ -141,6 +143,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--from-game", type=int, default=0, metavar="I",
                    help="start at game I (seed + I, A in seat I mod players): the rest of an interrupted run")
     p.add_argument("--json", action="store_true", help="one JSON object per pairing instead of a line")
+    p.add_argument("--progress", action="store_true",
+                   help="a line on stderr after each game (its index, seed and A's share of the win)")
     args = p.parse_args(argv)
     try:
         if not 0 <= args.from_game < args.games:
@@ -156,7 +160,10 @@ def main(argv: list[str] | None = None) -> int:
             pairing = Pairing(name, players, a, b)
             try:
                 for game in range(args.from_game, args.games):
-                    pairing.play(loaded[name], args.seed + game, game)
+                    share = pairing.play(loaded[name], args.seed + game, game)
+                    if args.progress:
+                        print(f"game {game} seed {args.seed + game}: {pairing.a} {share:g}"
+                              f" ({pairing.wins:g} of {pairing.games})", file=sys.stderr, flush=True)
             except KeyboardInterrupt:
                 if pairing.games:
                     _show(pairing, args.json, interrupted=True)

@@ -130,6 +130,9 @@ class Explainer:
             yield f"  A player is eliminated (cannot win) if {text(str(data['eliminated']), 'expr')}"
         if data.get("team_loss") is not None:
             yield f"  Everyone loses together if {text(str(data['team_loss']), 'expr')}"
+        if data.get("estimate") is not None:
+            yield f"  Bots judge a game not yet over by: {text(str(data['estimate']), 'expr')}" \
+                  " (higher is better; it decides no winner)"
         yield from self.history("scoring")
 
     def one(self, ident: str) -> Iterator[str]:

@@ -72,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
     if args.report is not None:
         from engine.report.html import write
 
-        page = write(_balance(report.games, pack, args, counts), args.report)
+        page = write(_balance(report.games, pack, args, counts, interrupted), args.report)
         if args.format != "json":
             print(f"balance report: {page}")
     if args.format == "json":
@@ -127,13 +127,14 @@ def _progress_bar(total: int, enabled: bool) -> AbstractContextManager[Any]:
     return tqdm(total=total, unit="game", file=sys.stderr, dynamic_ncols=True)
 
 
-def _balance(games: list[GameRecord], pack: Pack, args: argparse.Namespace, counts: list[int]) -> dict[str, Any]:
+def _balance(games: list[GameRecord], pack: Pack, args: argparse.Namespace, counts: list[int],
+             interrupted: bool = False) -> dict[str, Any]:
     info = balance.PackInfo(pack.id, pack.name, pack.version,
                             {cid: (c.name, c.ctype.id) for cid, c in pack.components.items()})
     run = {"seeds": [args.seed, args.seed + args.games - 1], "players": counts,
            "options": sorted(n for n, on in options(args.option, pack).items() if on),
            "bots": describe_seats(_seats(args, counts))}
-    return balance.build(games, info, run)
+    return balance.build(games, info, run, interrupted)
 
 
 def _run_compare(args: argparse.Namespace) -> int:
@@ -144,7 +145,7 @@ def _run_compare(args: argparse.Namespace) -> int:
     reports, interrupted = [], False
     for spec, pack in ((base_spec, base), (modded_spec, modded)):
         report, stopped = _play(args, spec, pack, counts)
-        reports.append((report, _balance(report.games, pack, args, counts)))
+        reports.append((report, _balance(report.games, pack, args, counts, stopped)))
         interrupted |= stopped
         if stopped:
             break

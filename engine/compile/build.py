@@ -739,8 +739,9 @@ class Builder:
                            sorted((int(b["min"]), str(b["label"])) for b in r.get("bands", []) or []),
                            self.expr_at(e.src, (*at, "ranks", i, "when")))
                  for i, r in enumerate(d.get("ranks", []) or [])]
-        team_loss, eliminated = (self.expr_at(e.src, (*at, key)) for key in ("team_loss", "eliminated"))
-        return Scoring(score, tiebreak, breakdown, ranks, team_loss, eliminated)
+        team_loss, eliminated, estimate = (self.expr_at(e.src, (*at, key))
+                                           for key in ("team_loss", "eliminated", "estimate"))
+        return Scoring(score, tiebreak, breakdown, ranks, team_loss, eliminated, estimate)
 
 
 def _value_place(src: SourceFile, path: tuple) -> tuple[str, int, int]:

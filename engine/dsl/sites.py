@@ -206,6 +206,8 @@ def _scoring_sites(src: SourceFile, path: DataPath, data: Any) -> Iterator[Site]
     for key in ("team_loss", "eliminated"):
         if data.get(key) is not None:
             yield Site(src, (*path, key), str(data[key]), "expr")
+    if data.get("estimate") is not None:
+        yield Site(src, (*path, "estimate"), str(data["estimate"]), "expr", number="the position estimate")
 
 
 def _seq(value: Any) -> list[Any]:

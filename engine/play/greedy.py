@@ -1,8 +1,11 @@
-"""The greedy bot: tries every option one step ahead and keeps the one that leaves its score best.
+"""The greedy bot: tries every option one step ahead and keeps the one that leaves its position best.
 
 It looks ahead on a sample of what it cannot see (`Match.determinize`), never on the real match, so a
 draw it tries shows a card the deck might hold, not the one it does. One step: the option is applied
-and the match runs on to the next decision (whoever's), where the position is scored.
+and the match runs on to the next decision (whoever's), where the position is judged: by the result if
+the match is over, else by the pack's position estimate (`scoring.estimate`), or its score where it
+declares none. A score that moves only now and then (points paid only at the end) leaves nearly every
+option tied; an estimate that values what leads there (an army, an economy) tells them apart.
 """
 
 from __future__ import annotations
@@ -61,16 +64,20 @@ class GreedyAgent:
 
 def position_value(match: Match, seat: int) -> tuple[float, int, int]:
     """How good the position is for `seat`: the result if the match is over (1 a win, shared among the
-    winners; 0 a loss; 0.5 meaning not over yet), then its score's lead over the best other seat, then its
-    score."""
-    outcome = match.outcome(digest=False)
-    scores = [r.score for r in outcome.results]
-    mine = scores[seat]
-    others = [s for i, s in enumerate(scores) if i != seat]
-    lead = mine - max(others) if others else mine
+    winners; 0 a loss; 0.5 meaning not over yet), then its lead over the best other seat, then its own
+    value. The lead and value are the final scores once the match is over, and before that the pack's
+    position estimate (`scoring.estimate`; the score where it declares none)."""
     if not match.done:
-        return 0.5, lead, mine
+        return (0.5, *_lead(match.estimates(), seat))
+    outcome = match.outcome(digest=False)
+    lead, mine = _lead([r.score for r in outcome.results], seat)
     if outcome.verdict in (Verdict.TEAM_LOSS, Verdict.NO_WINNER) or seat not in outcome.winners:
         return 0.0, lead, mine
     return 0.5 + 0.5 / len(outcome.winners), lead, mine
 
+
+def _lead(values: list[int], seat: int) -> tuple[int, int]:
+    """`seat`'s value less the best other seat's (its value alone when it plays alone), and its value."""
+    mine = values[seat]
+    others = [v for i, v in enumerate(values) if i != seat]
+    return (mine - max(others) if others else mine), mine

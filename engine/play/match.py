@@ -33,7 +33,7 @@ from engine.runtime.defs import Pack
 from engine.runtime.determinize import offered_items, redeal_hidden
 from engine.runtime.events import Event, EventKind
 from engine.runtime.interpreter import NEVER, Interpreter
-from engine.runtime.scoring import PlayerResult, Verdict, final_scores, team_lost, verdict
+from engine.runtime.scoring import PlayerResult, Verdict, estimates, final_scores, team_lost, verdict
 from engine.runtime.views import SeatView, seen_key, snapshot, state_hash
 
 Observer = Callable[[Event], None]
@@ -266,6 +266,12 @@ class Match:
             results = final_scores(self.game)
             kind, won = verdict(results, team_lost(self.game))
         return Outcome(results, won, state_hash(self.game) if digest else "", len(self.log), kind)
+
+    def estimates(self) -> list[int]:
+        """Each seat's position estimate now (`scoring.estimate`, the score where the pack has none): what a
+        bot compares in a position that is not over. On a sample (`determinize`) it reads the sample."""
+        with self.game.looking():
+            return estimates(self.game)
 
     # ---------------------------------------------------------------- copies and history
     def fork(self, history: bool = True) -> Match:

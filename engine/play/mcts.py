@@ -3,11 +3,11 @@
 Each iteration takes a fresh sample of the game as the bot's seat sees it (`Match.determinize`: every
 item it cannot see dealt again, the random generator reseeded), walks the tree down choosing by UCB
 among the options that sample allows, adds one node, plays random moves to the end (or for `depth`
-answers, where each seat's score margin stands in for the result: `cut_value`) and credits every seat
-that chose on the way with its result. A node stands for a sequence of
-answers, not a state, so one tree gathers what the samples have in common; an option is counted as
-available each time a sample offers it, which keeps options that are rarely legal from looking better
-than they are. The bot then answers with the option visited most.
+answers, where each seat's margin in the pack's position estimate, or its score where the pack declares
+none, stands in for the result: `cut_value`) and credits every seat that chose on the way with its
+result. A node stands for a sequence of answers, not a state, so one tree gathers what the samples have
+in common; an option is counted as available each time a sample offers it, which keeps options that are
+rarely legal from looking better than they are. The bot then answers with the option visited most.
 """
 
 from __future__ import annotations
@@ -127,24 +127,25 @@ class _Rollout:
 
 def seat_results(match: Match) -> list[float]:
     """Each seat's result in [0, 1]: its share of the win once the match is over; before that (a rollout cut
-    at `depth`), 0.5 moved by its score's margin over the best other seat, relative to the two scores
-    (`cut_value`), so a small lead counts a little, a big one nearly as much as a win."""
+    at `depth`), 0.5 moved by its margin over the best other seat, relative to the two values
+    (`cut_value`), so a small lead counts a little, a big one nearly as much as a win. The values are the
+    pack's position estimate (`scoring.estimate`), or the score where it declares none."""
+    if not match.done:
+        values = match.estimates()
+        return [cut_value(values, seat) for seat in range(len(values))]
     outcome = match.outcome(digest=False)
     seats = len(outcome.results)
-    if not match.done:
-        scores = [r.score for r in outcome.results]
-        return [cut_value(scores, seat) for seat in range(seats)]
     if outcome.verdict in (Verdict.TEAM_LOSS, Verdict.NO_WINNER) or not outcome.winners:
         return [0.0] * seats
     share = 1 / len(outcome.winners)
     return [share if seat in outcome.winners else 0.0 for seat in range(seats)]
 
 
-def cut_value(scores: list[int], seat: int) -> float:
+def cut_value(values: list[int], seat: int) -> float:
     """The value of an unfinished position for `seat`, in (0.05, 0.95): a finished win (1) is always better.
 
-    A lead of 2 at 10 to 8 is worth less than at 2 to 0: the margin is taken relative to the scores'
-    sizes, which needs no scale from the pack."""
-    mine = scores[seat]
-    best = max((s for i, s in enumerate(scores) if i != seat), default=0)
+    A lead of 2 at 10 to 8 is worth less than at 2 to 0: the margin is taken relative to the values'
+    sizes, which needs no scale from the pack (nor from its estimate)."""
+    mine = values[seat]
+    best = max((v for i, v in enumerate(values) if i != seat), default=0)
     return 0.5 + CUT_WEIGHT * (mine - best) / (abs(mine) + abs(best) + 1)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import Any
 
 from engine.play.simulate import COVERAGE_KINDS, GameRecord
@@ -36,14 +37,17 @@ class PackInfo:
     components: dict[str, tuple[str, str]]      # id -> (name, type id)
 
 
-def build(records: list[GameRecord], pack: PackInfo, run: dict[str, Any]) -> dict[str, Any]:
-    """The whole report as JSON-ready data; `run` says how the games were made (seeds, options, bots)."""
+def build(records: list[GameRecord], pack: PackInfo, run: dict[str, Any], interrupted: bool = False
+          ) -> dict[str, Any]:
+    """The whole report as JSON-ready data; `run` says how the games were made (the seeds planned, options,
+    bots). A run cut short (Ctrl-C) says so: `run.interrupted`, and its `seeds` are the ones played."""
     ok = [g for g in records if g.error is None]
     multi = [g for g in ok if g.players > 1]
     return {
         "pack": {"id": pack.id, "name": pack.name, "version": pack.version},
-        "run": run | {"games": len(records), "errors": len(records) - len(ok),
-                      "replay_mismatches": sum(1 for g in ok if g.replayed is False)},
+        "run": run | played_seeds(records, run["seeds"], interrupted)
+               | {"games": len(records), "errors": len(records) - len(ok),
+                  "replay_mismatches": sum(1 for g in ok if g.replayed is False)},
         "by_players": [_player_count(n, [g for g in ok if g.players == n])
                        for n in sorted({g.players for g in ok})],
         "length": {"decisions": describe([g.decisions for g in ok]), "rounds": describe([g.rounds for g in ok]),
@@ -52,6 +56,19 @@ def build(records: list[GameRecord], pack: PackInfo, run: dict[str, Any]) -> dic
         "components": components(multi, pack),
         "bots": bots(multi),
     }
+
+
+def played_seeds(records: list[GameRecord], planned: list[int], interrupted: bool) -> dict[str, Any]:
+    """`seeds`: the first and last seed played (the planned range when the run finished); an interrupted
+    run adds `planned` (the range asked for) and `seeds_skipped`, the ranges between its first and last
+    seed that no game played (workers finish their chunks in any order), so every seed in `seeds` not
+    listed there was played. `seeds` is empty when no game finished."""
+    if not interrupted:
+        return {"seeds": list(planned), "interrupted": False}
+    seeds = sorted(g.seed for g in records)
+    skipped = [[a + 1, b - 1] for a, b in pairwise(seeds) if b - a > 1]
+    return {"seeds": [seeds[0], seeds[-1]] if seeds else [], "interrupted": True, "planned": list(planned),
+            "seeds_skipped": skipped}
 
 
 def _rate(k: float, n: int) -> dict[str, Any]:

@@ -176,7 +176,8 @@ def render(report: dict[str, Any], images: dict[str, str], comparison: dict[str,
     pack, run = report["pack"], report["run"]
     parts = [f"<h1>Balance report: {_e(pack['name'])} {_e(pack['version'])}</h1>",
              _comparison(comparison) if comparison else "",
-             f"<p>{run['games']} games, seeds {run['seeds'][0]}–{run['seeds'][1]}, players {_e(run['players'])},"
+             _interrupted(run),
+             f"<p>{run['games']} games, seeds {_seeds(run)}, players {_e(run['players'])},"
              f" options {_e(', '.join(run['options']) or 'none')}, bots {_e(run['bots'])};"
              f" {run['errors']} errors, {run['replay_mismatches']} replay mismatches.</p>",
              "<h2>Seat win rates</h2>", _img(images, "win_rates", "seat win rates"), _seat_table(report),
@@ -193,8 +194,27 @@ def render(report: dict[str, Any], images: dict[str, str], comparison: dict[str,
             + "\n".join(parts) + "</body></html>\n")
 
 
+def _seeds(run: dict[str, Any]) -> str:
+    seeds = run["seeds"]
+    if not seeds:
+        return "none"
+    skipped = ", ".join(f"{a}–{b}" if a != b else str(a) for a, b in run.get("seeds_skipped", []))
+    return f"{seeds[0]}–{seeds[1]}" + (f" (not {skipped})" if skipped else "")
+
+
+def _interrupted(run: dict[str, Any]) -> str:
+    """A warning at the top of an interrupted run's page: fewer games than planned."""
+    if not run.get("interrupted"):
+        return ""
+    first, last = run["planned"]
+    return (f'<p class=warn><b>Interrupted</b>: the run was stopped (Ctrl-C) after {run["games"]} of'
+            f" {last - first + 1} planned games (seeds {first}–{last}); every figure below is of the games"
+            " played.</p>")
+
+
 _CSS = ("body{font-family:sans-serif;max-width:70em;margin:2em auto;padding:0 1em}"
         "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:.2em .5em;text-align:right}"
+        ".warn{background:#fed;border:1px solid #c96;padding:.5em}"
         "th{background:#eee}td.l,th.l{text-align:left}tr.sig{background:#fde}img{max-width:100%}")
 
 

@@ -310,6 +310,7 @@ class Scoring:
     ranks: list[RankTable] = field(default_factory=list)
     team_loss: Expr | None = None    # when it holds at the end, every player loses (no acting player)
     eliminated: Expr | None = None   # per player at the end: an eliminated player cannot win
+    estimate: Expr | None = None     # per player, for bots: how good an unfinished position is (not a score)
 
     def rank(self, ctx: Ctx, players: int, score: int) -> str | None:
         """The first table whose player counts and `when` match decides."""

@@ -49,6 +49,17 @@ def final_scores(game: Interpreter) -> list[PlayerResult]:
     return results
 
 
+def estimates(game: Interpreter) -> list[int]:
+    """Each seat's position estimate, for bots judging a game that is not over: the pack's
+    `scoring.estimate` read for that seat (`me`), or its score where the pack declares none (so a pack
+    without one is judged exactly as before the estimate existed)."""
+    scoring = game.pack.scoring
+    if scoring is None:
+        return [0] * len(game.state.players)
+    judge = scoring.score if scoring.estimate is None else scoring.estimate
+    return [int(judge(Ctx(game, seat))) for seat in range(len(game.state.players))]
+
+
 def team_lost(game: Interpreter) -> bool:
     """Whether the pack's `scoring.team_loss` holds now (checked with no acting player)."""
     scoring = game.pack.scoring
