@@ -21,8 +21,10 @@ GAMES = 200
 GAMES_OF = {"robotopia": 12, "stress-botics": 12}
 # packs whose answers never reach another seat: Goofspiel's are card bids from a hidden hand; Connect Four's
 # are column numbers, and a chosen plain value stays private because the kernel cannot yet tell one asked in
-# the open from a sealed one (a `simultaneous` step's): docs/status.md, issue 15
-NO_PUBLIC_ANSWERS = {"goofspiel", "connect-four"}
+# the open from a sealed one (a `simultaneous` step's): docs/status.md, issue 15; Robot Factory's are made
+# behind the divider (programming) or from a hand (until session 6 its robot assignments to the public action
+# slots told the other seat "P1 chose Attack")
+NO_PUBLIC_ANSWERS = {"goofspiel", "connect-four", "robot-factory"}
 
 
 class FeedCheck:

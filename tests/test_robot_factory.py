@@ -116,3 +116,29 @@ def test_baseline_plays_the_same_random_games(pack: Pack) -> None:
 def test_baseline_rejects_a_label_it_does_not_offer() -> None:
     with pytest.raises(baseline.ReplayError, match="not among the baseline's options"):
         baseline.replay(["Teleport"], 1)
+
+
+@pytest.mark.parametrize("seed", [3, 4, 5])
+def test_the_second_programmer_never_sees_the_first_ones_plan(seed: int) -> None:
+    """Rulebook lines 56 and 78: both players program secretly, behind the divider. P1 answers the
+    simultaneous step first, so at each of P2's programming decisions, every turn (the divider goes up
+    again at cleanup), P2's view must hide how P1 assigned robots (`actions[].used`) and what P1 queued
+    to build (`build_zone`), and the two games that differ only in P1's first assignment look the same."""
+    pack = load_pack("robot-factory")
+
+    def programming_views(flip: bool) -> list[Any]:
+        match = Match(pack, 2, seed)
+        rng, flipped, views = random.Random(seed), False, []
+        while match.decision is not None:
+            decision = match.decision
+            if decision.seat == 1 and "assign" in decision.prompt:
+                zones = match.view(1)["players"][0]["zones"]
+                assert set(zones["actions"]) == {"hidden"} and set(zones["build_zone"]) == {"hidden"}
+                views.append((zones["actions"], zones["robots"]))
+            index = int(rng.random() * decision.size)
+            if flip and not flipped and decision.seat == 0 and "assign" in decision.prompt and decision.size > 1:
+                index, flipped = (index + 1) % decision.size, True
+            match.apply(index)
+        return views
+
+    assert programming_views(False)[0] == programming_views(True)[0]
