@@ -685,11 +685,15 @@ class EffectCompiler(ExprCompiler):
         return stmts("game.emit(N, ctx.seat, P)", N=const(name), P=ast.Dict(keys, vals)), None
 
 
-def _may_grow(value: ast.expr) -> bool:
+def _may_grow(value: ast.AST) -> bool:
     """The value may be larger than any value stored so far: it adds, multiplies, joins or sums (reading a
     stored value, a constant, a count or a comparison gives a value within the limits already)."""
-    return any(isinstance(n, (ast.BinOp, ast.List, ast.ListComp)) or (isinstance(n, ast.Call) and isinstance(
-        n.func, ast.Name) and n.func.id in _GROWING) for n in ast.walk(value))
+    if getattr(value, "cog_small", False):
+        return False
+    if isinstance(value, (ast.BinOp, ast.List, ast.ListComp)) or (isinstance(value, ast.Call) and isinstance(
+            value.func, ast.Name) and value.func.id in _GROWING):
+        return True
+    return any(_may_grow(n) for n in ast.iter_child_nodes(value))
 
 
 _GROWING = frozenset({"sum", "plus", "times"})    # `+` and `*` where a list or text may meet them (expr.py)

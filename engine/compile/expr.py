@@ -20,7 +20,7 @@ from lark import Token, Tree
 from engine.compile.acting import ACTING, with_acting_player
 from engine.compile.charges import inline_charges
 from engine.compile.codegen import Unit, checking_only, const, expr, stmts
-from engine.compile.loops import inline_comprehensions
+from engine.compile.loops import inline_comprehensions, steady
 from engine.diagnostics import did_you_mean
 from engine.dsl.functions import FUNCTIONS
 from engine.dsl.parse import DslText, counter_chain
@@ -183,7 +183,8 @@ class ExprCompiler(Walker):
         kind = kind_of(node)
         if kind == "zone":
             return expr("X.items", X=node)
-        return node if kind in ("list", "items", "players") else expr("iterate(X)", X=node)
+        return getattr(node, "cog_copy_of", node) if kind in ("list", "items", "players") else expr("iterate(X)",
+                                                                                                      X=node)
 
     def snapshot(self, node: ast.expr) -> ast.expr:
         """A collection to loop over while the loop may move its items: zones are copied."""
@@ -361,7 +362,7 @@ class ExprCompiler(Walker):
         if kind_of(base) == "player":
             if name == "seat" and _is_name(base_tree, "me") and "me" not in self.scope:
                 # inline: no list of players to build, no call unless nobody acts (then acting() raises)
-                return kinded(expr("(ctx.seat + 1 if ctx.seat is not None else game.acting(None))"), "value")
+                return small(kinded(expr("(ctx.seat + 1 if ctx.seat is not None else game.acting(None))"), "value"))
             return self._player_attr(base, name)
         return self._item_attr(base, name)
 
@@ -391,8 +392,9 @@ class ExprCompiler(Walker):
         if name in ITEM_BUILTINS:
             return expr("plain_attr(ctx, B, N)", B=base, N=const(name))
         number = numbers_everywhere(self.pack, name)     # `set` keeps it so (effect.py)
-        if kind_of(base) == "item":
-            return numeric(kinded(expr("B.attrs.get(N, 0)", B=base, N=const(name)), "value"), number)
+        if kind_of(base) == "item":   # an item's dict: the read cannot fail (a loop reads a local's once)
+            read = kinded(expr("B.attrs.get(N, 0)", B=base, N=const(name)), "value")
+            return numeric(steady(read) if isinstance(base, ast.Name) else read, number)
         if isinstance(base, ast.Name):
             return numeric(kinded(expr("B.attrs.get(N, 0) if B.__class__ is Item else get_attr(ctx, B, N)", B=base,
                                        N=const(name)), "value"), number)
@@ -531,7 +533,8 @@ class ExprCompiler(Walker):
         if tname is None:
             return const(0)
         if not self.pack.types[tname].per_player:   # one board for everyone: read without a call
-            return kinded(expr("game.grids.shared[T][(C, R)]", T=const(tname), C=col, R=row), "item")
+            board = steady(expr("game.grids.shared[T]", T=const(tname)))   # made at its first read: cannot fail
+            return kinded(expr("B[(C, R)]", B=board, C=col, R=row), "item")
         return kinded(expr("game.grids.at(T, ctx.seat, C, R)", T=const(tname), C=col, R=row), "item")
 
     def _grid_run(self, args: list, fn: str) -> ast.expr:
@@ -540,8 +543,11 @@ class ExprCompiler(Walker):
         if tname is None:
             return ast.List([], ast.Load())
         if not self.pack.types[tname].per_player:   # one board for everyone: a copy of a list made once a match
-            return kinded(expr("list(game.grids.shared_runs[T, B][N])", T=const(tname),
-                               B=const(0 if fn == "column" else 1), N=number), "items")
+            run = kinded(expr("game.grids.shared_runs[T, B][N]", T=const(tname), B=const(0 if fn == "column" else 1),
+                              N=number), "items")
+            copied = kinded(expr("list(X)", X=run), "items")
+            copied.cog_copy_of = run  # type: ignore[attr-defined]   # what `read` takes (it never changes it)
+            return copied
         return kinded(expr(f"game.grids.{fn}(T, ctx.seat, N)", T=const(tname), N=number), "items")
 
     def lower_column(self, tok: Token, args: list) -> ast.expr:
@@ -639,6 +645,13 @@ def numeric(node: ast.expr, number: bool = True) -> ast.expr:
     if number:
         node.cog_number = True  # type: ignore[attr-defined]
     return node
+
+
+def small(node: ast.expr) -> ast.expr:
+    """Note that this expression's value is surely an int within the engine's limits (a seat number): stored
+    as it is, with no type or size check (engine/compile/effect.py)."""
+    node.cog_small = True  # type: ignore[attr-defined]
+    return numeric(node)
 
 
 _NUMBER_CALLS = frozenset({"int", "len", "sum", "abs", "div", "mod", "count", "rank"})

@@ -22,6 +22,7 @@ so a comprehension in a condition or an inner iterable is written out there.
 from __future__ import annotations
 
 import ast
+import copy
 from collections.abc import Callable
 
 from engine.compile.order import first_in_statement, node_at, replaced, with_nested
@@ -49,7 +50,7 @@ def inline_comprehensions(body: list[ast.stmt], temp: Callable[[], str], depth: 
             elif isinstance(comp, ast.GeneratorExp):
                 break   # a generator passed to anything else stays one (it is consumed lazily)
             local = temp()
-            loop = _written_out(comp, reducer, local)
+            loop = _written_out(comp, reducer, local, temp)
             out.extend(inline_comprehensions([_at(node, stmt) for node in loop], temp, depth))
             stmt = replaced(stmt, path, ast.Name(local, ast.Load()))
         out.append(stmt)
@@ -96,10 +97,12 @@ def _reducer(path: list) -> str | None:
     return name
 
 
-def _written_out(comp: ast.ListComp | ast.GeneratorExp, reducer: str | None, local: str) -> list[ast.stmt]:
+def _written_out(comp: ast.ListComp | ast.GeneratorExp, reducer: str | None, local: str,
+                 temp: Callable[[], str]) -> list[ast.stmt]:
     """`local = START` and the loop (nested loops, one per `for`) that gives `local` the comprehension's
     (reduced) value: each `for` after the first goes through its iterable once per element of the one
-    before, as the comprehension does."""
+    before, as the comprehension does. What a `for`'s tests read that is the same for every element
+    (`steady`) is read once, before that `for`."""
     store = ast.Name(local, ast.Store())
     start: ast.expr
     inner: list[ast.stmt]
@@ -114,12 +117,49 @@ def _written_out(comp: ast.ListComp | ast.GeneratorExp, reducer: str | None, loc
         start = ast.List([], ast.Load())
         append = ast.Attribute(ast.Name(local, ast.Load()), "append", ast.Load())
         inner = [ast.Expr(ast.Call(append, [comp.elt], []))]
-    for gen in reversed(comp.generators):
-        for test in reversed(gen.ifs):
+    targets = [gen.target.id for gen in comp.generators if isinstance(gen.target, ast.Name)]
+    for depth in reversed(range(len(comp.generators))):
+        gen = comp.generators[depth]
+        tests, before = _read_once(gen.ifs, set(targets[depth:]), temp)
+        for test in reversed(tests):
             inner = [ast.If(test, inner, [])]
         assert isinstance(gen.target, ast.Name)
-        inner = [ast.For(ast.Name(gen.target.id, ast.Store()), gen.iter, inner, [])]
+        inner = [*before, ast.For(ast.Name(gen.target.id, ast.Store()), gen.iter, inner, [])]
     return [ast.Assign([ast.Name(local, ast.Store())], start), *inner]
+
+
+def steady(node: ast.expr) -> ast.expr:
+    """Mark a read that cannot fail and has no effect, whose value changes only with the locals it names
+    (an item's stored attribute through a local known to hold an item, this match's board map): a loop
+    whose test reads it with none of those locals bound by the loop reads it once, before the loop."""
+    node.cog_steady = True  # type: ignore[attr-defined]
+    return node
+
+
+def _read_once(tests: list[ast.expr], bound: set[str], temp: Callable[[], str]) -> tuple[list[ast.expr],
+                                                                                        list[ast.stmt]]:
+    """The tests with each `steady` read that names none of `bound` (the loop's names; nor a name the test
+    binds itself) taken out into a local, and the assignments of those locals (equal reads share one)."""
+    inside = bound | {n.id for test in tests for n in ast.walk(test) if isinstance(n, ast.Name)
+                      and not isinstance(n.ctx, ast.Load)} | {
+        a.arg for test in tests for n in ast.walk(test) if isinstance(n, ast.Lambda) for a in n.args.args}
+    found: dict[str, tuple[str, ast.expr]] = {}
+
+    class Lift(ast.NodeTransformer):
+        def visit(self, node: ast.AST) -> ast.AST:
+            if getattr(node, "cog_steady", False) and isinstance(node, ast.expr) and not any(
+                    isinstance(n, ast.Name) and n.id in inside for n in ast.walk(node)):
+                key = ast.dump(node)
+                if key not in found:
+                    found[key] = (temp(), node)
+                return ast.Name(found[key][0], ast.Load())
+            return self.generic_visit(node)
+
+    if not any(getattr(n, "cog_steady", False) for test in tests for n in ast.walk(test)):
+        return tests, []
+    lifted = [Lift().visit(copy.deepcopy(test)) for test in tests]   # nodes are shared: never changed in place
+    before = [ast.Assign([ast.Name(name, ast.Store())], read) for name, read in found.values()]
+    return lifted, before
 
 
 def _at(node: ast.stmt, where: ast.stmt) -> ast.stmt:
