@@ -19,7 +19,7 @@ from typing import Any
 from lark import Token, Tree
 
 from engine.compile.acting import ACTING
-from engine.compile.codegen import checking_only, const, expr, stamp, stmts
+from engine.compile.codegen import checking_only, const, expr, generating, stamp, stmts
 from engine.compile.expr import (
     ExprCompiler,
     as_int,
@@ -38,7 +38,7 @@ from engine.diagnostics import did_you_mean
 from engine.dsl.parse import DslText, branch_parts, choice_binders, label_text
 from engine.dsl.walk import STATEMENT
 from engine.runtime.decision import DONE, YES
-from engine.runtime.defs import Effect, Pack
+from engine.runtime.defs import Effect, Pack, item_names_unique
 from engine.runtime.dsl_values import offer, option_labels
 from engine.runtime.limits import MAX_OPTIONS, MAX_VALUE
 from engine.usage import Usage
@@ -502,7 +502,10 @@ class EffectCompiler(ExprCompiler):
             return kind(element, generators)
 
         parts = ast.Tuple([ast.Name(py, ast.Load()) for py, _ in loops], ast.Load())
-        options = expr("offer_combinations(X)", X=comprehension(parts, ast.ListComp))
+        # items with names of their own: labels made only if read (a fact of the whole pack: asked only when
+        # generating, on the first run, when every component is known)
+        named = generating() and all(self.kinds.get(py) == "item" for py, _ in loops) and item_names_unique(self.pack)
+        options = expr("offer_combinations(X, N)", X=comprehension(parts, ast.ListComp), N=const(named))
         chosen = self.unit.temp()
         body.body = [ast.Assign([ast.Tuple([ast.Name(py, ast.Store()) for py, _ in loops], ast.Store())],
                                 ast.Name(chosen, ast.Load())), *body.body]

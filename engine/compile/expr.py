@@ -97,7 +97,7 @@ class ExprCompiler(Walker):
         collections paid for inline (engine/compile/loops.py, charges.py), and the acting player read
         into its local first if the body reads it (engine/compile/acting.py)."""
         body = inline_charges(inline_comprehensions(body, self.unit.temp), self.unit.temp)
-        return with_acting_player(body, ACTING)
+        return with_acting_player(_plain_in_iterables(body), ACTING)
 
     def acting_player(self) -> ast.expr:
         """The acting seat's player (`game.seats[ctx.seat]`: its zones and counters): a local read once
@@ -421,7 +421,15 @@ class ExprCompiler(Walker):
     def _x_index(self, t: Tree) -> ast.expr:
         """`coll[i]`: an element of the collection (index() raises outside it), so of its elements' kind."""
         coll = self.expr(t.children[0])
-        return kinded(expr("index(A, I)", A=self.read(coll), I=self.expr(t.children[1])), element_kind(coll))
+        i = self.expr(t.children[1])
+        if kind_of(coll) in ("zone", "items") and isinstance(i, ast.Constant) and i.value.__class__ is int \
+                and i.value > 0:   # a list: its element read in place, index() only to report one it lacks
+            code = "L[0] if (L := A) else index(L, I)" if i.value == 1 else "L[J] if len(L := A) > J else index(L, I)"
+            read = kinded(expr(code, L=self.unit.temp(), A=self.read(coll), I=i, J=const(i.value - 1)),
+                          element_kind(coll))
+            read.cog_plain = expr("index(A, I)", A=self.read(coll), I=i)  # type: ignore[attr-defined] # see _finished
+            return read
+        return kinded(expr("index(A, I)", A=self.read(coll), I=i), element_kind(coll))
 
     def _x_collection(self, t: Tree) -> ast.expr:
         """`COLL where COND`: the items for which COND holds, with `it` bound."""
@@ -595,6 +603,23 @@ class ExprCompiler(Walker):
         self.check_cost_name(args[1].children[0])
         amount = self.expr(args[2]) if len(args) == 3 else const(None)
         return expr("cost_uses(ctx, I, N, A)", I=item, N=const(counter), A=amount)
+
+
+def _plain_in_iterables(body: list[ast.stmt]) -> list[ast.stmt]:
+    """`body` with each read that names a local (`Z[1]` as `L[0] if (L := Z.items) else ...`) put back to
+    its plain form (`index(Z.items, 1)`) inside what a comprehension goes through, where Python refuses `:=`.
+    Changed in place: both forms give the same value, so a node shared with another place may change too."""
+    for node in (n for stmt in body for n in ast.walk(stmt)):
+        if isinstance(node, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
+            for gen in node.generators:
+                if any(isinstance(n, ast.NamedExpr) for n in ast.walk(gen.iter)):
+                    gen.iter = _Plain().visit(gen.iter)
+    return body
+
+
+class _Plain(ast.NodeTransformer):
+    def visit(self, node: ast.AST) -> ast.AST:
+        return self.generic_visit(getattr(node, "cog_plain", node))
 
 
 # built-in names: (code, kind)
