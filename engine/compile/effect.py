@@ -472,6 +472,8 @@ class EffectCompiler(ExprCompiler):
             names = known if known is not None else option_labels(values)
             options = ast.Tuple([ast.List([const(v) for v in values], ast.Load()),
                                  ast.List([const(n) for n in names], ast.Load())], ast.Load())
+        elif getattr(coll, "cog_distinct", False):   # a new list of numbers that differ: as offer() would find
+            options = ast.Tuple([paid(options), const(None)], ast.Load())
         else:
             options = expr("offer(X)", X=paid(options))
         return self._item_asker(py, options, prompt, body, repeat, optional), (None if repeat or optional else legal)

@@ -32,6 +32,7 @@ from engine.runtime import limits
 from engine.runtime.anytime import REASK
 from engine.runtime.containers import need_containers
 from engine.runtime.defs import Cost, Expr, Pack
+from engine.runtime.limits import MAX_LIST
 from engine.runtime.state import Item, PlayerRef
 from engine.usage import Place, Usage
 
@@ -436,7 +437,8 @@ class ExprCompiler(Walker):
         source = self.expr(t.children[0])
         it, cond = self.with_it(t.children[1], source)
         kind = {"players": "players", "zone": "items", "items": "items"}.get(kind_of(source) or "", "list")
-        return charged(kinded(expr("[IT for IT in E if C]", IT=it, E=paid(self.read(source)), C=cond), kind))
+        found = charged(kinded(expr("[IT for IT in E if C]", IT=it, E=paid(self.read(source)), C=cond), kind))
+        return distinct_numbers(found) if getattr(source, "cog_distinct", False) else found
 
     # ---------------------------------------------------------------- functions
     def _x_call_fn(self, t: Tree) -> ast.expr:
@@ -450,8 +452,9 @@ class ExprCompiler(Walker):
         if not fn.takes(len(args)):
             self.dsl.error(name_tok, "DSL011", f"{name_tok}() takes {fn.arity_text()} arguments, got {len(args)}")
             return _nothing(fn.returns)
-        if fn.code is None:
-            lower: Callable[[Any, list], ast.expr] = getattr(self, f"lower_{fn.name}")
+        lower: Callable[[Any, list], ast.expr] | None = getattr(self, f"lower_{fn.name}", None)
+        if lower is not None or fn.code is None:
+            assert lower is not None, f"{fn.name}() has neither code nor a lower_ method"
             return lower(name_tok, args)
         parts = dict(zip("ABC", (self.expr(a) for a in args), strict=False))
         node = kinded(expr(fn.code, **parts), fn.code_kind)
@@ -486,6 +489,17 @@ class ExprCompiler(Walker):
             return ast.List([], ast.Load())
         self.usage.ref(tname, self.dsl.spot(arg))
         return charged(kinded(expr("game.all_of(T, ctx.seat)", T=const(tname)), "items"))  # all_of pays its scan
+
+    def lower_range(self, tok: Token, args: list) -> ast.expr:
+        """range(A, B): the numbers A..B, a new list paid for by its length; between two numbers written in the
+        text (within the limit) without number_span's checks. Its numbers differ: see `distinct_numbers`."""
+        low, high = self.expr(args[0]), self.expr(args[1])
+        if (isinstance(low, ast.Constant) and isinstance(high, ast.Constant) and low.value.__class__ is int
+                and high.value.__class__ is int and high.value - low.value < MAX_LIST):
+            node = expr("game.each(list(range(A, B)))", A=low, B=const(high.value + 1))
+        else:
+            node = expr(f"game.each(list(number_span(A, B, 'range()', {MAX_LIST})))", A=low, B=high)
+        return distinct_numbers(charged(kinded(node, "list")))
 
     def lower_max(self, tok: Token, args: list) -> ast.expr:
         return _builtin("max", [self.expr(a) for a in args])
@@ -669,6 +683,13 @@ def numeric(node: ast.expr, number: bool = True) -> ast.expr:
     comparisons on it keep Python's operators, with nothing to pay for size."""
     if number:
         node.cog_number = True  # type: ignore[attr-defined]
+    return node
+
+
+def distinct_numbers(node: ast.expr) -> ast.expr:
+    """Note that this expression makes a new list of numbers that all differ (a `range`, or some of one): a
+    choice among them offers it as it is, labelled only if read (what `offer` would find out)."""
+    node.cog_distinct = True  # type: ignore[attr-defined]
     return node
 
 
