@@ -20,7 +20,7 @@ from lark import Token, Tree
 from engine.compile.acting import ACTING, with_acting_player
 from engine.compile.charges import inline_charges
 from engine.compile.codegen import Unit, checking_only, const, expr, stmts
-from engine.compile.loops import inline_comprehensions, steady
+from engine.compile.loops import inline_comprehensions, quiet, steady
 from engine.diagnostics import did_you_mean
 from engine.dsl.functions import FUNCTIONS
 from engine.dsl.parse import DslText, counter_chain
@@ -438,6 +438,8 @@ class ExprCompiler(Walker):
         it, cond = self.with_it(t.children[1], source)
         kind = {"players": "players", "zone": "items", "items": "items"}.get(kind_of(source) or "", "list")
         found = charged(kinded(expr("[IT for IT in E if C]", IT=it, E=paid(self.read(source)), C=cond), kind))
+        if quiet(cond):    # first(...) of it may stop at the first that passes (engine/compile/loops.py)
+            found.cog_quiet = True  # type: ignore[attr-defined]
         return distinct_numbers(found) if getattr(source, "cog_distinct", False) else found
 
     # ---------------------------------------------------------------- functions

@@ -10,7 +10,11 @@ statements before it instead, and the statement reads the result from a local:
     len([IT for IT in E if C])     t = 0 / for IT in E: if C: t += 1
     sum([V for IT in E if C])      t = 0 / for IT in E: if C: t += V
     any(V for IT in E if C)        t = False / for IT in E: if C: if V: t = True; break
+    first([IT for IT in E if C])   t = None / for IT in E: if C: t = IT; break / else: t = first(())
     [V for IT in E if C]           t = [] / for IT in E: if C: t.append(V)
+
+(`first` stops at the first element that passes only where C is `quiet`: it cannot fail and has no effect,
+so the elements after it need no test; `first(())` fails as `first` of nothing did.)
 
 The same values, the same work, the same errors at the same DSL line, in the same order (a count or a
 sum goes through every item, as the list did). Only comprehensions whose `for`s go over plain names
@@ -77,7 +81,7 @@ def _is_loop(node: ast.AST) -> bool:
         not gen.is_async and isinstance(gen.target, ast.Name) for gen in node.generators)
 
 
-_REDUCERS = ("len", "sum", "any")
+_REDUCERS = ("len", "sum", "any", "first")
 
 
 def _reducer(path: list) -> str | None:
@@ -94,6 +98,10 @@ def _reducer(path: list) -> str | None:
         return None
     if name == "len" and not isinstance(comp.elt, ast.Name):
         return None   # counting never evaluates the element: it must be one of the loop's names
+    if name == "first" and not (getattr(comp, "cog_quiet", False) and len(comp.generators) == 1
+                                and isinstance(comp.elt, ast.Name) and isinstance(comp.generators[0].target, ast.Name)
+                                and comp.elt.id == comp.generators[0].target.id):
+        return None   # stopping early skips the tests of the later elements: they must be quiet
     return name
 
 
@@ -113,6 +121,8 @@ def _written_out(comp: ast.ListComp | ast.GeneratorExp, reducer: str | None, loc
     elif reducer == "any":
         start, inner = ast.Constant(False), [ast.If(comp.elt, [ast.Assign([store], ast.Constant(True)), ast.Break()],
                                                     [])]
+    elif reducer == "first":
+        start, inner = ast.Constant(None), [ast.Assign([store], comp.elt), ast.Break()]
     else:
         start = ast.List([], ast.Load())
         append = ast.Attribute(ast.Name(local, ast.Load()), "append", ast.Load())
@@ -124,7 +134,9 @@ def _written_out(comp: ast.ListComp | ast.GeneratorExp, reducer: str | None, loc
         for test in reversed(tests):
             inner = [ast.If(test, inner, [])]
         assert isinstance(gen.target, ast.Name)
-        inner = [*before, ast.For(ast.Name(gen.target.id, ast.Store()), gen.iter, inner, [])]
+        nothing = [ast.Assign([store], ast.Call(ast.Name("first", ast.Load()), [ast.Tuple([], ast.Load())], []))]
+        inner = [*before, ast.For(ast.Name(gen.target.id, ast.Store()), gen.iter, inner,
+                                  nothing if reducer == "first" else [])]
     return [ast.Assign([ast.Name(local, ast.Store())], start), *inner]
 
 
@@ -168,3 +180,22 @@ def _at(node: ast.stmt, where: ast.stmt) -> ast.stmt:
         if isinstance(inner, ast.stmt):
             ast.copy_location(inner, where)
     return node
+
+
+def quiet(node: ast.expr) -> bool:
+    """The expression cannot fail and has no effect: locals, constants, `steady` reads, and `and`/`or`/`not`
+    and comparisons of them (by equality, or by order between surely numbers)."""
+    if getattr(node, "cog_steady", False) or isinstance(node, (ast.Name, ast.Constant)):
+        return True
+    if isinstance(node, ast.BoolOp):
+        return all(quiet(value) for value in node.values)
+    if isinstance(node, ast.UnaryOp):
+        return isinstance(node.op, ast.Not) and quiet(node.operand)
+    if isinstance(node, ast.Compare):
+        parts = [node.left, *node.comparators]
+        if not all(quiet(part) for part in parts):
+            return False
+        return all(isinstance(op, (ast.Eq, ast.NotEq, ast.Is, ast.IsNot)) for op in node.ops) or all(
+            getattr(part, "cog_number", False) or (isinstance(part, ast.Constant) and part.value.__class__ is int)
+            for part in parts)
+    return False
