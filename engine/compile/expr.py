@@ -454,9 +454,8 @@ class ExprCompiler(Walker):
         if not fn.takes(len(args)):
             self.dsl.error(name_tok, "DSL011", f"{name_tok}() takes {fn.arity_text()} arguments, got {len(args)}")
             return _nothing(fn.returns)
-        lower: Callable[[Any, list], ast.expr] | None = getattr(self, f"lower_{fn.name}", None)
-        if lower is not None or fn.code is None:
-            assert lower is not None, f"{fn.name}() has neither code nor a lower_ method"
+        if fn.code is None:
+            lower: Callable[[Any, list], ast.expr] = getattr(self, f"lower_{fn.name}")
             return lower(name_tok, args)
         parts = dict(zip("ABC", (self.expr(a) for a in args), strict=False))
         node = kinded(expr(fn.code, **parts), fn.code_kind)
@@ -629,7 +628,7 @@ def _plain_in_iterables(body: list[ast.stmt]) -> list[ast.stmt]:
         if isinstance(node, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
             for gen in node.generators:
                 if any(isinstance(n, ast.NamedExpr) for n in ast.walk(gen.iter)):
-                    gen.iter = _Plain().visit(gen.iter)
+                    gen.iter = _Plain().visit(gen.iter)  # type: ignore[assignment]   # an expression stays one
     return body
 
 

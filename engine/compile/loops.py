@@ -134,7 +134,8 @@ def _written_out(comp: ast.ListComp | ast.GeneratorExp, reducer: str | None, loc
         for test in reversed(tests):
             inner = [ast.If(test, inner, [])]
         assert isinstance(gen.target, ast.Name)
-        nothing = [ast.Assign([store], ast.Call(ast.Name("first", ast.Load()), [ast.Tuple([], ast.Load())], []))]
+        nothing: list[ast.stmt] = [ast.Assign([store], ast.Call(ast.Name("first", ast.Load()),
+                                                                [ast.Tuple([], ast.Load())], []))]
         inner = [*before, ast.For(ast.Name(gen.target.id, ast.Store()), gen.iter, inner,
                                   nothing if reducer == "first" else [])]
     return [ast.Assign([ast.Name(local, ast.Store())], start), *inner]
@@ -170,8 +171,8 @@ def _read_once(tests: list[ast.expr], bound: set[str], temp: Callable[[], str]) 
     if not any(getattr(n, "cog_steady", False) for test in tests for n in ast.walk(test)):
         return tests, []
     lifted = [Lift().visit(copy.deepcopy(test)) for test in tests]   # nodes are shared: never changed in place
-    before = [ast.Assign([ast.Name(name, ast.Store())], read) for name, read in found.values()]
-    return lifted, before
+    before: list[ast.stmt] = [ast.Assign([ast.Name(name, ast.Store())], read) for name, read in found.values()]
+    return lifted, before  # type: ignore[return-value]   # an expression stays one
 
 
 def _at(node: ast.stmt, where: ast.stmt) -> ast.stmt:
