@@ -41,6 +41,7 @@ Text = tuple[DslText, Tree]
 Where = tuple[str, int, int]
 _DECISIONS = {"choose_item", "choose_number", "choose_alt", "repeat_choose_item", "repeat_choose_alt", "may"}
 _BLOCKS = ("block", "branch", "alternatives", "if_stmt")
+_LOOPS = {"for_stmt", "repeat_n", "while_stmt"}
 _WRITE_HINT = ("keep a plan in state only its seat sees until the step's reveal (a `let`, an attribute of an item "
                "in an owner-only zone, a zone with `visibility: owner` listed in `reveal:`), or make the change "
                "after the step")
@@ -65,6 +66,9 @@ class _Pass:
     step: _Step
     found: dict[Where, str] = field(default_factory=dict)
     _stack: list[str] = field(default_factory=list)
+    # a block walked again with the same `decided` ends the same way and reports nothing new: nested loops
+    # and procedures called from many places are walked once per state, not once per path to them
+    _done: dict[tuple[int, bool], bool] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.seen = self.leaks.seen_zones(self.step)
@@ -93,10 +97,15 @@ class _Pass:
         return self.block(text[0], text[1], decided)
 
     def block(self, dsl: DslText, tree: Tree, decided: bool) -> bool:
-        for child in tree.children:
-            if isinstance(child, Tree):
-                decided = self.stmt(dsl, child, decided)
-        return decided
+        key = (id(tree), decided)
+        done = self._done.get(key)
+        if done is None:
+            done = decided
+            for child in tree.children:
+                if isinstance(child, Tree):
+                    done = self.stmt(dsl, child, done)
+            self._done[key] = done
+        return done
 
     def stmt(self, dsl: DslText, t: Tree, decided: bool) -> bool:
         kind = str(t.data)
@@ -109,8 +118,8 @@ class _Pass:
         inner = decided or kind in _DECISIONS
         blocks = [c for c in t.children if isinstance(c, Tree) and c.data in _BLOCKS]
         after = [self.inside(dsl, b, inner) for b in blocks]
-        if kind not in _DECISIONS and kind != "if_stmt" and blocks and any(after) and not inner:
-            after += [self.inside(dsl, b, True) for b in blocks]     # a loop: its next pass after a decision
+        if kind in _LOOPS and any(after) and not inner:
+            after += [self.inside(dsl, b, True) for b in blocks]     # its next pass runs after a decision
         return inner or any(after)
 
     def inside(self, dsl: DslText, block: Tree, decided: bool) -> bool:
@@ -203,25 +212,6 @@ class _Leaks:
         flow = self.raw.flow
         return None if flow is None else self.texts.get((flow.src.display, path))
 
-    def simultaneous_steps(self) -> Iterator[_Step]:
-        flow = self.raw.flow
-        if flow is None:
-            return
-        todo: list[tuple[tuple, Any, str, bool]] = [(flow.path, flow.data, "", False)]
-        while todo:
-            path, data, prefix, in_loop = todo.pop()
-            for i, step in enumerate(data if isinstance(data, list) else []):
-                if not isinstance(step, Mapping):
-                    continue
-                here, sid = (*path, i), f"{prefix}{step.get('id', i)}"
-                if "simultaneous" in step:
-                    reveal = frozenset(str(z) for z in step.get("reveal") or [])
-                    yield _Step(sid, (*here, "simultaneous"), step["simultaneous"], reveal, in_loop)
-                for key in ("each_player", "simultaneous", "then", "else", "steps"):
-                    if isinstance(step.get(key), list):
-                        todo.append(((*here, key), step[key], sid + "/",
-                                     in_loop or "repeat" in step or "for" in step))
-
     def seen_zones(self, step: _Step) -> dict[str, str]:
         """The zones other seats see into during `step`'s passes, each with why."""
         out = {}
@@ -291,10 +281,10 @@ class _Leaks:
 
 def simultaneous_leaks(raw: RawPack, pack: Pack, sites: Iterable[tuple[Site, DslText, Tree]]) -> Iterator[Diagnostic]:
     """HIDDEN002 and HIDDEN003 findings (see the module docstring)."""
-    if raw.flow is None:
+    steps = list(_simultaneous_steps(raw))
+    if not steps:      # most packs: nothing to walk (a big pack's texts are not even looked at)
         return
     leaks = _Leaks(raw, pack, list(sites))
-    steps = list(leaks.simultaneous_steps())
     found: dict[Where, Diagnostic] = {}
     for step in steps:
         if not step.reveal:
@@ -315,6 +305,26 @@ def simultaneous_leaks(raw: RawPack, pack: Pack, sites: Iterable[tuple[Site, Dsl
                     *where, severity="warning",
                     hint=f"count only your own (`count({zone})`), or read it in a step after the simultaneous one"))
     yield from found.values()
+
+
+def _simultaneous_steps(raw: RawPack) -> Iterator[_Step]:
+    """The flow's `simultaneous` steps, nested ones included."""
+    flow = raw.flow
+    if flow is None:
+        return
+    todo: list[tuple[tuple, Any, str, bool]] = [(flow.path, flow.data, "", False)]
+    while todo:
+        path, data, prefix, in_loop = todo.pop()
+        for i, step in enumerate(data if isinstance(data, list) else []):
+            if not isinstance(step, Mapping):
+                continue
+            here, sid = (*path, i), f"{prefix}{step.get('id', i)}"
+            if "simultaneous" in step:
+                reveal = frozenset(str(z) for z in step.get("reveal") or [])
+                yield _Step(sid, (*here, "simultaneous"), step["simultaneous"], reveal, in_loop)
+            for key in ("each_player", "simultaneous", "then", "else", "steps"):
+                if isinstance(step.get(key), list):
+                    todo.append(((*here, key), step[key], sid + "/", in_loop or "repeat" in step or "for" in step))
 
 
 def _size_reads(tree: Tree, secret: set[str]) -> Iterator[tuple[Tree, str]]:
