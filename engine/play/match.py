@@ -249,7 +249,8 @@ class Match:
 
     # ---------------------------------------------------------------- looking at it
     def view(self, seat: int | None = None) -> dict[str, Any]:
-        """What `seat` may see now, as JSON-safe data (hidden zones show only their size); None: everything."""
+        """What `seat` may see now, as JSON-safe data (hidden zones show only their size, or not even that
+        while a simultaneous step runs: zone `size`); None: everything."""
         return snapshot(self.game, seat, full=seat is None)
 
     def seen_key(self, seat: int) -> int:
