@@ -108,3 +108,14 @@ def test_the_terminal_says_hidden_without_a_count() -> None:
     rows = dict(sections["P1 (seat 1)"])
     assert rows["Hand"] == rows["Stash"] == rows["Pile"] == "(hidden)"
     assert "Spent" not in rows                                   # an empty hidden zone, as before
+
+
+def test_explain_prints_the_rule_and_lint_is_silent(capsys: pytest.CaptureFixture[str]) -> None:
+    from engine.cli import main
+
+    assert main(["explain", str(PACK), "stash"]) == 0
+    assert capsys.readouterr().out.strip() == (
+        "Zone Stash (stash): while players choose at once (a simultaneous step, until its reveal), those who"
+        " cannot see the items in a player's Stash do not see how many there are either")
+    assert main(["lint", str(PACK), "--games", "1"]) == 0
+    assert "0 errors, 0 warnings" in capsys.readouterr().err
