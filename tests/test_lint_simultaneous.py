@@ -62,3 +62,13 @@ def test_counting_the_other_factorys_build_zone_while_programming(tmp_path: Path
     shutil.copytree(RF, pack)
     _edit(pack / "procedures.yaml", "    if builds > 0 {", "    if builds > count(next_player.build_zone) {")
     assert _findings(pack) == [("HIDDEN003", "procedures.yaml", 28, "next_player.build_zone)")]
+
+
+def test_a_counter_of_a_size_secret_zone_is_a_size_read(tmp_path: Path) -> None:
+    """`zone: hand` makes a counter the number of items in the hand: reading another seat's is HIDDEN003."""
+    pack = tmp_path / "chips"
+    shutil.copytree(Path(__file__).resolve().parent / "lint_corpus" / "hidden003-count-of-a-secret-size" / "pack",
+                    pack)
+    _edit(pack / "game.yaml", "  coin: {name: Coin}\n", "  coin: {name: Coin}\n  cards: {name: Cards, zone: hand}\n")
+    _edit(pack / "game.yaml", "if count(next_player.stash) == 0 {", "if next_player.cards > cards {")
+    assert _findings(pack) == [("HIDDEN003", "game.yaml", 14, "next_player.cards")]

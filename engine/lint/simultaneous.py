@@ -13,7 +13,8 @@ sub-steps in order and the procedures they call):
   step is in a flow loop (revealed after the first pass, it stays public for the next ones). Writes before
   the pass's first decision are the same whatever the seat plans and are not reported.
 - HIDDEN003, in any `simultaneous` step: `count(q.Z)` of another seat's zone with
-  `size: secret_in_simultaneous` (its size is not shown while such a step runs). Rules that run outside
+  `size: secret_in_simultaneous` (its size is not shown while such a step runs), or `q.C` of a counter that
+  is the number of items in such a zone (`zone: Z`). Rules that run outside
   the flow's order (triggers, component actions, scoring and the bots' estimate) may run during the step
   and are checked too.
 
@@ -296,8 +297,9 @@ def simultaneous_leaks(raw: RawPack, pack: Pack, sites: Iterable[tuple[Site, Dsl
     secret = {zid for zid, z in pack.zones.items() if z.size == SIZE_SECRET_IN_SIMULTANEOUS}
     if secret and steps:
         texts = [t for step in steps for t in leaks.step_texts(step.path, step.data)] + leaks.outside
+        counters = {cid: c.zone for cid, c in pack.counters.items() if c.zone is not None and c.zone in secret}
         for dsl, tree in leaks.reached(texts):
-            for node, zone in _size_reads(tree, secret):
+            for node, zone in _size_reads(tree, secret, counters):
                 where = dsl.place(node)
                 found.setdefault(where, Diagnostic(
                     SIZE_CODE, f"reads how many items another player's zone '{zone}' holds where a simultaneous "
@@ -327,9 +329,12 @@ def _simultaneous_steps(raw: RawPack) -> Iterator[_Step]:
                     todo.append(((*here, key), step[key], sid + "/", in_loop or "repeat" in step or "for" in step))
 
 
-def _size_reads(tree: Tree, secret: set[str]) -> Iterator[tuple[Tree, str]]:
-    """`q.Z` (q not `me`) for a size-secret Z inside the collection a `count(...)` counts."""
+def _size_reads(tree: Tree, secret: set[str], counters: Mapping[str, str]) -> Iterator[tuple[Tree, str]]:
+    """`q.Z` (q not `me`) for a size-secret Z inside the collection a `count(...)` counts, and `q.C` for a
+    counter C that is the number of items in such a zone (`counters`: counter -> zone)."""
     for node in tree.iter_subtrees():
+        if node.data == "attr" and str(node.children[1]) in counters and not _is_me(node.children[0]):
+            yield node, counters[str(node.children[1])]
         if node.data != "call_fn" or str(node.children[0]) != "count" or len(node.children) < 2:
             continue
         for inner in node.children[1].iter_subtrees() if isinstance(node.children[1], Tree) else ():
