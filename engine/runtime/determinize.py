@@ -63,6 +63,17 @@ def redeal_hidden(state: State, seat: int, rng: random.Random, pinned: Iterable[
     return dealt
 
 
+def seen_items(state: State, seat: int) -> set[int]:
+    """The uids of the items `seat` sees now (what its view shows of them)."""
+    seen: set[int] = set()
+    for zone in state.all_zones():
+        if zone.visible_to(seat):
+            seen.update(item.uid for item in zone.items)
+        elif zone.visibility != "hidden":
+            seen.update(item.uid for item in zone.items if zone.shows(item, seat))
+    return seen
+
+
 def offered_items(payloads: Iterable[Any]) -> list[Item]:
     """The items a decision's options name (directly, or inside a tuple or list of them)."""
     found: list[Item] = []
