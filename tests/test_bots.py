@@ -144,8 +144,10 @@ def _greedy(seat: int) -> GreedyAgent:
     return GreedyAgent(11, seat)
 
 
-@pytest.mark.parametrize(("pack", "make"), [("raising-robots", _mcts), ("goofspiel", _mcts), ("goofspiel", _greedy)],
-                         ids=["mcts-raising-robots", "mcts-goofspiel", "greedy-goofspiel"])
+@pytest.mark.parametrize(("pack", "make"), [("raising-robots", _mcts), ("goofspiel", _mcts), ("goofspiel", _greedy),
+                                            ("robot-factory", _mcts), ("robot-factory", _greedy)],
+                         ids=["mcts-raising-robots", "mcts-goofspiel", "greedy-goofspiel", "mcts-robot-factory",
+                              "greedy-robot-factory"])
 def test_a_bot_decides_the_same_when_only_what_it_cannot_see_changes(pack: str, make: Any) -> None:
     honest, peeking = [], []
     for seed in range(1, 9):

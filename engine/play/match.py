@@ -692,14 +692,17 @@ class _SecretCall:
 
 def _secret_option(decision: Decision, seen: set[int], again: bool, rng: random.Random) -> int:
     """A random option for another seat's secret answer, as far as `seat` can tell what it was: not one that
-    takes only items `seat` sees now (that one would have been followed), and, of a repeated choice, one
-    that ends it (`done`) when the same choice did not come `again`, else one that does not."""
+    takes only items `seat` sees now (that one would have been followed); of a repeated choice, not the one
+    that ends it (`done`) when the same choice came `again`, else that one half of the time (a repeat also
+    ends when nothing is left to choose)."""
     options = [i for i in range(decision.size) if not _takes_only(decision, i, seen)] or list(range(decision.size))
     payloads = decision.payloads
     ending = [i for i in options if i < len(payloads) and payloads[i] is None and payloads[-1] is None]
-    if ending:
-        options = [i for i in options if i not in ending] if again else ending
-    return options[int(rng.random() * len(options))] if options else int(rng.random() * decision.size)
+    if ending and again:
+        options = [i for i in options if i not in ending] or options
+    elif ending and rng.random() < 0.5:
+        options = ending
+    return options[int(rng.random() * len(options))]
 
 
 def _takes_only(decision: Decision, index: int, seen: set[int]) -> bool:
