@@ -304,12 +304,16 @@ class Match:
 
         Inside a `simultaneous` step, the answers the other seats gave since it began are secret too (the
         state says since when: `State.secret_since`). Then the copy goes back to where the step began, deals
-        there, and plays forward: `seat`'s own answers again (by label), every other seat's a random option
-        from `rng`, until `seat`'s decision is pending again with the same options (`_secret_sample`). A try
+        there, and plays forward: `seat`'s own answers again (by label), another seat's again only where
+        `seat` knows it (every seat was told it, or it took items `seat` sees now), else a random option from
+        `rng`, until `seat`'s decision is pending again with the same options (`_secret_sample`). A try
         whose view differs from this match's (`seen_key`) is rejected, up to `SECRET_TRIES` tries; when none
         matches, the first try that reached the decision is kept (a sample `seat` could tell apart, but one
-        made without the secret answers); when no try reaches it, the deal is made at the decision (keeping
-        the others' answers, as outside a simultaneous step: the one case where they reach the copy).
+        made without the secret answers: about 1 in 6 of Robot Factory's programming samples); when no try
+        reaches it, the deal is made at the decision (keeping the others' answers, as outside a simultaneous
+        step: the one case where they reach the copy; not seen in the shipped packs). The same call again
+        (same decision, seat and generator state: a greedy bot, once per option) makes the same sample
+        without the tries.
 
         A sample is a match like any other (`apply`, `fork`, `determinize` again), but it is not a game
         that happened: `to_log` refuses it (a log cannot say where the items were dealt), and so does an
@@ -400,7 +404,7 @@ class Match:
         while (pending := self.decision) is not None:
             if at < len(since):
                 then = since[at].decision
-                if then.seat == pending.seat and then.step == pending.step and then.kind is pending.kind:
+                if _asked_alike(then, pending):
                     index = _index_of(pending, since[at].label)
                     if pending.seat == seat:
                         if index is None:
@@ -408,7 +412,7 @@ class Match:
                         given += 1
                     elif index is None or not (pending.public(index) or _takes_only(pending, index, seen)):
                         after = since[at + 1].decision if at + 1 < len(since) else None
-                        again = after is not None and after.seat == then.seat and after.prompt == then.prompt
+                        again = after is not None and _asked_alike(after, then)
                         index = _secret_option(pending, seen, again, rng)
                     self.apply(index)
                     at += 1
@@ -703,6 +707,12 @@ def _secret_option(decision: Decision, seen: set[int], again: bool, rng: random.
     elif ending and rng.random() < 0.5:
         options = ending
     return options[int(rng.random() * len(options))]
+
+
+def _asked_alike(one: Decision, other: Decision) -> bool:
+    """Whether two decisions look alike to every seat: the same seat asked, in the same step, the same kind
+    of question (what each seat is told of another's answer; the prompt may name hidden items)."""
+    return one.seat == other.seat and one.step == other.step and one.kind is other.kind
 
 
 def _takes_only(decision: Decision, index: int, seen: set[int]) -> bool:
