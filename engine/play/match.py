@@ -45,8 +45,10 @@ CHECKPOINT_EVERY = 16
 # 4-player pack: fork 0.89 -> 0.62 ms; the checkpoints cost a `to_data` per step, sharing unchanged parts)
 SEARCHED_CHECKPOINT_EVERY = 1
 # a sample made inside a simultaneous step (`Match.determinize`): tries before settling for one its seat could
-# tell apart; random answers the other seats may give in a try (per answer given since the step began, plus some)
-SECRET_TRIES = 8
+# tell apart, fewer when the step has had many answers (each try gives them all again: at most
+# SECRET_TRY_ANSWERS in all, with 1 try at least); random answers the other seats may give in a try (per answer
+# given since the step began, plus some)
+SECRET_TRIES, SECRET_TRY_ANSWERS = 8, 200
 SECRET_ANSWERS_PER_ANSWER, SECRET_ANSWERS_EXTRA = 4, 64
 
 
@@ -307,11 +309,12 @@ class Match:
         there, and plays forward: `seat`'s own answers again (by label), another seat's again only where
         `seat` knows it (every seat was told it, or it took items `seat` sees now), else a random option from
         `rng`, until `seat`'s decision is pending again with the same options (`_secret_sample`). A try
-        whose view differs from this match's (`seen_key`) is rejected, up to `SECRET_TRIES` tries; when none
-        matches, the first try that reached the decision is kept (a sample `seat` could tell apart, but one
-        made without the secret answers: about 1 in 6 of Robot Factory's programming samples); when no try
-        reaches it, the deal is made at the decision (keeping the others' answers, as outside a simultaneous
-        step: the one case where they reach the copy; not seen in the shipped packs). The same call again
+        whose view differs from this match's (`seen_key`) is rejected, up to `SECRET_TRIES` tries (fewer in a
+        step of many answers: `SECRET_TRY_ANSWERS`); when none matches, the first try that reached the
+        decision is kept (a sample `seat` could tell apart, but one made without the secret answers: about 1
+        in 6 of Robot Factory's programming samples); when no try reaches it, the deal is made at the
+        decision (keeping the others' answers, as outside a simultaneous step: the one case where they reach
+        the copy; not seen in the shipped packs). The same call again
         (same decision, seat and generator state: a greedy bot, once per option) makes the same sample
         without the tries.
 
@@ -361,7 +364,7 @@ class Match:
         return sample
 
     def _secret_tries(self, seat: int, since: int, rng: random.Random) -> Match | None:
-        """`_secret_sample`'s tries (up to `SECRET_TRIES`): the first whose view is this match's, else the first
+        """`_secret_sample`'s tries (up to `SECRET_TRIES`, fewer in a long step): the first whose view is this match's, else the first
         that reached `seat`'s decision, else None."""
         real = self.decision
         assert real is not None
@@ -371,7 +374,7 @@ class Match:
         want = self.seen_key(seat)
         limit = SECRET_ANSWERS_PER_ANSWER * (len(self.log) - since) + SECRET_ANSWERS_EXTRA
         kept: Match | None = None
-        for _ in range(SECRET_TRIES):
+        for _ in range(max(1, min(SECRET_TRIES, SECRET_TRY_ANSWERS // (len(self.log) - since)))):
             sample = self._replayed(since, drop_later_deals=True)
             sample._forget_history()
             sample._deal(_Redeal(since, seat, rng.getstate(), pins))
