@@ -364,8 +364,8 @@ class Match:
         return sample
 
     def _secret_tries(self, seat: int, since: int, rng: random.Random) -> Match | None:
-        """`_secret_sample`'s tries (up to `SECRET_TRIES`, fewer in a long step): the first whose view is this match's, else the first
-        that reached `seat`'s decision, else None."""
+        """`_secret_sample`'s tries (up to `SECRET_TRIES`, fewer in a long step): the first whose view is this
+        match's, else the first that reached `seat`'s decision, else None."""
         real = self.decision
         assert real is not None
         seen = seen_items(self.game.state, seat)
