@@ -24,12 +24,13 @@ places re-deal to the same sample.
 
 Inside a `simultaneous` step the seat does not know what the seats before it answered there: the
 kernel asked them first and hides their answers until the reveal, yet those answers are already in the
-state (a robot's job, a card moved to a hidden zone). So `Match.determinize` deals at the step's start
-instead (`State.secret_since`), pinning the items the seat sees now (`seen_items`: a card drawn in the
-step stays where it was drawn from) and those its pending decision offers, then answers again: the
-seat's own answers as it gave them, another seat's as it gave it only where the seat knows it (an
-answer every seat was told, `Decision.public`, or one taking items the seat sees now), the others at
-random; a try the seat could tell from the real match (`seen_key`) is rejected (engine/play/match.py).
+state (an attribute set on a hidden item, a card moved to a hidden zone). So `Match.determinize` deals
+at the step's start instead (`State.secret_since`), pinning the items the seat sees now (`seen_items`: a
+card drawn in the step stays where it was drawn from) and those its pending decision offers, then
+answers again: the seat's own answers as it gave them, another seat's as it gave it only where the seat
+knows it (an answer every seat was told, `Decision.public`, or one taking items the seat sees now), the
+others at random; a try the seat could tell from the real match (`seen_key`) is rejected
+(engine/play/match.py).
 What it is then taken to know, beyond the above: the order in which the seats were asked (seat, step
 and kind of each answer: every seat is told that much), and which of the others' answers took the items
 it sees now (it sees what came of them; only which answer it was could differ).
