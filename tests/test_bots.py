@@ -122,10 +122,12 @@ class _Peeking:
 
 def _same_view(real: Match, seat: int, seed: int) -> Match:
     """A sample of `real` for `seat` that `seat` cannot tell from it (inside a simultaneous step a sample may
-    differ in what the seat sees: `Match.determinize`)."""
-    for k in range(50):
+    differ in what the seat sees: `Match.determinize`), with as many answers (the bots seed each decision's
+    generator with the number of answers given: inside a simultaneous step that counts the others' secret
+    ones, which a sample gives again at random)."""
+    for k in range(100):
         changed = real.determinize(seat, random.Random(seed + 100 + k))
-        if changed.view(seat) == real.view(seat):
+        if changed.view(seat) == real.view(seat) and len(changed.log) == len(real.log):
             return changed
     raise AssertionError("no sample with the same view")
 

@@ -34,7 +34,7 @@ from engine.runtime.determinize import offered_items, redeal_hidden, seen_items
 from engine.runtime.events import Event, EventKind
 from engine.runtime.interpreter import NEVER, Interpreter
 from engine.runtime.scoring import PlayerResult, Verdict, estimates, final_scores, team_lost, verdict
-from engine.runtime.views import SeatView, seen_key, snapshot, state_hash
+from engine.runtime.views import SeatView, in_simultaneous, seen_key, snapshot, state_hash
 
 Observer = Callable[[Event], None]
 # answers between checkpoints: fewer make play slower (a checkpoint copies the state), more make a fork
@@ -45,9 +45,8 @@ CHECKPOINT_EVERY = 16
 # 4-player pack: fork 0.89 -> 0.62 ms; the checkpoints cost a `to_data` per step, sharing unchanged parts)
 SEARCHED_CHECKPOINT_EVERY = 1
 # a sample made inside a simultaneous step (`Match.determinize`): tries before settling for one its seat could
-# tell apart, fewer when the step has had many answers (each try gives them all again: at most
-# SECRET_TRY_ANSWERS in all, with 1 try at least); random answers the other seats may give in a try (per answer
-# given since the step began, plus some)
+# tell apart, fewer when a try gives many answers (at most SECRET_TRY_ANSWERS in all, at least 1 try); random
+# answers the other seats may give in a try (per answer the seat knows of, plus some)
 SECRET_TRIES, SECRET_TRY_ANSWERS = 8, 200
 SECRET_ANSWERS_PER_ANSWER, SECRET_ANSWERS_EXTRA = 4, 64
 
@@ -235,8 +234,11 @@ class Match:
             self.game.tell(Event(EventKind.ANSWERED, decision.seat, {**said, "label": decision.labels[index]},
                                  frozenset((decision.seat,))))
             others = frozenset(range(len(self.game.state.players))) - {decision.seat}
-            if others:     # others learn the label only of an answer that reveals nothing hidden
-                shown = {**said, "label": decision.labels[index]} if decision.public(index) else said
+            public = decision.public(index)
+            # others learn the label only of an answer that reveals nothing hidden, and behind a simultaneous
+            # step's divider not even that there was one (how many answers is part of the plan)
+            if others and (public or not in_simultaneous(self.game)):
+                shown = {**said, "label": decision.labels[index]} if public else said
                 self.game.tell(Event(EventKind.ANSWERED, decision.seat, shown, others))
 
     def apply_label(self, label: str) -> None:
@@ -253,7 +255,8 @@ class Match:
 
     # ---------------------------------------------------------------- looking at it
     def view(self, seat: int | None = None) -> dict[str, Any]:
-        """What `seat` may see now, as JSON-safe data (hidden zones show only their size); None: everything."""
+        """What `seat` may see now, as JSON-safe data (hidden zones show only their size, or not even that
+        while a simultaneous step runs: zone `size`); None: everything."""
         return snapshot(self.game, seat, full=seat is None)
 
     def seen_key(self, seat: int) -> int:
@@ -371,14 +374,18 @@ class Match:
         offered = {item.uid for item in offered_items(real.payloads)} if real.seat == seat else set()
         pins = tuple(sorted(seen | offered))
         want = self.seen_key(seat)
-        limit = SECRET_ANSWERS_PER_ANSWER * (len(self.log) - since) + SECRET_ANSWERS_EXTRA
         kept: Match | None = None
-        for _ in range(max(1, min(SECRET_TRIES, SECRET_TRY_ANSWERS // (len(self.log) - since)))):
+        tries = done = 0
+        while done < max(tries, 1):
             sample = self._replayed(since, drop_later_deals=True)
             sample._forget_history()
             sample._deal(_Redeal(since, seat, rng.getstate(), pins))
             rng.setstate(sample._redeals[-1].after)
-            if sample._play_again(seat, self.log[since:], seen, real, rng, limit):
+            reached = sample._play_again(seat, self.log[since:], seen, real, rng)
+            if not done:    # as many tries as there is room for tries as long as this one
+                tries = min(SECRET_TRIES, SECRET_TRY_ANSWERS // max(1, len(sample.log) - since))
+            done += 1
+            if reached:
                 if sample.seen_key(seat) == want:
                     if kept is not None:
                         kept.close()
@@ -389,51 +396,41 @@ class Match:
             sample.close()
         return kept
 
-    def _play_again(self, seat: int, since: list[Answer], seen: set[int], real: Decision, rng: random.Random,
-                    limit: int) -> bool:
+    def _play_again(self, seat: int, since: list[Answer], seen: set[int], real: Decision,
+                    rng: random.Random) -> bool:
         """Answer on from here as the answers `since` (given in the real match from here on) allow, until
         `seat`'s answers are given and the decision pending is `real`'s seat's (with `real`'s options, when it
         is `seat`'s); whether that was reached.
 
-        `seat`'s own answers are given again in turn. Another seat's answer is given again only when `seat`
-        knows it: every seat was told it (`Decision.public`: an item taken from a public zone, a `choose
-        { ... }` branch), or it takes items `seat` sees now (`seen`: it sees what came of it); any other is a
-        random option (`_secret_option`). The real answers are followed while the decisions come in the same
-        order (seat, step, kind: every seat is told that much of each answer); from the first that does not,
-        the others answer at random (at most `limit` answers)."""
+        `seat`'s own answers are given again in turn. Of the others' answers, `seat` knows only those it was
+        told (`Decision.public`: an item taken from a public zone, a `choose { ... }` branch) and those that
+        took items it sees now (`seen`: it sees what came of them); each is given again at the first decision
+        of its seat, step and kind that offers it (`_take_known`). Every other answer is a random option
+        that is neither (`_secret_option`): inside a simultaneous step nobody is told that a private answer
+        was even given, so how many there were is not followed."""
         mine = [answer.label for answer in since if answer.decision.seat == seat]
-        given = others = at = 0
+        known = [answer for answer in since
+                 if answer.decision.seat != seat and _known(answer.decision, answer.index, seen)]
+        limit = SECRET_ANSWERS_PER_ANSWER * (len(mine) + len(known)) + SECRET_ANSWERS_EXTRA
+        given = others = 0
         while (pending := self.decision) is not None:
-            if at < len(since):
-                then = since[at].decision
-                if _asked_alike(then, pending):
-                    index = _index_of(pending, since[at].label)
-                    if pending.seat == seat:
-                        if index is None:
-                            return False
-                        given += 1
-                    elif index is None or not (pending.public(index) or _takes_only(pending, index, seen)):
-                        after = since[at + 1].decision if at + 1 < len(since) else None
-                        again = after is not None and _asked_alike(after, then)
-                        index = _secret_option(pending, seen, again, rng)
-                    self.apply(index)
-                    at += 1
-                    continue
-                at = len(since)    # the decisions no longer come as they came: the others answer at random
             if given == len(mine) and pending.seat == real.seat and \
                     (pending.seat != seat or pending.labels == real.labels):
                 return True
+            index: int | None = None
             if pending.seat == seat:
                 index = _index_of(pending, mine[given]) if given < len(mine) else None
                 if index is None:
                     return False
-                self.apply(index)
                 given += 1
             else:
-                others += 1
-                if others > limit:
-                    return False
-                self.apply(int(rng.random() * pending.size))
+                index = _take_known(pending, known, seen)
+                if index is None:
+                    others += 1
+                    if others > limit:
+                        return False
+                    index = _secret_option(pending, seen, rng)
+            self.apply(index)
         return False
 
     @property
@@ -696,24 +693,33 @@ class _SecretCall:
     recipe: tuple[_Redeal, list[int]] | None
 
 
-def _secret_option(decision: Decision, seen: set[int], again: bool, rng: random.Random) -> int:
-    """A random option for another seat's secret answer, as far as `seat` can tell what it was: not one that
-    takes only items `seat` sees now (that one would have been followed); of a repeated choice, not the one
-    that ends it (`done`) when the same choice came `again`, else that one half of the time (a repeat also
-    ends when nothing is left to choose)."""
-    options = [i for i in range(decision.size) if not _takes_only(decision, i, seen)] or list(range(decision.size))
-    payloads = decision.payloads
-    ending = [i for i in options if i < len(payloads) and payloads[i] is None and payloads[-1] is None]
-    if ending and again:
-        options = [i for i in options if i not in ending] or options
-    elif ending and rng.random() < 0.5:
-        options = ending
+def _take_known(decision: Decision, known: list[Answer], seen: set[int]) -> int | None:
+    """The option of `decision` that gives the first answer of `known` it can give again (asked alike, and
+    known in the sample too), taken off `known`; None when there is none."""
+    for at, answer in enumerate(known):
+        if _asked_alike(answer.decision, decision):
+            index = _index_of(decision, answer.label)
+            if index is not None and _known(decision, index, seen):
+                del known[at]
+                return index
+    return None
+
+
+def _secret_option(decision: Decision, seen: set[int], rng: random.Random) -> int:
+    """A random option for another seat's answer that `seat` does not know: not one it would know of (`_known`),
+    if there is another."""
+    options = [i for i in range(decision.size) if not _known(decision, i, seen)] or list(range(decision.size))
     return options[int(rng.random() * len(options))]
 
 
+def _known(decision: Decision, index: int, seen: set[int]) -> bool:
+    """Whether every seat was told option `index` of `decision` was chosen, or it takes only items of `seen`."""
+    return decision.public(index) or _takes_only(decision, index, seen)
+
+
 def _asked_alike(one: Decision, other: Decision) -> bool:
-    """Whether two decisions look alike to every seat: the same seat asked, in the same step, the same kind
-    of question (what each seat is told of another's answer; the prompt may name hidden items)."""
+    """Whether two decisions are alike as far as every seat may know: the same seat asked, in the same step,
+    the same kind of question (the prompt may name hidden items)."""
     return one.seat == other.seat and one.step == other.step and one.kind is other.kind
 
 
