@@ -314,11 +314,12 @@ class Match:
         `rng`, until `seat`'s decision is pending again with the same options (`_secret_sample`). A try
         whose view differs from this match's (`seen_key`) is rejected, up to `SECRET_TRIES` tries (fewer in a
         step of many answers: `SECRET_TRY_ANSWERS`); when none matches, the first try that reached the
-        decision is kept (a sample `seat` could tell apart, but one made without the secret answers: 1 in 6
-        to 1 in 2 in the shipped packs, docs/analytics.md); when no try reaches it, the deal is made at the
-        decision (keeping the others' answers, as outside a simultaneous step: the one case where they reach
-        the copy; not seen in the shipped packs). The same call again (same decision, seat and generator
-        state: a greedy bot, once per option) makes the same sample without the tries.
+        decision is kept (a sample `seat` could tell apart, but one made without the secret answers: from
+        none to about half of the samples in the shipped packs, docs/analytics.md); when no try reaches it,
+        the deal is made at the decision (keeping the others' answers, as outside a simultaneous step: the
+        one case where they reach the copy; not seen in the shipped packs). The same call again (same
+        decision, seat and generator state: a greedy bot, once per option) makes the same sample without the
+        tries.
 
         A sample is a match like any other (`apply`, `fork`, `determinize` again), but it is not a game
         that happened: `to_log` refuses it (a log cannot say where the items were dealt), and so does an

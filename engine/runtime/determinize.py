@@ -23,17 +23,16 @@ in a canonical order (by uid) before they are shuffled, so two states that diffe
 places re-deal to the same sample.
 
 Inside a `simultaneous` step the seat does not know what the seats before it answered there: the
-kernel asked them first and hides their answers until the reveal, yet those answers are already in the
-state (an attribute set on a hidden item, a card moved to a hidden zone). So `Match.determinize` deals
-at the step's start instead (`State.secret_since`), pinning the items the seat sees now (`seen_items`: a
-card drawn in the step stays where it was drawn from) and those its pending decision offers, then
-answers again: the seat's own answers as it gave them, another seat's as it gave it only where the seat
-knows it (an answer every seat was told, `Decision.public`, or one taking items the seat sees now), the
-others at random; a try the seat could tell from the real match (`seen_key`) is rejected
-(engine/play/match.py).
-What it is then taken to know, beyond the above: the order in which the seats were asked (seat, step
-and kind of each answer: every seat is told that much), and which of the others' answers took the items
-it sees now (it sees what came of them; only which answer it was could differ).
+kernel asked them first and hides their answers until the reveal (a private answer is not even told to
+have been given), yet those answers are already in the state (an attribute set on a hidden item, a card
+moved to a hidden zone). So `Match.determinize` deals at the step's start instead (`State.secret_since`),
+pinning the items the seat sees now (`seen_items`: a card drawn in the step stays where it was drawn
+from) and those its pending decision offers, then answers again: the seat's own answers as it gave them;
+of the others', those it knows of (an answer every seat was told, `Decision.public`, or one that took
+items the seat sees now) at the first decision that offers each; random private options for the rest. A
+try the seat could tell from the real match (`seen_key`) is rejected (engine/play/match.py). What it is
+then taken to know, beyond the above: which of the others' answers took the items it sees now (it sees
+what came of them; only which answer it was could differ).
 """
 
 from __future__ import annotations
