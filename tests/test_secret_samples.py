@@ -78,7 +78,7 @@ def test_the_state_says_since_when_answers_are_secret() -> None:
     assert "secret_since" not in plain.game.state.to_data()
 
 
-def test_a_step_inside_a_step_keeps_the_outer_start_and_a_fork_catches_up_with_it() -> None:
+def test_every_fork_knows_where_the_running_step_began() -> None:
     match = Match(RF, 2, 3, forkable=True, checkpoint_every=SEARCHED_CHECKPOINT_EVERY)
     rng, starts = random.Random(3), set()
     while not match.done and len(match.log) < 60:
@@ -176,3 +176,28 @@ def test_p2s_samples_and_bots_do_not_depend_on_p1s_secret_program(seed: int, tur
     assert _choice(GreedyAgent(11, 1), real) == _choice(GreedyAgent(11, 1), other)
     assert _choice(MctsAgent(11, 1, iterations=24, depth=12), real) == \
         _choice(MctsAgent(11, 1, iterations=24, depth=12), other)
+
+
+def test_a_step_inside_a_step_keeps_the_outer_start(tmp_path: Path) -> None:
+    (tmp_path / "pack.yaml").write_text((ROOT / "tests/fixtures/packs/dials/pack.yaml").read_text())
+    game = (ROOT / "tests/fixtures/packs/dials/game.yaml").read_text()
+    nested = """      - id: turn_dials
+        simultaneous:
+          - id: inner
+            simultaneous:
+              - {id: peek, do: 'choose x in ["a", "b"] "inner choice" { }'}
+          - id: turn
+            do: 'choose x in ["left", "right"] "turn your dial" { for d in panel { set d.setting = x } }'
+"""
+    start = game.index("      - id: turn_dials\n")
+    game = game[:start] + nested + game[game.index("        reveal: [panel]"):]
+    (tmp_path / "game.yaml").write_text(game)
+    match = Match(engine.load_pack(str(tmp_path)), 2, 1, forkable=True, checkpoint_every=SEARCHED_CHECKPOINT_EVERY)
+    starts = []
+    while not match.done:
+        starts.append((len(match.log), match.game.state.secret_since, match.decision.prompt))  # type: ignore[union-attr]
+        assert match.fork().game.state.secret_since == match.game.state.secret_since
+        match.apply(0)
+    # per round: each seat answers the inner step for both seats, then turns its dial: 6 answers, one start
+    assert [since for _, since, _ in starts] == [0] * 6 + [6] * 6 + [12] * 6
+    assert match.game.state.secret_since is None
