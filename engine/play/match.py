@@ -595,9 +595,11 @@ class Match:
         views = [SeatView(self.game, seat) for seat in range(len(self.game.state.players))]   # one a seat, lazy
         chooses = [agent.choose for agent in agents]
         record, log, observers = self._record, self.log, self.game.observers   # (lists changed in place)
+        match = self
 
         def answer_here(decision: Decision) -> int:
             seat = decision.seat
+            match.decision = decision   # a searching agent reads its match (`determinize` starts from this)
             try:
                 index = chooses[seat](views[seat], decision)
                 if observers or type(index) is not int or not 0 <= index < decision.size:
