@@ -236,3 +236,23 @@ def test_a_bot_answering_inside_run_sees_its_own_decision_in_the_match() -> None
     match.run(agents, stop_after=60)   # type: ignore[list-item]
     seen = agents[0].seen + agents[1].seen
     assert len(seen) == 60 and all(mine and same for mine, same in seen), seen
+
+
+def test_the_second_seat_knows_no_count_of_the_first_seats_secret_answers() -> None:
+    """Inside a simultaneous step a seat is not told that another seat answered privately, so the count
+    a bot seeds from (`answers_known`) must not grow with them; outside one it is the log's length."""
+    def until_p2(*answers: str) -> Match:
+        match = Match(RF, 2, 1)
+        for label in answers:
+            match.apply_label(label)
+        while match.decision is not None and match.decision.seat == 0:   # P1 ends its program
+            match.apply_label("done" if "done" in match.legal() else match.legal()[0])
+        return match
+
+    short, long = until_p2("Store", "done"), until_p2("Store", "Auto-Miner")
+    assert len(short.log) != len(long.log)
+    assert short.answers_known(1) == long.answers_known(1) == 0
+    assert short.answers_known(0) == len(short.log) and long.answers_known(0) == len(long.log)
+    while long.game.state.secret_since is not None:   # past the reveal: every seat counts every answer
+        long.apply(0)
+    assert long.answers_known(0) == long.answers_known(1) == len(long.log) > 0

@@ -264,6 +264,16 @@ class Match:
         Much cheaper than `view`, for a bot that only asks whether it has been somewhere before."""
         return seen_key(self.game, seat)
 
+    def answers_known(self, seat: int) -> int:
+        """How many answers `seat` knows were given: all of them, but inside a `simultaneous` step, where it
+        is told only of its own and of public ones (`Decision.public`). A bot seeds its choices from this,
+        not from `len(log)`, so its random draws do not tell how many secret answers another seat gave."""
+        since = self.game.state.secret_since
+        if since is None:
+            return len(self.log)
+        return since + sum(1 for answer in self.log[since:]
+                           if answer.decision.seat == seat or answer.decision.public(answer.index))
+
     def state_hash(self) -> str:
         """A digest of everything that decides how the match goes on: equal hashes, identical futures."""
         return state_hash(self.game)
