@@ -579,6 +579,20 @@ class ExprCompiler(Walker):
     def lower_row(self, tok: Token, args: list) -> ast.expr:
         return self._grid_run(args, "row")
 
+    def lower_step(self, tok: Token, args: list) -> ast.expr:
+        """step(CELL, DIRS): with the directions written out and CELL known to be an item, a read of the match's
+        table for those directions (each cell's steps worked out at its first read); else a call."""
+        cell = self.expr(args[0])
+        directions = _written_directions(args[1])
+        if directions is None or kind_of(cell) != "item":
+            return kinded(expr("game.grids.step(C, D)", C=cell, D=self.expr(args[1])), "items")
+        # made at its first read: cannot fail; keyed by the directions one a line (a DSL string holds no newline)
+        table = steady(expr("game.grids.steps[D]", D=const("\n".join(directions))))
+        run = kinded(expr("S[C]", S=table, C=cell), "items")
+        copied = kinded(expr("list(X)", X=run), "items")
+        copied.cog_copy_of = run  # type: ignore[attr-defined]   # what `read` takes (it never changes it)
+        return copied
+
     def lower_first(self, tok: Token, args: list) -> ast.expr:
         coll = self.expr(args[0])
         return kinded(expr("first(X)", X=self.read(coll)), element_kind(coll))
@@ -650,6 +664,14 @@ _BUILTIN_EXPR: dict[str, tuple[str, str | None]] = {
     "others": ("game.players_from(ctx.seat if ctx.seat is not None else game.acting(None))[1:]", "players"),
     "everyone": ("game.everyone()", "players"),
 }
+
+
+def _written_directions(tree: Any) -> tuple[str, ...] | None:
+    """The directions `step` is given when they are written out: `"n"` or `["sw", "s", "se"]`."""
+    words = tree.children if isinstance(tree, Tree) and tree.data == "list" else [tree]
+    if not words or not all(isinstance(w, Tree) and w.data == "string" for w in words):
+        return None
+    return tuple(str(w.children[0])[1:-1] for w in words)
 
 
 def kinded(node: ast.expr, kind: str | None) -> ast.expr:
