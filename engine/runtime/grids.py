@@ -31,7 +31,7 @@ class GridCells:
         self.shared = _SharedBoards(self)
         # and `column(TYPE, N)` / `row(TYPE, N)` to `list(game.grids.shared_runs[TYPE, 0 or 1][N])`
         self.shared_runs = _SharedRuns(self)
-        # and `step(CELL, DIRS)` with the directions written out to `list(game.grids.steps["D1\nD2..."][CELL])`
+        # and `step(CELL, DIRS)` to `list(game.grids.steps[direction_key(DIRS)][CELL])` ("D1\nD2" when written out)
         self.steps = _StepTables(self)
 
     def _grid(self, type_id: str) -> Grid:
@@ -106,12 +106,12 @@ class GridCells:
                 return found
             found.append(items[uid])
 
-    def step(self, cell: Any, directions: Any) -> list[Item]:
-        """`step(CELL, DIRS)`: the cell one step from CELL in each direction of DIRS (one direction, or a list
-        of them), in that order; a direction that leaves the board gives none."""
+    def step(self, cell: Any, key: str) -> list[Item]:
+        """`step(CELL, DIRS)` for a CELL not known to be an item: the cell one step from CELL in each direction
+        of DIRS (`direction_key`), in that order; a direction that leaves the board gives none."""
         if cell.__class__ is not Item:    # (a list is no dict key: report it before the table is read)
             self._place(cell, "step()")
-        return list(self.steps["\n".join(_directions(directions))][cell])
+        return list(self.steps[key][cell])
 
     def _step_uids(self, cell: Any, directions: tuple[str, ...]) -> list[Item]:
         """What `step` gives, worked out from the grid: the cells that exist, in the order of the directions."""
@@ -207,13 +207,18 @@ class GridCells:
         return found
 
 
-def _directions(value: Any) -> tuple[str, ...]:
-    """The directions `step` was given: one as text, or a list of them."""
-    if isinstance(value, str):
-        return (value,)
+def direction_key(value: Any) -> str:
+    """The key of `step`'s table for the directions it was given (one as text, or a list of them): the
+    directions one a line. Never fails: a value that is no direction (a number) makes a key whose table reports
+    it when a cell is looked up, where the rule reads it."""
+    if value.__class__ is str:
+        return value
     if isinstance(value, list | tuple):
-        return tuple(str(word) for word in value)
-    raise RuleError(f"step() needs a direction or a list of directions, got {describe(value)}")
+        try:
+            return "\n".join(value)
+        except TypeError:
+            return "\n".join(map(str, value))
+    return str(value)
 
 
 class _Steps(dict[Any, list[Item]]):
