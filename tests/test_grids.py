@@ -211,6 +211,10 @@ def test_step_reports_wrong_arguments(tmp_path: Path, call: str, code: str, mess
 
 def test_explain_renders_step() -> None:
     text = yaml.safe_load((PACK / "game.yaml").read_text())["procedures"]["count_beside"]
+    renderer = Renderer(load_pack(str(PACK)))
     assert ("the cells next to the Cell at column 3, row 1 going north-west, north, north-east, west, east, "
-            "south-west, south and south-east, in that order (none past the edge)") in Renderer(
-                load_pack(str(PACK))).text(text, "effect")
+            "south-west, south and south-east, in that order (none past the edge)") in renderer.text(text, "effect")
+    assert "the cell next to the Cell at column 1, row 1 going north (none past the edge)" in renderer.text(
+        'set open = count(step(at(cell, 1, 1), "n"))', "effect")
+    assert "the cells next to the Cell at column 1, row 1 in the directions entry 1 of" in renderer.text(
+        'set open = count(step(at(cell, 1, 1), pick([["n", "e"]], 1)))', "effect")

@@ -178,7 +178,9 @@ def _step_english(shown: list[str], args: list[Any]) -> str:
         if words_ and None not in words_:
             return (f"the cells next to {shown[0]} going {and_list([_COMPASS.get(w, w) for w in words_ if w])}"
                     ", in that order (none past the edge)")
-    return f"the cell next to {shown[0]} going {_COMPASS.get(shown[1], shown[1])} (none past the edge)"
+    if isinstance(way, Tree) and way.data == "string":
+        return f"the cell next to {shown[0]} going {_COMPASS.get(shown[1], shown[1])} (none past the edge)"
+    return f"the cells next to {shown[0]} in the directions {shown[1]}, in that order (none past the edge)"
 
 
 def _first(check: Checker, name: str, args: list[Any]) -> T:
