@@ -44,6 +44,7 @@ CHECKPOINT_EVERY = 16
 # at each step start that follows an answer makes each fork replay at most the answers of one step (a shipped
 # 4-player pack: fork 0.89 -> 0.62 ms; the checkpoints cost a `to_data` per step, sharing unchanged parts)
 SEARCHED_CHECKPOINT_EVERY = 1
+ANSWERED, GAME_ENDED = EventKind.ANSWERED, EventKind.GAME_ENDED
 
 
 @dataclass
@@ -191,9 +192,9 @@ class Match:
     def _ended(self) -> None:
         """The flow has run to its end: no decision is pending; observers learn the result."""
         self.decision = None
-        if self.game.observers:
-            outcome = self.outcome()
-            self.game.tell(Event(EventKind.GAME_ENDED, None, {
+        if GAME_ENDED in self.game.heard:
+            outcome = self.outcome(digest=False)   # (the event has no hash)
+            self.game.tell(Event(GAME_ENDED, None, {
                 "scores": [r.score for r in outcome.results], "winners": outcome.winners}))
 
     # ---------------------------------------------------------------- the decision
@@ -223,14 +224,14 @@ class Match:
         if type(index) is not int or not 0 <= index < decision.size:   # True is no option
             raise MoveError(f"option {index!r} is not one of the {decision.size} options")
         self.log.append(Answer(decision, index))
-        if self.game.observers:
+        if ANSWERED in self.game.heard:
             said = {"step": decision.step, "kind": decision.kind.value}
-            self.game.tell(Event(EventKind.ANSWERED, decision.seat, {**said, "label": decision.labels[index]},
+            self.game.tell(Event(ANSWERED, decision.seat, {**said, "label": decision.labels[index]},
                                  frozenset((decision.seat,))))
             others = frozenset(range(len(self.game.state.players))) - {decision.seat}
             if others:     # others learn the label only of an answer that reveals nothing hidden
                 shown = {**said, "label": decision.labels[index]} if decision.public(index) else said
-                self.game.tell(Event(EventKind.ANSWERED, decision.seat, shown, others))
+                self.game.tell(Event(ANSWERED, decision.seat, shown, others))
 
     def apply_label(self, label: str) -> None:
         """Answer with the option whose label is `label` (exact, then case-insensitive)."""
@@ -455,13 +456,13 @@ class Match:
         is logged. An agent's error is wrapped on its way out through the flow (`_AgentFailed`)."""
         views = [SeatView(self.game, seat) for seat in range(len(self.game.state.players))]   # one a seat, lazy
         chooses = [agent.choose for agent in agents]
-        record, log, observers = self._record, self.log, self.game.observers   # (lists changed in place)
+        record, log, heard = self._record, self.log, self.game.heard   # (changed in place)
 
         def answer_here(decision: Decision) -> int:
             seat = decision.seat
             try:
                 index = chooses[seat](views[seat], decision)
-                if observers or type(index) is not int or not 0 <= index < decision.size:
+                if ANSWERED in heard or type(index) is not int or not 0 <= index < decision.size:
                     record(decision, index)            # checked, told
                 else:
                     log.append(Answer(decision, index))   # what `_record` does with a good index, unwatched

@@ -64,6 +64,8 @@ class CoverageCount:
     used it (the acting seat).
     """
 
+    event_kinds = frozenset((EventKind.MOVED, EventKind.ACTIVATED))   # all it reads: the match makes no other event
+
     def __init__(self, pack: Pack) -> None:
         self.zones = pack.zones
         self.counts: Counter[tuple[str, str, int | None]] = Counter()

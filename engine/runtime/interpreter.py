@@ -21,7 +21,7 @@ from engine.runtime.costs import can_pay, explain, payment_ways, reductions, way
 from engine.runtime.decision import DONE, KINDS, Decision, Prompt, derived_labels, joined_prompt
 from engine.runtime.defs import ActionDef, AnytimeDef, CounterDef, Pack, TriggerDef
 from engine.runtime.dsl_values import as_items, contains, describe, offer, stored
-from engine.runtime.events import Event, EventKind
+from engine.runtime.events import Event, EventKind, kinds_read
 from engine.runtime.grids import GridCells
 from engine.runtime.limits import (
     DRAW_WORK,
@@ -43,6 +43,11 @@ MAX_TRIGGER_FIRINGS = 200_000
 MAX_DECISIONS = 200_000
 # events the interpreter emits itself; packs add their own with `emit`
 BUILTIN_EVENTS = ("gained", "paid", "changed", "passed", "moved", "placed", "exhausted", "step_start", "step_end")
+# the observer events' kinds as plain names (`EventKind.X` is a slow class attribute read on an enum)
+STEP_STARTED, ROUND_STARTED, MOVED, DRAWN = EventKind.STEP_STARTED, EventKind.ROUND_STARTED, EventKind.MOVED, \
+    EventKind.DRAWN
+REVEALED, CONCEALED, GAINED, PAID = EventKind.REVEALED, EventKind.CONCEALED, EventKind.GAINED, EventKind.PAID
+ACTIVATED, ROLLED = EventKind.ACTIVATED, EventKind.ROLLED
 
 
 class Interpreter:
@@ -95,8 +100,11 @@ class Interpreter:
         # choices being carried out (an option taken, a trigger, an anytime action running): anytime actions
         # are offered only at choices outside all of them (generated code counts the chosen options)
         self.committed = 0
-        # told of every event (engine/runtime/events.py); change it with watch/unwatch, which keep `quiet`
+        # told of events (engine/runtime/events.py); change it with watch/unwatch, which keep `quiet`, `heard`
+        # (the kinds some observer reads: changed in place, no other kind is made) and who reads each kind
         self.observers: list[Callable[[Event], None]] = []
+        self.heard: set[EventKind] = set()
+        self._readers: dict[EventKind, list[Callable[[Event], None]]] = {}
         self.quiet = True   # no trace, nobody watching: the generated flow keeps no position and tells nothing
         self.pause: Callable[[Decision], int] = _no_driver  # the session sets this: it returns the answer
         # the acting seat's player, for generated code: no seat (a top-level step) reads as a clear error
@@ -185,21 +193,23 @@ class Interpreter:
         self.state.periods["round"] += 1
         if self.live:   # a fork catching up loads its checkpoint's budget when it arrives
             self.spend(1, "a flow repeat")
-        if self.observers:
-            self.tell(Event(EventKind.ROUND_STARTED, None, {"round": n}))
+        if ROUND_STARTED in self.heard:
+            self.tell(Event(ROUND_STARTED, None, {"round": n}))
 
     # ---------------------------------------------------------------- events
     def tell(self, event: Event) -> None:
-        """Hand `event` to every observer (not while a fork catches up: nothing happens then)."""
+        """Hand `event` to every observer that reads its kind (not while a fork catches up: nothing happens
+        then)."""
         if self.live:
-            for observer in self.observers:
+            for observer in self._readers.get(event.kind, ()):
                 observer(event)
 
     def step_started(self) -> None:
         """Tell the observers a flow step began (the untraced flow calls this itself when someone watches)."""
-        periods = self.state.periods
-        self.tell(Event(EventKind.STEP_STARTED, None, {"step": self.state.step, "round": periods["round"],
-                                                       "turn": periods["turn"]}))
+        if STEP_STARTED in self.heard:
+            periods = self.state.periods
+            self.tell(Event(STEP_STARTED, None, {"step": self.state.step, "round": periods["round"],
+                                                 "turn": periods["turn"]}))
 
     def _seats_seeing(self, *zones: Zone | None, item: Item | None = None,
                       left_top: bool = False) -> frozenset[int] | None:
@@ -261,6 +271,13 @@ class Interpreter:
 
     def _update_quiet(self) -> None:
         self.quiet = self.trace is None and not self.observers
+        readers: dict[EventKind, list[Callable[[Event], None]]] = {}
+        for observer in self.observers:
+            for kind in kinds_read(observer):
+                readers.setdefault(kind, []).append(observer)
+        self._readers = readers
+        self.heard.clear()          # (in place: a match's answerer holds this set)
+        self.heard.update(readers)
 
     def _arrive(self) -> None:
         # the items are as the checkpoint has them already (`copy_as`: a catch-up moves nothing): put back
@@ -361,8 +378,8 @@ class Interpreter:
             self._rolled(ctx, die, sorted(picked))
 
     def _rolled(self, ctx: Ctx, die: str, thrown: list[int]) -> None:
-        if self.observers:
-            self.tell(Event(EventKind.ROLLED, ctx.seat, {"die": die, "faces": list(self.state.dice[die]),
+        if ROLLED in self.heard:
+            self.tell(Event(ROLLED, ctx.seat, {"die": die, "faces": list(self.state.dice[die]),
                                                          "thrown": thrown}))
 
     def relink(self, a: Any, b: Any, joined: bool) -> None:
@@ -757,8 +774,8 @@ class Interpreter:
     def gain(self, ctx: Ctx, name: str, amount: int) -> None:
         if amount <= 0:
             return
-        if self.observers:
-            self.tell(Event(EventKind.GAINED, ctx.seat, {"counter": name, "amount": amount}))
+        if GAINED in self.heard:
+            self.tell(Event(GAINED, ctx.seat, {"counter": name, "amount": amount}))
         wildcard = self.pack.wildcards.get(name)
         if wildcard is not None:
             self.spend(amount, f"gaining {amount:,} {wildcard.name} one at a time")
@@ -908,8 +925,8 @@ class Interpreter:
 
     def _spend(self, ctx: Ctx, name: str, amount: int) -> None:
         cdef = self.pack.counters[name]
-        if self.observers:
-            self.tell(Event(EventKind.PAID, ctx.seat, {"counter": name, "amount": amount}))
+        if PAID in self.heard:
+            self.tell(Event(PAID, ctx.seat, {"counter": name, "amount": amount}))
 
         def apply() -> None:
             if cdef.items is not None:
@@ -968,7 +985,7 @@ class Interpreter:
         if "moved" in self.pack.listened:
             self.emit("moved", ctx.seat, {"item": item, "from": origin, "to": zone},
                       lambda: self._place(ctx, item, origin, zone, top))
-        elif top or origin is None or origin.keep_filled or self.observers:
+        elif top or origin is None or origin.keep_filled or MOVED in self.heard:
             self._place(ctx, item, origin, zone, top)
         else:   # the usual case, `_place` inline: out of a zone onto the end of another, no event, nobody told
             items = origin.items
@@ -979,7 +996,7 @@ class Interpreter:
             item.zone = zone
 
     def _place(self, ctx: Ctx, item: Item, origin: Zone | None, zone: Zone, top: bool) -> None:
-        observers = self.observers
+        observers = MOVED in self.heard
         left_top = False
         if origin is not None:
             items = origin.items
@@ -997,7 +1014,7 @@ class Interpreter:
             items.insert(0, item)
         item.zone = zone
         if observers:
-            self._tell_about_item(EventKind.MOVED, ctx.seat, item, (origin, zone),
+            self._tell_about_item(MOVED, ctx.seat, item, (origin, zone),
                                   {"from": _key(origin), "to": _key(zone)}, left_top)
         if origin is not None and origin.keep_filled:
             self.refill(ctx, origin)
@@ -1010,8 +1027,8 @@ class Interpreter:
             self.draw(ctx, source, zone, missing)
 
     def draw(self, ctx: Ctx, src: Zone, dst: Zone, amount: int) -> None:
-        if self.observers:
-            self.tell(Event(EventKind.DRAWN, ctx.seat, {"from": _key(src), "to": _key(dst), "amount": amount}))
+        if DRAWN in self.heard:
+            self.tell(Event(DRAWN, ctx.seat, {"from": _key(src), "to": _key(dst), "amount": amount}))
         state = self.state
         for _ in range(amount):
             state.work += DRAW_WORK
@@ -1042,14 +1059,14 @@ class Interpreter:
         self.state.rng.shuffle(self.each(zone.items))
 
     def reveal(self, zone: Zone) -> None:
-        if self.observers and zone.visibility != "public":
-            self.tell(Event(EventKind.REVEALED, None, {"zone": _key(zone), "items": [i.uid for i in zone.items],
+        if REVEALED in self.heard and zone.visibility != "public":
+            self.tell(Event(REVEALED, None, {"zone": _key(zone), "items": [i.uid for i in zone.items],
                                                        "components": [i.comp.id for i in zone.items]}))
         zone.visibility = "public"
 
     def conceal(self, zone: Zone) -> None:
-        if self.observers and zone.visibility != zone.zdef.visibility:
-            self.tell(Event(EventKind.CONCEALED, None, {"zone": _key(zone)}))
+        if CONCEALED in self.heard and zone.visibility != zone.zdef.visibility:
+            self.tell(Event(CONCEALED, None, {"zone": _key(zone)}))
         zone.visibility = zone.zdef.visibility
 
     # ---------------------------------------------------------------- placing with costs
@@ -1109,8 +1126,8 @@ class Interpreter:
 
     def perform(self, ctx: Ctx, action: ActionDef) -> None:
         item = ctx.self_item
-        if item is not None and self.observers:
-            self._tell_about_item(EventKind.ACTIVATED, ctx.seat, item, (item.zone,), {"action": action.label})
+        if item is not None and ACTIVATED in self.heard:
+            self._tell_about_item(ACTIVATED, ctx.seat, item, (item.zone,), {"action": action.label})
         if action.cost is not None:
             self.pay(ctx, action.cost.amounts(ctx), action.cost.text, ctx.self_item)
         action.effect.run(ctx)
