@@ -259,7 +259,31 @@ class State:
         changes nothing that happens): two states with equal digests are the same game."""
         data = self.to_data()
         del data["steps"]
+        data["rng"] = _shown_rng(data["rng"])
         return hashlib.blake2b(repr(data).encode(), digest_size=8).hexdigest()
+
+
+class _Shown(str):
+    """A text that `repr` shows as it is: a part of a `repr` worked out already."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return str.__str__(self)
+
+
+_last_rng: tuple[Any, _Shown] = (None, _Shown("None"))
+
+
+def _shown_rng(rng: Any) -> _Shown:
+    """`repr` of a random generator's state (625 numbers: most of a small game's digest), kept for the last
+    state shown: a game and its replay (`simulate`'s check, a log's final hash) end in the same state.
+    (Telling two states apart stops at their first differing number, the second.)"""
+    global _last_rng
+    last = _last_rng
+    if last[0] != rng:
+        last = _last_rng = (rng, _Shown(repr(rng)))
+    return last[1]
 
 
 def json_safe(value: Any) -> Any:
