@@ -75,7 +75,6 @@ class Interpreter:
             self.state = new_state(pack, players, seed, plan)
         else:
             self.state = like.state.copy_as(data)
-        self._copies = self.layout.copies
         self.grids = GridCells(self)   # grid boards' cells by coordinates (the DSL's grid functions)
         # each type's items by owner, for `all_of` (the state's Item objects are this game's for good: `load`
         # rewrites them in place, a fork is a new game)
@@ -100,11 +99,10 @@ class Interpreter:
         # choices being carried out (an option taken, a trigger, an anytime action running): anytime actions
         # are offered only at choices outside all of them (generated code counts the chosen options)
         self.committed = 0
-        # told of events (engine/runtime/events.py); change it with watch/unwatch, which keep `quiet`, `heard`
-        # (the kinds some observer reads: changed in place, no other kind is made) and who reads each kind
+        # told of events (engine/runtime/events.py); change it with watch/unwatch, which keep `quiet` and `heard`
+        # (the kinds some observer reads, each with its readers; changed in place: no other kind is made)
         self.observers: list[Callable[[Event], None]] = []
-        self.heard: set[EventKind] = set()
-        self._readers: dict[EventKind, list[Callable[[Event], None]]] = {}
+        self.heard: dict[EventKind, list[Callable[[Event], None]]] = {}
         self.quiet = True   # no trace, nobody watching: the generated flow keeps no position and tells nothing
         self.pause: Callable[[Decision], int] = _no_driver  # the session sets this: it returns the answer
         # the acting seat's player, for generated code: no seat (a top-level step) reads as a clear error
@@ -193,7 +191,7 @@ class Interpreter:
         self.state.periods["round"] += 1
         if self.live:   # a fork catching up loads its checkpoint's budget when it arrives
             self.spend(1, "a flow repeat")
-        if ROUND_STARTED in self.heard:
+        if self.observers and ROUND_STARTED in self.heard:
             self.tell(Event(ROUND_STARTED, None, {"round": n}))
 
     # ---------------------------------------------------------------- events
@@ -201,7 +199,7 @@ class Interpreter:
         """Hand `event` to every observer that reads its kind (not while a fork catches up: nothing happens
         then)."""
         if self.live:
-            for observer in self._readers.get(event.kind, ()):
+            for observer in self.heard.get(event.kind, ()):
                 observer(event)
 
     def step_started(self) -> None:
@@ -275,8 +273,7 @@ class Interpreter:
         for observer in self.observers:
             for kind in kinds_read(observer):
                 readers.setdefault(kind, []).append(observer)
-        self._readers = readers
-        self.heard.clear()          # (in place: a match's answerer holds this set)
+        self.heard.clear()          # (in place: a match's answerer holds it)
         self.heard.update(readers)
 
     def _arrive(self) -> None:
@@ -378,7 +375,7 @@ class Interpreter:
             self._rolled(ctx, die, sorted(picked))
 
     def _rolled(self, ctx: Ctx, die: str, thrown: list[int]) -> None:
-        if ROLLED in self.heard:
+        if self.observers and ROLLED in self.heard:
             self.tell(Event(ROLLED, ctx.seat, {"die": die, "faces": list(self.state.dice[die]),
                                                          "thrown": thrown}))
 
@@ -455,7 +452,7 @@ class Interpreter:
         found = []
         for cid in graph.links[space.comp.id]:
             self.instance(cid, space.owner)  # a clear error if the linked space has no item
-            copies = self._copies[(cid, space.owner if self.pack.components[cid].ctype.per_player else None)]
+            copies = self.layout.copies[(cid, space.owner if self.pack.components[cid].ctype.per_player else None)]
             found.append(self.state.items[copies[space.copy] if space.copy < len(copies) else copies[0]])
         return found
 
@@ -774,7 +771,7 @@ class Interpreter:
     def gain(self, ctx: Ctx, name: str, amount: int) -> None:
         if amount <= 0:
             return
-        if GAINED in self.heard:
+        if self.observers and GAINED in self.heard:
             self.tell(Event(GAINED, ctx.seat, {"counter": name, "amount": amount}))
         wildcard = self.pack.wildcards.get(name)
         if wildcard is not None:
@@ -925,7 +922,7 @@ class Interpreter:
 
     def _spend(self, ctx: Ctx, name: str, amount: int) -> None:
         cdef = self.pack.counters[name]
-        if PAID in self.heard:
+        if self.observers and PAID in self.heard:
             self.tell(Event(PAID, ctx.seat, {"counter": name, "amount": amount}))
 
         def apply() -> None:
@@ -985,7 +982,7 @@ class Interpreter:
         if "moved" in self.pack.listened:
             self.emit("moved", ctx.seat, {"item": item, "from": origin, "to": zone},
                       lambda: self._place(ctx, item, origin, zone, top))
-        elif top or origin is None or origin.keep_filled or MOVED in self.heard:
+        elif top or origin is None or origin.keep_filled or (self.observers and MOVED in self.heard):
             self._place(ctx, item, origin, zone, top)
         else:   # the usual case, `_place` inline: out of a zone onto the end of another, no event, nobody told
             items = origin.items
@@ -996,7 +993,7 @@ class Interpreter:
             item.zone = zone
 
     def _place(self, ctx: Ctx, item: Item, origin: Zone | None, zone: Zone, top: bool) -> None:
-        observers = MOVED in self.heard
+        observers = bool(self.observers) and MOVED in self.heard
         left_top = False
         if origin is not None:
             items = origin.items
@@ -1027,7 +1024,7 @@ class Interpreter:
             self.draw(ctx, source, zone, missing)
 
     def draw(self, ctx: Ctx, src: Zone, dst: Zone, amount: int) -> None:
-        if DRAWN in self.heard:
+        if self.observers and DRAWN in self.heard:
             self.tell(Event(DRAWN, ctx.seat, {"from": _key(src), "to": _key(dst), "amount": amount}))
         state = self.state
         for _ in range(amount):
@@ -1059,13 +1056,13 @@ class Interpreter:
         self.state.rng.shuffle(self.each(zone.items))
 
     def reveal(self, zone: Zone) -> None:
-        if REVEALED in self.heard and zone.visibility != "public":
+        if self.observers and REVEALED in self.heard and zone.visibility != "public":
             self.tell(Event(REVEALED, None, {"zone": _key(zone), "items": [i.uid for i in zone.items],
                                                        "components": [i.comp.id for i in zone.items]}))
         zone.visibility = "public"
 
     def conceal(self, zone: Zone) -> None:
-        if CONCEALED in self.heard and zone.visibility != zone.zdef.visibility:
+        if self.observers and CONCEALED in self.heard and zone.visibility != zone.zdef.visibility:
             self.tell(Event(CONCEALED, None, {"zone": _key(zone)}))
         zone.visibility = zone.zdef.visibility
 
@@ -1126,7 +1123,7 @@ class Interpreter:
 
     def perform(self, ctx: Ctx, action: ActionDef) -> None:
         item = ctx.self_item
-        if item is not None and ACTIVATED in self.heard:
+        if item is not None and self.observers and ACTIVATED in self.heard:
             self._tell_about_item(ACTIVATED, ctx.seat, item, (item.zone,), {"action": action.label})
         if action.cost is not None:
             self.pay(ctx, action.cost.amounts(ctx), action.cost.text, ctx.self_item)
