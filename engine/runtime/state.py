@@ -179,11 +179,16 @@ class State:
         """
         new = Item.__new__
         items = []
+        append = items.append
         for old, attrs in zip(self.items, data["attrs"], strict=True):
-            item = new(Item)
-            item.uid, item.comp, item.owner, item.copy, item.attrs, item.zone = \
-                old.uid, old.comp, old.owner, old.copy, dict(attrs), None
-            items.append(item)
+            item = new(Item)      # (a store a slot, as in `new_state`)
+            item.uid = old.uid
+            item.comp = old.comp
+            item.owner = old.owner
+            item.copy = old.copy
+            item.attrs = dict(attrs)
+            item.zone = None
+            append(item)
         players = [Player(p.seat, {}, {zid: Zone(z.zdef, z.owner, z) for zid, z in p.zones.items()})
                    for p in self.players]
         state = State(players, {}, {zid: Zone(z.zdef, None, z) for zid, z in self.zones.items()}, 0,
@@ -317,9 +322,13 @@ def new_state(pack: Pack, players: int, seed: int, plan: Layout | None = None) -
     slots = state.all_zones()
     zones: list[Zone | None] = [*slots, None]     # an item's starting zone by its slot there; -1: none
     for uid, (comp, owner, copy, slot) in enumerate(plan.items):
-        item = new(Item)
-        item.uid, item.comp, item.owner, item.copy, item.attrs, item.zone = uid, comp, owner, copy, \
-            comp.values.copy(), zones[slot]
+        item = new(Item)      # (one store a slot: a tuple assignment would build and unpack a tuple per item)
+        item.uid = uid
+        item.comp = comp
+        item.owner = owner
+        item.copy = copy
+        item.attrs = comp.values.copy()
+        item.zone = zones[slot]
         append(item)
     take = items.__getitem__
     for zone, uids in zip(slots, plan.starts, strict=True):
