@@ -68,3 +68,4 @@ def test_kinds_nobody_reads_are_not_made(monkeypatch: pytest.MonkeyPatch) -> Non
     assert set(made) == {EventKind.STEP_STARTED} and len(made) == len(watched.seen) > 0
     match.subscribe(every := Reader(set(EventKind)))   # a later subscriber of every kind widens what is made
     assert EventKind.MOVED in match.game.heard and every.seen == []
+
