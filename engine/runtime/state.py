@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import random
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from engine.runtime.boards import Graph
@@ -223,7 +224,7 @@ class State:
                              *((tuple(sorted(g.blocked)),) if g.blocked else ()))
                        for key, g in self.boards.items()},
             "dice": {did: tuple(faces) for did, faces in self.dice.items()},
-            "rng": self.rng.getstate(),
+            "rng": self._random.getstate() if self._random is not None else _fresh_rng(self.seed),
             **({"order": tuple(self.order)} if self.order is not None else {}),   # only once a rule set it
         }
 
@@ -266,6 +267,13 @@ class State:
         del data["steps"]
         data["rng"] = _shown_rng(data["rng"])
         return hashlib.blake2b(repr(data).encode(), digest_size=8).hexdigest()
+
+
+@lru_cache(maxsize=8)
+def _fresh_rng(seed: int) -> tuple[Any, ...]:
+    """The state of `random.Random(seed)` before its first draw: what a match whose generator was never used
+    holds (and hashes), without making its generator; kept for a game and its replay."""
+    return random.Random(seed).getstate()
 
 
 class _Shown(str):
