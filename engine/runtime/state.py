@@ -179,7 +179,7 @@ class State:
         One pass that makes each item with its attributes and fills each zone: a fork's whole state.
         """
         new = Item.__new__
-        items = []
+        items: list[Item] = []
         append = items.append
         for old, attrs in zip(self.items, data["attrs"], strict=True):
             item = new(Item)      # (a store a slot, as in `new_state`)
