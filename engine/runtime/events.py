@@ -8,7 +8,7 @@ someone observes, and not while a fork catches up (nothing happens then; it is r
 
 An observer may say which kinds it reads (an `event_kinds` attribute, a set of `EventKind`): it is then told only
 of those, and no event of a kind nobody reads is made (`simulate`'s coverage count reads two kinds of the
-thirteen; a game of Goofspiel makes ~390 events, ~80 of them moves).
+thirteen; a small card game makes ~390 events a game, ~80 of them moves).
 """
 
 from __future__ import annotations
