@@ -347,9 +347,6 @@ class Pack:
     triggers: list[TriggerDef] = field(default_factory=list)
     flow: Runner | None = None           # keeps the flow trace a forkable match needs (engine/compile/flow.py)
     untraced_flow: Runner | None = None  # the same without it: for a match that never keeps one
-    # the id paths of the flow's `simultaneous` steps (`turns/programming`): `State.step` is one of them or
-    # under one ("turns/programming/program") while such a step runs
-    simultaneous_steps: set[str] = field(default_factory=set)
     scoring: Scoring | None = None
     # every event name some trigger listens to: emitting others is a no-op
     listened: set[str] = field(default_factory=set)
