@@ -91,9 +91,17 @@ def test_other_seats_see_a_public_answer_but_not_a_hidden_card() -> None:
     seen_by_2 = [rules.event(e.to_json(), 1) for e in feed if e.kind is EventKind.ANSWERED and e.seen_by(1)]
     assert seen_by_2 == ["P1 chose Take two coins", "you chose Draw 1 from Deck to Hand"]
     # a card chosen from a hidden hand stays private: only "answered" reaches the other seat
-    hidden = engine.Match(engine.load_pack("goofspiel"), 2, 1)
+    topdeck = str(Path(__file__).resolve().parent / "fixtures" / "packs" / "topdeck")
+    hidden = engine.Match(engine.load_pack(topdeck), 2, 1)
     told: list[Event] = []
     hidden.subscribe(told.append)
-    hidden.apply(0)
+    hidden.apply(0)                        # P1 programs an order card from its hand (an `each_player` step)
     others = [e for e in told if e.kind is EventKind.ANSWERED and e.seen_by(1)]
     assert others and all("label" not in e.data for e in others)
+    # behind a simultaneous step's divider not even that: how many answers a seat gives is part of its plan
+    bid = engine.Match(engine.load_pack("goofspiel"), 2, 1)
+    told = []
+    bid.subscribe(told.append)
+    bid.apply(0)
+    assert [e for e in told if e.kind is EventKind.ANSWERED and e.seen_by(1)] == []
+    assert [e for e in told if e.kind is EventKind.ANSWERED and e.seen_by(0)]

@@ -20,6 +20,7 @@ import pytest
 from engine.compile.loading import load_pack
 from engine.play.agents import Agent, RandomAgent
 from engine.play.match import Match
+from engine.play.seat_feed import SeatFeed
 from engine.play.simulate import play_one
 from engine.runtime.decision import Decision
 from engine.runtime.defs import Pack
@@ -142,3 +143,41 @@ def test_the_second_programmer_never_sees_the_first_ones_plan(seed: int) -> None
         return views
 
     assert programming_views(False)[0] == programming_views(True)[0]
+
+
+def _first_programming(pack: Pack, seed: int, p1_seed: int) -> tuple[Any, int, list[Any], Any]:
+    """Seed `seed`, P1's programming answers from `p1_seed`, everything else from `seed`: at P2's first
+    programming decision, (P2's view, P2's seen key, P2's feed, the full view)."""
+    match = Match(pack, 2, seed)
+    feed = SeatFeed(1)
+    match.subscribe(feed)
+    rng, p1 = random.Random(seed), random.Random(p1_seed)
+    while match.decision is not None:
+        decision = match.decision
+        if decision.seat == 1 and match.game.state.step.startswith("turns/programming"):
+            return match.view(1), match.seen_key(1), list(feed.events), match.view(None)
+        source = p1 if decision.seat == 0 and match.game.state.step.startswith("turns/programming") else rng
+        match.apply(int(source.random() * decision.size))
+    raise AssertionError("the game ended before P2 programmed")
+
+
+@pytest.mark.parametrize("seed", [3, 4])
+def test_the_first_programmers_card_counts_stay_behind_the_divider(seed: int) -> None:
+    """How many cards P1 queues to build or discards while programming is part of P1's plan (rulebook 5.1,
+    behind the divider): hand, upgrade hand, build zone and discard have `size: secret_in_simultaneous`.
+    Two games that differ only in P1's programming answers, and in those zones' sizes, look the same to P2
+    at its first programming decision: view, seen key (what the determinizer compares) and feed (no
+    moves between P1's zones, no "P1 answered")."""
+    pack = load_pack("robot-factory")
+    zones = ("hand", "upgrade_hand", "build_zone", "discard")
+    base = _first_programming(pack, seed, 0)
+    sizes = {z: len(base[3]["players"][0]["zones"][z]) for z in zones}
+    differing = 0
+    for p1_seed in range(1, 12):
+        other = _first_programming(pack, seed, p1_seed)
+        if {z: len(other[3]["players"][0]["zones"][z]) for z in zones} != sizes:
+            differing += 1
+        assert other[:3] == base[:3]
+    assert differing > 0        # the check above compared games whose secret sizes differed
+    for z in zones:
+        assert base[0]["players"][0]["zones"][z] == {"hidden": None}

@@ -13,13 +13,14 @@ from engine.dsl.render import Renderer, threshold_unit
 from engine.dsl.sites import parsed_sites, procedure_params
 from engine.packs.files import find_pack, load_pack_files
 from engine.packs.raw import Entry, RawPack
+from engine.runtime.defs import SIZE_SHOWN
 
 NAME = "explain"
 HELP = "print components and their actions as rules text"
 DESCRIPTION = ("Print the rules of a pack's components (costs, actions, triggers), procedures and triggers"
                " in plain English, rendered from their DSL, next to any printed `text`. With IDs, only those"
-               " components, component types (all their components), item-backed counters, procedures, triggers or"
-               " `scoring`.")
+               " components, component types (all their components), item-backed counters, zones whose size is"
+               " secret at times, procedures, triggers or `scoring`.")
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -48,8 +49,20 @@ class Explainer:
             yield from self.one(ident)
 
     def everything(self) -> list[str]:
-        return [*self.pools(), *self.tracks(), *self.helds(), *self.raw.component_types, *self.raw.procedures,
-                *self.triggers, *(["scoring"] if self.raw.scoring is not None else [])]
+        return [*self.pools(), *self.tracks(), *self.helds(), *self.secret_sizes(), *self.raw.component_types,
+                *self.raw.procedures, *self.triggers, *(["scoring"] if self.raw.scoring is not None else [])]
+
+    def secret_sizes(self) -> list[str]:
+        """The zones whose size is secret at times (`size:`): a rule of what players may know."""
+        return [zid for zid, e in self.raw.zones.items()
+                if hasattr(e.data, "get") and e.data.get("size", SIZE_SHOWN) != SIZE_SHOWN]
+
+    def secret_size(self, entry: Entry) -> Iterator[str]:
+        name = self.render.name_of(entry.id)
+        whose = "a player's" if entry.data.get("scope", "player") == "player" else "the"
+        yield f"Zone {name} ({entry.id}): while players choose at once (a simultaneous step, until its reveal)," \
+              f" those who cannot see the items in {whose} {name} do not see how many there are either"
+        yield from self.history(entry.id)
 
     def pools(self) -> list[str]:
         """The counters read from items: their rule is not obvious from their name."""
@@ -147,6 +160,8 @@ class Explainer:
             yield from self.track(raw.counters[ident])
         elif ident in self.helds():
             yield from self.held(raw.counters[ident])
+        elif ident in self.secret_sizes():
+            yield from self.secret_size(raw.zones[ident])
         elif ident in raw.procedures:
             data = raw.procedures[ident].data
             params = procedure_params(data)
@@ -162,7 +177,7 @@ class Explainer:
             yield f"Trigger {ident}: {self.render.trigger(self.triggers[ident].data)}"
         else:
             known = [*raw.components, *raw.component_types, *raw.procedures, *self.triggers, *self.pools(),
-                     *self.tracks(), *self.helds(), "scoring"]
+                     *self.tracks(), *self.helds(), *self.secret_sizes(), "scoring"]
             hint = did_you_mean(ident, known)
             raise UsageError(f"'{ident}' is not a component, component type, procedure or trigger of this pack"
                              + (f"; {hint}" if hint else ""))

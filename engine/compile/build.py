@@ -33,6 +33,7 @@ from engine.runtime.boards import (
 from engine.runtime.context import Ctx
 from engine.runtime.costs import all_payers
 from engine.runtime.defs import (
+    SIZE_SHOWN,
     ActionDef,
     AnytimeDef,
     AttrDef,
@@ -166,7 +167,8 @@ class Builder:
                                       d.get("visibility", "public"), _plain_size(d.get("capacity")), [],
                                       d.get("refill_from"), d.get("draw_from"), d.get("discard_to"),
                                       bool(d.get("active", False)), _plain_size(d.get("keep_filled")) or 0,
-                                      bool(d.get("random_draw", False)), face_down=d.get("face_down"))
+                                      bool(d.get("random_draw", False)), face_down=d.get("face_down"),
+                                      size=d.get("size", SIZE_SHOWN))
         for tid, e in raw.component_types.items():
             pack.types[tid] = self._ctype(tid, e)
 

@@ -8,6 +8,8 @@ definition is written), and reports stable codes:
 - COST001  a cost names a counter nothing can produce;
 - UNUSED001 a definition nothing uses;
 - HIDDEN001 a rule reads another seat's hidden zone before it is revealed (engine/lint/hidden.py);
+- HIDDEN002 / HIDDEN003 a `simultaneous` step shows one seat's plan to the seats after it: a write others
+  see, a count of a zone whose size is secret then (engine/lint/simultaneous.py);
 - TEXT001  a component's printed `text` disagrees with its rules;
 - DECK001 / RUN001 / RUN002 from a few seeded random games at every player count:
   a draw that finds its zone empty, a rule that fails while playing.
@@ -31,6 +33,7 @@ from engine.dsl.sites import Site
 from engine.dsl.walk import RuleNodes
 from engine.errors import RuleError
 from engine.lint.hidden import hidden_reads
+from engine.lint.simultaneous import simultaneous_leaks
 from engine.packs.raw import Entry, RawPack
 from engine.packs.source import DataPath, SourceFile
 from engine.play.agents import RandomAgent
@@ -52,6 +55,7 @@ def semantic_checks(raw: RawPack, pack: Pack, sites: list[tuple[Site, DslText, T
     nodes = RuleNodes()     # each tree walked once for the rules every check looks for
     return [*unheard_events(pack), *unproducible_costs(pack, trees, nodes),
             *unused_definitions(raw, pack, trees, nodes), *hidden_reads(raw, pack, sites),
+            *simultaneous_leaks(raw, pack, sites),
             *text_mismatches(raw, pack, trees, sites, nodes), *playtest(raw, pack, games)]
 
 

@@ -34,7 +34,7 @@ from engine.runtime.determinize import offered_items, redeal_hidden
 from engine.runtime.events import Event, EventKind
 from engine.runtime.interpreter import NEVER, Interpreter
 from engine.runtime.scoring import PlayerResult, Verdict, estimates, final_scores, team_lost, verdict
-from engine.runtime.views import SeatView, seen_key, snapshot, state_hash
+from engine.runtime.views import SeatView, in_simultaneous, seen_key, snapshot, state_hash
 
 Observer = Callable[[Event], None]
 # answers between checkpoints: fewer make play slower (a checkpoint copies the state), more make a fork
@@ -228,8 +228,11 @@ class Match:
             self.game.tell(Event(EventKind.ANSWERED, decision.seat, {**said, "label": decision.labels[index]},
                                  frozenset((decision.seat,))))
             others = frozenset(range(len(self.game.state.players))) - {decision.seat}
-            if others:     # others learn the label only of an answer that reveals nothing hidden
-                shown = {**said, "label": decision.labels[index]} if decision.public(index) else said
+            public = decision.public(index)
+            # others learn the label only of an answer that reveals nothing hidden, and behind a simultaneous
+            # step's divider not even that there was one (how many answers is part of the plan)
+            if others and (public or not in_simultaneous(self.game)):
+                shown = {**said, "label": decision.labels[index]} if public else said
                 self.game.tell(Event(EventKind.ANSWERED, decision.seat, shown, others))
 
     def apply_label(self, label: str) -> None:
@@ -246,7 +249,8 @@ class Match:
 
     # ---------------------------------------------------------------- looking at it
     def view(self, seat: int | None = None) -> dict[str, Any]:
-        """What `seat` may see now, as JSON-safe data (hidden zones show only their size); None: everything."""
+        """What `seat` may see now, as JSON-safe data (hidden zones show only their size, or not even that
+        while a simultaneous step runs: zone `size`); None: everything."""
         return snapshot(self.game, seat, full=seat is None)
 
     def seen_key(self, seat: int) -> int:

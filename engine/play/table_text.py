@@ -19,8 +19,8 @@ Section = tuple[str, list[tuple[str, str]]]   # a titled table of (name, value) 
 
 
 def _items(zone: Any) -> str:
-    if isinstance(zone, dict):
-        return f"({zone.get('hidden', 0)} hidden)"
+    if isinstance(zone, dict):     # hidden: how many (None: that is secret too)
+        return "(hidden)" if zone.get("hidden", 0) is None else f"({zone.get('hidden', 0)} hidden)"
     return ", ".join(str(i["name"]) for i in zone) if zone else "—"
 
 
@@ -79,7 +79,7 @@ class TableText:
             who = "You" if player["seat"] == seat else f"P{player['seat'] + 1}"
             rows = [(name(k), str(v)) for k, v in player["counters"].items() if v]
             rows += [(name(z), self._zone(z, items)) for z, items in player["zones"].items()
-                     if not (isinstance(items, dict) and not items.get("hidden"))
+                     if not (isinstance(items, dict) and items.get("hidden", 0) == 0)
                      and self.zones.get(z, {}).get("as") != "off"]
             out.append((f"{who} (seat {player['seat'] + 1})", rows))
         return out

@@ -153,6 +153,11 @@ class DieDef:
     faces: tuple[int, ...]
 
 
+# `size` of a zone: whether seats that cannot see its items see how many there are
+SIZE_SHOWN = "shown"                                     # always (the default)
+SIZE_SECRET_IN_SIMULTANEOUS = "secret_in_simultaneous"   # not while a `simultaneous` flow step runs
+
+
 @dataclass
 class ZoneDef:
     id: str
@@ -169,6 +174,7 @@ class ZoneDef:
     random_draw: bool = False    # a bag: draws take a random item instead of the first
     sizes: dict[str, Expr] = field(default_factory=dict)  # `capacity`/`keep_filled` read per match (players)
     face_down: str | None = None  # a bool attribute: items with it true are seen by the zone's owner only
+    size: str = SIZE_SHOWN        # SIZE_SECRET_IN_SIMULTANEOUS: others do not see how many items during one
 
 
 @dataclass
@@ -341,6 +347,9 @@ class Pack:
     triggers: list[TriggerDef] = field(default_factory=list)
     flow: Runner | None = None           # keeps the flow trace a forkable match needs (engine/compile/flow.py)
     untraced_flow: Runner | None = None  # the same without it: for a match that never keeps one
+    # the id paths of the flow's `simultaneous` steps (`turns/programming`): `State.step` is one of them or
+    # under one ("turns/programming/program") while such a step runs
+    simultaneous_steps: set[str] = field(default_factory=set)
     scoring: Scoring | None = None
     # every event name some trigger listens to: emitting others is a no-op
     listened: set[str] = field(default_factory=set)

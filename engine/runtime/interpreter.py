@@ -37,6 +37,7 @@ from engine.runtime.limits import (
     taking_out,
 )
 from engine.runtime.state import Item, ItemRef, PlayerRef, Zone, layout, new_state
+from engine.runtime.views import in_simultaneous, size_unseen
 
 MAX_TRIGGER_DEPTH = 16
 MAX_TRIGGER_FIRINGS = 200_000
@@ -234,10 +235,15 @@ class Interpreter:
         """An event naming `item` for the seats that may see it in one of `zones`; the others get it without."""
         seeing = self._seats_seeing(*zones, item=item, left_top=left_top)
         self.tell(Event(kind, seat, {"item": item.uid, "component": item.comp.id, **data}, seeing))
-        if seeing is not None:
+        if seeing is not None and not self._sizes_unseen(zones):   # else the twin would tell a secret size
             others = frozenset(range(len(self.state.players))) - seeing
             if others:
                 self.tell(Event(kind, seat, data, others))
+
+    def _sizes_unseen(self, zones: tuple[Zone | None, ...]) -> bool:
+        """Some of `zones` hides how many items it holds from the seats that cannot see them (views.py)."""
+        during = in_simultaneous(self)
+        return any(zone is not None and size_unseen(zone, during) for zone in zones)
 
     def catch_up(self, trace: list[Any], steps: int, data: dict[str, Any]) -> None:
         """Make the next run of the flow retrace `trace` up to flow step `steps`, then continue from `data`."""
@@ -1010,8 +1016,10 @@ class Interpreter:
             self.draw(ctx, source, zone, missing)
 
     def draw(self, ctx: Ctx, src: Zone, dst: Zone, amount: int) -> None:
-        if self.observers:
-            self.tell(Event(EventKind.DRAWN, ctx.seat, {"from": _key(src), "to": _key(dst), "amount": amount}))
+        if self.observers:    # how many, to every seat, unless one of the zones keeps its size secret now
+            seeing = self._seats_seeing(src, dst) if self._sizes_unseen((src, dst)) else None
+            self.tell(Event(EventKind.DRAWN, ctx.seat, {"from": _key(src), "to": _key(dst), "amount": amount},
+                            seeing))
         state = self.state
         for _ in range(amount):
             state.work += DRAW_WORK

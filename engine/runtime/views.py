@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
+from engine.runtime.defs import SIZE_SHOWN
 from engine.runtime.state import Item, Zone, json_safe
 
 if TYPE_CHECKING:
@@ -18,12 +19,27 @@ def _item(item: Item) -> dict[str, Any]:
 FACE_DOWN = {"face_down": True, "name": "face down"}   # an item here the seat may not see: only that it is there
 
 
-def _zone(zone: Zone, seat: int | None, full: bool) -> Any:
+def in_simultaneous(game: Interpreter) -> bool:
+    """Whether a `simultaneous` flow step is running (the seats behind the divider)."""
+    steps = game.pack.simultaneous_steps
+    if not steps:
+        return False
+    step = game.state.step
+    return any(step == s or step.startswith(s + "/") for s in steps)
+
+
+def size_unseen(zone: Zone, during: bool) -> bool:
+    """Whether seats that cannot see `zone`'s items may not see how many there are either (`size:
+    secret_in_simultaneous` while a simultaneous step runs: `during`, from `in_simultaneous`)."""
+    return during and zone.zdef.size != SIZE_SHOWN and zone.visibility != "public"
+
+
+def _zone(zone: Zone, seat: int | None, full: bool, during: bool) -> Any:
     if full or zone.visible_to(seat):
         return [_item(i) for i in zone.items]
     if zone.visibility == "top" or zone.zdef.face_down is not None:
         return [_item(i) if zone.shows(i, seat) else dict(FACE_DOWN) for i in zone.items]
-    return {"hidden": len(zone.items)}
+    return {"hidden": None if size_unseen(zone, during) else len(zone.items)}   # None: how many is secret too
 
 
 def snapshot(game: Interpreter, seat: int | None = None, full: bool = False) -> dict[str, Any]:
@@ -32,15 +48,16 @@ def snapshot(game: Interpreter, seat: int | None = None, full: bool = False) -> 
     links = {"boards": {f"{tid}@{owner}": graph.links for (tid, owner), graph in sorted(
         state.boards.items(), key=lambda kv: (kv[0][0], -1 if kv[0][1] is None else kv[0][1]))}} if state.boards else {}
     dice = {"dice": {did: list(faces) for did, faces in state.dice.items()}} if state.dice else {}
+    during = in_simultaneous(game)
     return {
         **links,  # only when a match changed its boards
         **dice,   # only in packs with dice: every pool's faces (dice lie on the table: every seat sees them)
         "step": state.step,
         "counters": dict(state.counters),
-        "zones": {zid: _zone(z, seat, full) for zid, z in state.zones.items()},
+        "zones": {zid: _zone(z, seat, full, during) for zid, z in state.zones.items()},
         "players": [
             {"seat": p.seat, "counters": dict(p.counters),
-             "zones": {zid: _zone(z, seat, full) for zid, z in p.zones.items()}}
+             "zones": {zid: _zone(z, seat, full, during) for zid, z in p.zones.items()}}
             for p in state.players
         ],
     }
@@ -81,13 +98,14 @@ def seen_key(game: Interpreter, seat: int) -> int:
     views give equal keys within one process. A searching bot compares the positions it reaches by this key,
     which costs a small part of a `snapshot`."""
     state = game.state
+    during = in_simultaneous(game)
 
     def zone_key(zone: Zone) -> Any:
         if zone.visible_to(seat):
             return tuple([(i.uid, repr(i.attrs)) for i in zone.items])
         if zone.visibility == "top" or zone.zdef.face_down is not None:
             return tuple([(i.uid, repr(i.attrs)) if zone.shows(i, seat) else None for i in zone.items])
-        return len(zone.items)
+        return None if size_unseen(zone, during) else len(zone.items)
 
     return hash((
         repr([(key, graph.links) for key, graph in state.boards.items()]) if state.boards else None,

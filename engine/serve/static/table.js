@@ -47,7 +47,8 @@
     const node = el("div", {class: "zone as-" + spec.as, "data-zone": id}, el("h3", {}, name(id)));
     if (spec.as === "off") return null;
     if (!Array.isArray(items)) {
-      node.append(el("span", {class: "hidden-items"}, items.hidden + " hidden"));
+      // hidden: how many items the seat may not see (null: how many is secret too)
+      node.append(el("span", {class: "hidden-items"}, items.hidden === null ? "hidden" : items.hidden + " hidden"));
     } else if (spec.as === "grid" && items.length) {
       node.append(grid(items, spec));
     } else {
@@ -84,7 +85,7 @@
     const node = el("div", {class: "area" + (mine ? " mine" : "")}, el("h2", {}, title), counters(data.counters));
     if (data.dice) node.append(dice(data.dice));
     for (const [id, items] of Object.entries(data.zones)) {
-      if (!Array.isArray(items) && !items.hidden) continue;
+      if (!Array.isArray(items) && items.hidden === 0) continue;
       const drawn = zone(id, items);
       if (drawn) node.append(drawn);
     }

@@ -1,0 +1,378 @@
+"""HIDDEN002 and HIDDEN003: what one seat decides in a `simultaneous` step must not show to the seats after it.
+
+The kernel asks the seats of a `simultaneous` step one after the other, so whatever the first seat's
+answers change in state another seat can see is in that seat's view before it answers (a person behind a
+divider, a bot, the serve page). Two checks, over the texts a seat's pass of such a step runs (its
+sub-steps in order and the procedures they call):
+
+- HIDDEN002, in a step with a `reveal:` list (the pack says its choices are secret until then): a write,
+  at a point where the seat may already have answered a decision of the pass, to state other seats see: a
+  counter (every seat sees every counter), an attribute of an item in a zone others see, a move or draw
+  into or out of such a zone. A zone others see is `public` or `top` (no `face_down`: an item moved in face
+  down shows only that it is there), or one the step's `reveal:` lists that no rule ever conceals while the
+  step is in a flow loop (revealed after the first pass, it stays public for the next ones). Writes before
+  the pass's first decision are the same whatever the seat plans and are not reported.
+- HIDDEN003, in any `simultaneous` step: `count(q.Z)` of another seat's zone with
+  `size: secret_in_simultaneous` (its size is not shown while such a step runs), or `q.C` of a counter that
+  is the number of items in such a zone (`zone: Z`). Rules that run outside
+  the flow's order (triggers, component actions, scoring and the bots' estimate) may run during the step
+  and are checked too.
+
+Not followed: triggers that a write in the step fires (what they change is not checked), a `reveal` of a
+zone by some other rule before the step, dice rolled and boards changed in the step.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from lark import Token, Tree
+
+from engine.diagnostics import Diagnostic
+from engine.dsl.parse import DslText, choice_binders
+from engine.dsl.sites import Site, procedure_text_path
+from engine.packs.raw import RawPack
+from engine.runtime.defs import SIZE_SECRET_IN_SIMULTANEOUS, Pack
+
+WRITE_CODE = "HIDDEN002"
+SIZE_CODE = "HIDDEN003"
+Text = tuple[DslText, Tree]
+Where = tuple[str, int, int]
+_DECISIONS = {"choose_item", "choose_number", "choose_alt", "repeat_choose_item", "repeat_choose_alt", "may"}
+_BLOCKS = ("block", "branch", "alternatives", "if_stmt")
+_LOOPS = {"for_stmt", "repeat_n", "while_stmt"}
+_WRITE_HINT = ("keep a plan in state only its seat sees until the step's reveal (a `let`, an attribute of an item "
+               "in an owner-only zone, a zone with `visibility: owner` listed in `reveal:`), or make the change "
+               "after the step")
+
+
+@dataclass(frozen=True)
+class _Step:
+    """One `simultaneous` step of the flow."""
+
+    sid: str                  # its id path, as the compiled flow names it (`turns/programming`)
+    path: tuple               # where its sub-steps are in the flow file
+    data: Any                 # its sub-steps
+    reveal: frozenset[str]
+    in_loop: bool             # inside a flow `repeat` or `for`: it may run again after its reveal
+
+
+@dataclass
+class _Pass:
+    """Walks one seat's pass of a step: `decided` says whether the seat may have answered a decision yet."""
+
+    leaks: _Leaks
+    step: _Step
+    found: dict[Where, str] = field(default_factory=dict)
+    _stack: list[str] = field(default_factory=list)
+    # a block walked again with the same `decided` ends the same way and reports nothing new: nested loops
+    # and procedures called from many places are walked once per state, not once per path to them
+    _done: dict[tuple[int, bool], bool] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.seen = self.leaks.seen_zones(self.step)
+
+    def steps(self, path: tuple, data: Any, decided: bool) -> bool:
+        for i, sub in enumerate(data if isinstance(data, list) else []):
+            if isinstance(sub, Mapping):
+                decided = self.sub_step((*path, i), sub, decided)
+        return decided
+
+    def sub_step(self, path: tuple, sub: Mapping, decided: bool) -> bool:
+        if "do" in sub:
+            return self.text(self.leaks.flow_text((*path, "do")), decided)
+        if "if" in sub:
+            then = self.steps((*path, "then"), sub.get("then"), decided)
+            return then or self.steps((*path, "else"), sub.get("else"), decided)
+        for key in ("each_player", "simultaneous", "steps"):
+            if key in sub:    # a nested per-seat step or loop: it may run again after a decision in it
+                once = self.steps((*path, key), sub.get(key), decided)
+                return self.steps((*path, key), sub.get(key), once) if once and not decided else once
+        return decided
+
+    def text(self, text: Text | None, decided: bool) -> bool:
+        if text is None or text[1].data != "effect":
+            return decided
+        return self.block(text[0], text[1], decided)
+
+    def block(self, dsl: DslText, tree: Tree, decided: bool) -> bool:
+        key = (id(tree), decided)
+        done = self._done.get(key)
+        if done is None:
+            done = decided
+            for child in tree.children:
+                if isinstance(child, Tree):
+                    done = self.stmt(dsl, child, done)
+            self._done[key] = done
+        return done
+
+    def stmt(self, dsl: DslText, t: Tree, decided: bool) -> bool:
+        kind = str(t.data)
+        if kind in ("effect", "block", "branch"):
+            return self.block(dsl, t, decided)
+        if decided:
+            self.writes(dsl, t)
+        if kind == "call":
+            return self.call(str(t.children[0]), decided)
+        inner = decided or kind in _DECISIONS
+        blocks = [c for c in t.children if isinstance(c, Tree) and c.data in _BLOCKS]
+        after = [self.inside(dsl, b, inner) for b in blocks]
+        if kind in _LOOPS and any(after) and not inner:
+            after += [self.inside(dsl, b, True) for b in blocks]     # its next pass runs after a decision
+        return inner or any(after)
+
+    def inside(self, dsl: DslText, block: Tree, decided: bool) -> bool:
+        if block.data == "alternatives":
+            return any([self.block(dsl, b, decided) for b in block.children if isinstance(b, Tree)])
+        return self.stmt(dsl, block, decided)
+
+    def call(self, name: str, decided: bool) -> bool:
+        text = self.leaks.procedures.get(name)
+        if text is None or name in self._stack:
+            return decided
+        self._stack.append(name)
+        try:
+            return self.text(text, decided)
+        finally:
+            self._stack.pop()
+
+    # ---------------------------------------------------------------- what a statement writes
+    def writes(self, dsl: DslText, t: Tree) -> None:
+        kind = str(t.data)
+        seen = self.seen
+        if kind == "set":
+            self.set_target(dsl, t, t.children[0], seen)
+        elif kind in ("gain", "lose"):
+            counter = t.children[1]
+            if isinstance(counter, Token) and counter in self.leaks.pack.counters:
+                self.report(dsl, counter, f"changes the counter '{counter}'", "every seat sees every counter")
+        elif kind == "pay":
+            for term in t.children[0].children:
+                name = term.children[1] if isinstance(term, Tree) else None
+                if isinstance(name, Token) and name in self.leaks.pack.counters:
+                    self.report(dsl, name, f"pays the counter '{name}'", "every seat sees every counter")
+        elif kind in ("move", "play"):
+            self.zone_write(dsl, t.children[1], "moves an item into", seen)
+            for zone in self.leaks.zones_of(dsl, t.children[0]):
+                if zone in seen:
+                    self.report(dsl, t.children[0], f"moves an item out of zone '{zone}'", seen[zone])
+        elif kind == "draw":
+            self.zone_write(dsl, t.children[1], "draws out of", seen)
+            self.zone_write(dsl, t.children[2], "draws into", seen)
+
+    def set_target(self, dsl: DslText, t: Tree, target: Any, seen: dict[str, str]) -> None:
+        counters = self.leaks.pack.counters
+        if isinstance(target, Tree) and target.data == "name":
+            name = str(target.children[0])
+            if name in counters and name not in self.leaks.locals_of(dsl):
+                self.report(dsl, target, f"sets the counter '{name}'", "every seat sees every counter")
+            return
+        if not (isinstance(target, Tree) and target.data == "attr"):
+            return
+        base, attr = target.children
+        if str(attr) in counters and not self.leaks.zones_of(dsl, base):
+            self.report(dsl, target, f"sets the counter '{attr}'", "every seat sees every counter")
+            return
+        for zone in self.leaks.zones_of(dsl, base):
+            if zone in seen:
+                self.report(dsl, target, f"sets '{attr}' of an item in zone '{zone}'", seen[zone])
+                return
+
+    def zone_write(self, dsl: DslText, target: Any, verb: str, seen: dict[str, str]) -> None:
+        zone = _zone_named(target, self.leaks.pack)
+        if zone is not None and zone in seen:
+            self.report(dsl, target, f"{verb} zone '{zone}'", seen[zone])
+
+    def report(self, dsl: DslText, at: Tree | Token, what: str, why: str) -> None:
+        where = dsl.place(at)
+        if where not in self.found:
+            self.found[where] = (f"{what} during the simultaneous step '{self.step.sid}' after a choice, before the "
+                                 f"step's reveal; {why}: the seats that choose after this one see its plan")
+
+
+class _Leaks:
+    """The pack's texts by place and what the checks need to know about its zones."""
+
+    def __init__(self, raw: RawPack, pack: Pack, sites: list[tuple[Site, DslText, Tree]]) -> None:
+        self.raw, self.pack = raw, pack
+        self.texts: dict[tuple[str, tuple], Text] = {(s.src.display, s.path): (d, t) for s, d, t in sites}
+        self._roots = {id(d): t for d, t in self.texts.values()}
+        proc_paths = {(e.src.display, procedure_text_path(e)): name for name, e in raw.procedures.items()}
+        self.procedures: dict[str, Text] = {proc_paths[k]: text for k, text in self.texts.items() if k in proc_paths}
+        self.outside = [text for k, text in self.texts.items() if k not in proc_paths and not self.in_flow(k)]
+        self.concealed = {z for _, tree in self.texts.values() for z in _concealed(tree, pack)}
+        self._locals: dict[int, set[str]] = {}
+
+    def in_flow(self, key: tuple[str, tuple]) -> bool:
+        flow = self.raw.flow
+        return flow is not None and key[0] == flow.src.display and key[1][:len(flow.path)] == flow.path
+
+    def flow_text(self, path: tuple) -> Text | None:
+        flow = self.raw.flow
+        return None if flow is None else self.texts.get((flow.src.display, path))
+
+    def seen_zones(self, step: _Step) -> dict[str, str]:
+        """The zones other seats see into during `step`'s passes, each with why."""
+        out = {}
+        for zid, z in self.pack.zones.items():
+            if z.face_down is None and z.visibility in ("public", "top"):
+                out[zid] = f"other seats see its items (visibility: {z.visibility})"
+            elif step.in_loop and zid in step.reveal and zid not in self.concealed:
+                out[zid] = ("the step's `reveal:` shows it and no rule conceals it, so other seats see its items "
+                            "from the step's second pass on")
+        return out
+
+    def zones_of(self, dsl: DslText, value: Any) -> list[str]:
+        """The zones an item named by `value` may be in: a component (its type's zone) or a name bound by a
+        `for`/`choose` (the zones its collection names); [] when not known."""
+        if not (isinstance(value, Tree) and value.data == "name"):
+            return []
+        name = str(value.children[0])
+        comp = self.pack.components.get(name)
+        if comp is not None:
+            return [comp.ctype.zone] if comp.ctype.zone else []
+        root = self.texts_root(dsl)
+        for node in root.iter_subtrees() if root is not None else ():
+            if node.data in ("choose_item", "repeat_choose_item", "for_stmt"):
+                for bound, coll in choice_binders(node):
+                    if str(bound) == name:
+                        return _zones_in(coll, self.pack)
+            if node.data == "let" and str(node.children[0]) == name:
+                return _zones_in(node.children[1], self.pack)
+        return []
+
+    def texts_root(self, dsl: DslText) -> Tree | None:
+        return self._roots.get(id(dsl))
+
+    def locals_of(self, dsl: DslText) -> set[str]:
+        """Names a text binds itself (`let`, `for`, `choose`): a `set` of one changes no counter."""
+        found = self._locals.get(id(dsl))
+        if found is None:
+            root = self.texts_root(dsl)
+            found = set()
+            for node in root.iter_subtrees() if root is not None else ():
+                if node.data == "let":
+                    found.add(str(node.children[0]))
+                elif node.data in ("choose_item", "repeat_choose_item", "for_stmt", "choose_number"):
+                    found.update(str(n) for n in node.children if isinstance(n, Token) and n.type == "NAME")
+            self._locals[id(dsl)] = found
+        return found
+
+    def reached(self, texts: Iterable[Text]) -> list[Text]:
+        """`texts` and the procedures they call, directly or not."""
+        found, todo, names = list(texts), list(texts), set()
+        while todo:
+            for t in todo.pop()[1].iter_subtrees():
+                name = str(t.children[0]) if t.data == "call" else None
+                if name is not None and name not in names and name in self.procedures:
+                    names.add(name)
+                    found.append(self.procedures[name])
+                    todo.append(self.procedures[name])
+        return found
+
+    def step_texts(self, path: tuple, data: Any) -> Iterator[Text]:
+        """Every text of a step's sub-steps, nested ones included."""
+        flow = self.raw.flow
+        for (file, where), text in self.texts.items():
+            if flow is not None and file == flow.src.display and where[:len(path)] == path:
+                yield text
+
+
+def simultaneous_leaks(raw: RawPack, pack: Pack, sites: Iterable[tuple[Site, DslText, Tree]]) -> Iterator[Diagnostic]:
+    """HIDDEN002 and HIDDEN003 findings (see the module docstring)."""
+    steps = list(_simultaneous_steps(raw))
+    if not steps:      # most packs: nothing to walk (a big pack's texts are not even looked at)
+        return
+    leaks = _Leaks(raw, pack, list(sites))
+    found: dict[Where, Diagnostic] = {}
+    for step in steps:
+        if not step.reveal:
+            continue
+        walk = _Pass(leaks, step)    # one seat's pass (each seat's starts before any decision of its own)
+        walk.steps(step.path, step.data, False)
+        for where, message in walk.found.items():
+            found.setdefault(where, Diagnostic(WRITE_CODE, message, *where, severity="warning", hint=_WRITE_HINT))
+    secret = {zid for zid, z in pack.zones.items() if z.size == SIZE_SECRET_IN_SIMULTANEOUS}
+    if secret and steps:
+        texts = [t for step in steps for t in leaks.step_texts(step.path, step.data)] + leaks.outside
+        counters = {cid: c.zone for cid, c in pack.counters.items() if c.zone is not None and c.zone in secret}
+        for dsl, tree in leaks.reached(texts):
+            for node, zone in _size_reads(tree, secret, counters):
+                where = dsl.place(node)
+                found.setdefault(where, Diagnostic(
+                    SIZE_CODE, f"reads how many items another player's zone '{zone}' holds where a simultaneous "
+                    f"step may be running: its size is secret then (size: {SIZE_SECRET_IN_SIMULTANEOUS})",
+                    *where, severity="warning",
+                    hint=f"count only your own (`count({zone})`), or read it in a step after the simultaneous one"))
+    yield from found.values()
+
+
+def _simultaneous_steps(raw: RawPack) -> Iterator[_Step]:
+    """The flow's `simultaneous` steps, nested ones included."""
+    flow = raw.flow
+    if flow is None:
+        return
+    todo: list[tuple[tuple, Any, str, bool]] = [(flow.path, flow.data, "", False)]
+    while todo:
+        path, data, prefix, in_loop = todo.pop()
+        for i, step in enumerate(data if isinstance(data, list) else []):
+            if not isinstance(step, Mapping):
+                continue
+            here, sid = (*path, i), f"{prefix}{step.get('id', i)}"
+            if "simultaneous" in step:
+                reveal = frozenset(str(z) for z in step.get("reveal") or [])
+                yield _Step(sid, (*here, "simultaneous"), step["simultaneous"], reveal, in_loop)
+            for key in ("each_player", "simultaneous", "then", "else", "steps"):
+                if isinstance(step.get(key), list):
+                    todo.append(((*here, key), step[key], sid + "/", in_loop or "repeat" in step or "for" in step))
+
+
+def _size_reads(tree: Tree, secret: set[str], counters: Mapping[str, str]) -> Iterator[tuple[Tree, str]]:
+    """`q.Z` (q not `me`) for a size-secret Z inside the collection a `count(...)` counts, and `q.C` for a
+    counter C that is the number of items in such a zone (`counters`: counter -> zone)."""
+    for node in tree.iter_subtrees():
+        if node.data == "attr" and str(node.children[1]) in counters and not _is_me(node.children[0]):
+            yield node, counters[str(node.children[1])]
+        if node.data != "call_fn" or str(node.children[0]) != "count" or len(node.children) < 2:
+            continue
+        for inner in node.children[1].iter_subtrees() if isinstance(node.children[1], Tree) else ():
+            if inner.data == "attr" and str(inner.children[1]) in secret and not _is_me(inner.children[0]):
+                yield inner, str(inner.children[1])
+
+
+def _is_me(node: Any) -> bool:
+    return isinstance(node, Tree) and node.data == "name" and str(node.children[0]) == "me"
+
+
+def _zone_named(target: Any, pack: Pack) -> str | None:
+    """The zone `Z`, `me.Z` or `q.Z` names (a player's zone: any seat's is the same kind), else None."""
+    if isinstance(target, Tree) and target.data == "name" and str(target.children[0]) in pack.zones:
+        return str(target.children[0])
+    if isinstance(target, Tree) and target.data == "attr" and str(target.children[1]) in pack.zones:
+        return str(target.children[1])
+    return None
+
+
+def _zones_in(coll: Any, pack: Pack) -> list[str]:
+    """The zones a collection expression takes items from (`hand`, `items(a, b)`, `sorted(q.hand, ...)`,
+    `hand where ...`): the zones it names outside any `where` condition or sort key."""
+    if not isinstance(coll, Tree):
+        return []
+    zone = _zone_named(coll, pack)
+    if zone is not None:
+        return [zone]
+    if coll.data == "collection":
+        return _zones_in(coll.children[0], pack)
+    if coll.data == "call_fn" and str(coll.children[0]) in ("items", "sorted"):
+        args = coll.children[1:] if str(coll.children[0]) == "items" else coll.children[1:2]
+        return [z for a in args for z in _zones_in(a, pack)]
+    return []
+
+
+def _concealed(tree: Tree, pack: Pack) -> Iterator[str]:
+    for t in tree.iter_subtrees():
+        if t.data == "conceal":
+            zone = _zone_named(t.children[0], pack)
+            yield from pack.zones if zone is None else (zone,)
