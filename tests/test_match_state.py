@@ -172,6 +172,7 @@ def test_every_state_field_is_in_the_hash() -> None:
         "item attribute": lambda s: s.items[5].attrs.__setitem__("extra", 1),
         "trigger uses": lambda s: s.trigger_uses.__setitem__(("t", 0, "round:1"), 1),
         "rng": lambda s: s.rng.random(),
+        "secret since": lambda s: setattr(s, "secret_since", (s.secret_since or 0) + 1),
     }
     for name, mutate in mutations.items():
         data = state.to_data()

@@ -32,7 +32,7 @@ MAX_ROUNDS = 10_000
 STEP_KINDS = ("do", "each_player", "simultaneous", "if", "repeat", "for")
 # Python blocks (see effect.py): loops and `try` count, an `if` does not (the `if K >= 0` around each step
 # and the `if game.live` around a `do` are free)
-FLOW_BLOCKS = {"each_player": 1, "simultaneous": 1, "repeat": 2, "for": 1}
+FLOW_BLOCKS = {"each_player": 1, "simultaneous": 2, "repeat": 2, "for": 1}
 
 
 class FlowCompiler:
@@ -149,7 +149,13 @@ class FlowCompiler:
         for i, zid in enumerate(reveal):
             if zid not in self.pack.zones:
                 self.sink.error(src, (*path, "reveal", i), "REF001", f"unknown zone '{zid}'")
-        return commit + stmts("reveal_all(game, Z)", Z=self.c.unit.ref(reveal)) if reveal else commit
+        body = commit + stmts("reveal_all(game, Z)", Z=self.c.unit.ref(reveal)) if reveal else commit
+        # the answers from here to the end of the reveal are secret: the state says since when (the outermost
+        # step's start; `State.secret_since`), for samples that must not keep the other seats' answers
+        outermost = self.c.unit.temp()
+        return stmts("F = S.secret_since is None\nif F:\n    S.secret_since = S.decisions\ntry:\n    BODY\n"
+                     "finally:\n    if F:\n        S.secret_since = None", F=outermost, S=self.state,
+                     BODY=body or [ast.Pass()])
 
     def _if(self, src: SourceFile, path: tuple, d: Any, prefix: str) -> list[ast.stmt]:
         cond = self._expr(src, (*path, "if"))

@@ -30,7 +30,7 @@ from engine.play.log import Answer, GameLog
 from engine.runtime.context import Ctx
 from engine.runtime.decision import Decision
 from engine.runtime.defs import Pack
-from engine.runtime.determinize import offered_items, redeal_hidden
+from engine.runtime.determinize import offered_items, redeal_hidden, seen_items
 from engine.runtime.events import Event, EventKind
 from engine.runtime.interpreter import NEVER, Interpreter
 from engine.runtime.scoring import PlayerResult, Verdict, estimates, final_scores, team_lost, verdict
@@ -44,6 +44,11 @@ CHECKPOINT_EVERY = 16
 # at each step start that follows an answer makes each fork replay at most the answers of one step (a shipped
 # 4-player pack: fork 0.89 -> 0.62 ms; the checkpoints cost a `to_data` per step, sharing unchanged parts)
 SEARCHED_CHECKPOINT_EVERY = 1
+# a sample made inside a simultaneous step (`Match.determinize`): tries before settling for one its seat could
+# tell apart, fewer when a try gives many answers (at most SECRET_TRY_ANSWERS in all, at least 1 try); random
+# answers the other seats may give in a try (per answer the seat knows of, plus some)
+SECRET_TRIES, SECRET_TRY_ANSWERS = 8, 200
+SECRET_ANSWERS_PER_ANSWER, SECRET_ANSWERS_EXTRA = 4, 64
 
 
 @dataclass
@@ -84,6 +89,7 @@ class Match:
         self._checkpoints: list[_Checkpoint] = []
         self._forced: list[_Forced] = []
         self._redeals: list[_Redeal] = []   # a determinized match: where its hidden items were dealt again
+        self._last_secret: _SecretCall | None = None   # the last sample made inside a simultaneous step
         if _resume is not None:
             self.log, self._checkpoints, self._forced = _resume
         if log_forced:
@@ -286,9 +292,13 @@ class Match:
         """
         copy = self._replayed(len(self.log))
         if not history:
-            copy.game.keep_trace(None)
-            copy.game.at_step, copy.game.checkpoint_at, copy._checkpoints = None, NEVER, []
+            copy._forget_history()
         return copy
+
+    def _forget_history(self) -> None:
+        """Keep no trace or checkpoints from now on (a light copy: its `fork` and `undo` replay from the start)."""
+        self.game.keep_trace(None)
+        self.game.at_step, self.game.checkpoint_at, self._checkpoints = None, NEVER, []
 
     def determinize(self, seat: int, rng: random.Random) -> Match:
         """A light copy (like `fork(history=False)`) in which every item `seat` cannot see now is dealt again
@@ -297,16 +307,132 @@ class Match:
         the seat is taken to know). Information-set search plays on these instead of on `fork`s, so it
         never reads another hand or the deck order. The copy depends only on `seat`'s view and `rng`.
 
+        Inside a `simultaneous` step, the answers the other seats gave since it began are secret too (the
+        state says since when: `State.secret_since`). Then the copy goes back to where the step began, deals
+        there, and plays forward: `seat`'s own answers again (by label), another seat's again only where
+        `seat` knows it (every seat was told it, or it took items `seat` sees now), else a random option from
+        `rng`, until `seat`'s decision is pending again with the same options (`_secret_sample`). A try
+        whose view differs from this match's (`seen_key`) is rejected, up to `SECRET_TRIES` tries (fewer in a
+        step of many answers: `SECRET_TRY_ANSWERS`); when none matches, the first try that reached the
+        decision is kept (a sample `seat` could tell apart, but one made without the secret answers: from
+        none to about half of the samples in the shipped packs, docs/analytics.md); when no try reaches it,
+        the deal is made at the decision (keeping the others' answers, as outside a simultaneous step: the
+        one case where they reach the copy; not seen in the shipped packs). The same call again (same
+        decision, seat and generator state: a greedy bot, once per option) makes the same sample without the
+        tries.
+
         A sample is a match like any other (`apply`, `fork`, `determinize` again), but it is not a game
         that happened: `to_log` refuses it (a log cannot say where the items were dealt), and so does an
-        `undo` to before the deal. Its `fork` replays from the start, dealing again where it was dealt.
+        `undo` to before the deal. Its `fork` replays from the start, dealing again where it was dealt (the
+        step's start, for a sample whose others' answers were replaced: those answers are in its log).
         """
         if not 0 <= seat < len(self.game.state.players):
             raise MoveError(f"there is no seat {seat} in a {len(self.game.state.players)}-player match")
+        since = self.game.state.secret_since
+        if since is not None and self.decision is not None and \
+                any(answer.decision.seat != seat for answer in self.log[since:]):
+            sample = self._secret_sample(seat, since, rng)
+            if sample is not None:
+                return sample
         copy = self.fork(history=False)
         copy._deal(_Redeal(len(copy.log), seat, rng.getstate()))
         rng.setstate(copy._redeals[-1].after)
         return copy
+
+    def _secret_sample(self, seat: int, since: int, rng: random.Random) -> Match | None:
+        """A sample for `seat` made from where the running simultaneous step began (after `since` answers):
+        dealt there, then played forward with `seat`'s own answers and random ones for the others (see
+        `determinize`); None when no try reaches `seat`'s decision again.
+
+        What is pinned at the deal: the items the pending decision offers `seat` and the items `seat` sees now
+        (drawn in the step, say: they stay where they were, so the same draws draw them again)."""
+        real = self.decision
+        assert real is not None
+        start, last = rng.getstate(), self._last_secret
+        if last is not None and last.decision is real and last.seat == seat and last.rng == start:
+            rng.setstate(last.after)    # the same call again (a greedy bot, once per option): the same sample
+            return None if last.recipe is None else self._dealt_again(since, *last.recipe)
+        sample = self._secret_tries(seat, since, rng)
+        recipe = None if sample is None else (sample._redeals[-1], [answer.index for answer in sample.log[since:]])
+        self._last_secret = _SecretCall(real, seat, start, rng.getstate(), recipe)
+        return sample
+
+    def _dealt_again(self, since: int, redeal: _Redeal, answers: list[int]) -> Match:
+        """The sample a try made: dealt as `redeal` after `since` answers, then given `answers`."""
+        sample = self._replayed(since, drop_later_deals=True)
+        sample._forget_history()
+        sample._deal(redeal)
+        for index in answers:
+            sample.apply(index)
+        return sample
+
+    def _secret_tries(self, seat: int, since: int, rng: random.Random) -> Match | None:
+        """`_secret_sample`'s tries (up to `SECRET_TRIES`, fewer in a long step): the first whose view is this
+        match's, else the first that reached `seat`'s decision, else None."""
+        real = self.decision
+        assert real is not None
+        seen = seen_items(self.game.state, seat)
+        offered = {item.uid for item in offered_items(real.payloads)} if real.seat == seat else set()
+        pins = tuple(sorted(seen | offered))
+        want = self.seen_key(seat)
+        kept: Match | None = None
+        tries = done = 0
+        while done < max(tries, 1):
+            sample = self._replayed(since, drop_later_deals=True)
+            sample._forget_history()
+            sample._deal(_Redeal(since, seat, rng.getstate(), pins))
+            rng.setstate(sample._redeals[-1].after)
+            reached = sample._play_again(seat, self.log[since:], seen, real, rng)
+            if not done:    # as many tries as there is room for tries as long as this one
+                tries = min(SECRET_TRIES, SECRET_TRY_ANSWERS // max(1, len(sample.log) - since))
+            done += 1
+            if reached:
+                if sample.seen_key(seat) == want:
+                    if kept is not None:
+                        kept.close()
+                    return sample
+                if kept is None:
+                    kept = sample
+                    continue
+            sample.close()
+        return kept
+
+    def _play_again(self, seat: int, since: list[Answer], seen: set[int], real: Decision,
+                    rng: random.Random) -> bool:
+        """Answer on from here as the answers `since` (given in the real match from here on) allow, until
+        `seat`'s answers are given and the decision pending is `real`'s seat's (with `real`'s options, when it
+        is `seat`'s); whether that was reached.
+
+        `seat`'s own answers are given again in turn. Of the others' answers, `seat` knows only those it was
+        told (`Decision.public`: an item taken from a public zone, a `choose { ... }` branch) and those that
+        took items it sees now (`seen`: it sees what came of them); each is given again at the first decision
+        of its seat, step and kind that offers it (`_take_known`). Every other answer is a random option
+        that is neither (`_secret_option`): inside a simultaneous step nobody is told that a private answer
+        was even given, so how many there were is not followed."""
+        mine = [answer.label for answer in since if answer.decision.seat == seat]
+        known = [answer for answer in since
+                 if answer.decision.seat != seat and _known(answer.decision, answer.index, seen)]
+        limit = SECRET_ANSWERS_PER_ANSWER * (len(mine) + len(known)) + SECRET_ANSWERS_EXTRA
+        given = others = 0
+        while (pending := self.decision) is not None:
+            if given == len(mine) and pending.seat == real.seat and \
+                    (pending.seat != seat or pending.labels == real.labels):
+                return True
+            index: int | None = None
+            if pending.seat == seat:
+                index = _index_of(pending, mine[given]) if given < len(mine) else None
+                if index is None:
+                    return False
+                given += 1
+            else:
+                index = _take_known(pending, known, seen)
+                if index is None:
+                    others += 1
+                    if others > limit:
+                        return False
+                    index = _secret_option(pending, seen, rng)
+            self.apply(index)
+        return False
 
     @property
     def is_sample(self) -> bool:
@@ -317,9 +443,13 @@ class Match:
         """Deal the hidden items again as `redeal` says (at the pending decision it was made at)."""
         rng = random.Random()
         rng.setstate(redeal.rng)
-        pending = self.decision
-        redeal_hidden(self.game.state, redeal.seat, rng, offered_items(pending.payloads) if pending is not None else ())
-        self._redeals.append(_Redeal(redeal.answers, redeal.seat, redeal.rng, rng.getstate()))
+        state, pending = self.game.state, self.decision
+        if redeal.pinned is not None:
+            pinned: list[Any] = [state.items[uid] for uid in redeal.pinned]
+        else:
+            pinned = offered_items(pending.payloads) if pending is not None else []
+        redeal_hidden(state, redeal.seat, rng, pinned)
+        self._redeals.append(_Redeal(redeal.answers, redeal.seat, redeal.rng, redeal.pinned, rng.getstate()))
 
     def close(self) -> None:
         """End this match's paused flow now, so its memory is freed: a paused flow is a greenlet in a reference
@@ -343,18 +473,23 @@ class Match:
             if left is not None:
                 _end(left)      # the flow undone, paused at its decision: end it, or it is never freed
 
-    def _replayed(self, answers: int) -> Match:
+    def _replayed(self, answers: int, drop_later_deals: bool = False) -> Match:
         """A new match at the decision after the first `answers` answers: from the last checkpoint before
-        it (a catch-up of the flow, then the answers given since), else replayed from the start."""
-        if self._redeals and answers < self._redeals[-1].answers:
-            raise MoveError("a determinized match cannot go back to before its hidden items were dealt again")
+        it (a catch-up of the flow, then the answers given since), else replayed from the start.
+        `drop_later_deals`: a sample may go back to before it was dealt (without those deals: the caller
+        deals again)."""
+        redeals = self._redeals
+        if redeals and answers < redeals[-1].answers:
+            if not drop_later_deals:
+                raise MoveError("a determinized match cannot go back to before its hidden items were dealt again")
+            redeals = [r for r in redeals if r.answers <= answers]
         game = self.game
         players, labels = len(game.state.players), [entry.label for entry in self.log[:answers]]
         at = bisect.bisect_right(self._checkpoints, answers, key=_answers) - 1
         if game.trace is None or at < 0:
             copy = Match(self.pack, players, game.seed, game.options, forkable=game.trace is not None,
                          log_forced=game.on_forced is not None, checkpoint_every=self._every)
-            copy._replay_dealing(labels, 0, self._redeals)
+            copy._replay_dealing(labels, 0, redeals)
             return copy
         point = self._checkpoints[at]
         inner = Interpreter(self.pack, players, game.seed, game.options, like=game, data=point.data)
@@ -363,7 +498,7 @@ class Match:
         copy = Match(self.pack, players, game.seed, game.options, game=inner, forkable=True,
                      log_forced=game.on_forced is not None, checkpoint_every=self._every,
                      _resume=(self.log[:point.answers], self._checkpoints[:at + 1], forced))
-        copy._replay_dealing(labels[point.answers:], point.answers, self._redeals)
+        copy._replay_dealing(labels[point.answers:], point.answers, redeals)
         return copy
 
     def _replay_dealing(self, labels: list[str], answered: int, redeals: list[_Redeal]) -> None:
@@ -536,12 +671,71 @@ class _Forced:
 @dataclass(frozen=True, slots=True)
 class _Redeal:
     """Hidden items dealt again for `seat` after `answers` answers, by a generator in state `rng` (that ended
-    in state `after`): enough to deal them the same way when a sample is forked."""
+    in state `after`), the items with uids `pinned` staying where they were (None: the items the decision
+    pending there offers): enough to deal them the same way when a sample is forked."""
 
     answers: int
     seat: int
     rng: Any
+    pinned: tuple[int, ...] | None = None
     after: Any = None
+
+
+@dataclass(frozen=True, slots=True)
+class _SecretCall:
+    """A `_secret_sample` call: at `decision`, for `seat`, with a generator in state `rng` (left in state
+    `after`), it made the sample `recipe` says how to make again (its deal, then its answers' indexes), or
+    none."""
+
+    decision: Decision
+    seat: int
+    rng: Any
+    after: Any
+    recipe: tuple[_Redeal, list[int]] | None
+
+
+def _take_known(decision: Decision, known: list[Answer], seen: set[int]) -> int | None:
+    """The option of `decision` that gives the first answer of `known` it can give again (asked alike, and
+    known in the sample too), taken off `known`; None when there is none."""
+    for at, answer in enumerate(known):
+        if _asked_alike(answer.decision, decision):
+            index = _index_of(decision, answer.label)
+            if index is not None and _known(decision, index, seen):
+                del known[at]
+                return index
+    return None
+
+
+def _secret_option(decision: Decision, seen: set[int], rng: random.Random) -> int:
+    """A random option for another seat's answer that `seat` does not know: not one it would know of (`_known`),
+    if there is another."""
+    options = [i for i in range(decision.size) if not _known(decision, i, seen)] or list(range(decision.size))
+    return options[int(rng.random() * len(options))]
+
+
+def _known(decision: Decision, index: int, seen: set[int]) -> bool:
+    """Whether every seat was told option `index` of `decision` was chosen, or it takes only items of `seen`."""
+    return decision.public(index) or _takes_only(decision, index, seen)
+
+
+def _asked_alike(one: Decision, other: Decision) -> bool:
+    """Whether two decisions are alike as far as every seat may know: the same seat asked, in the same step,
+    the same kind of question (the prompt may name hidden items)."""
+    return one.seat == other.seat and one.step == other.step and one.kind is other.kind
+
+
+def _takes_only(decision: Decision, index: int, seen: set[int]) -> bool:
+    """Whether option `index` of `decision` names items, each one of `seen` (by uid)."""
+    items = offered_items([decision.payloads[index]]) if index < len(decision.payloads) else []
+    return bool(items) and all(item.uid in seen for item in items)
+
+
+def _index_of(decision: Decision, label: str) -> int | None:
+    """The option of `decision` labelled `label` (as `apply_label` finds it), or None."""
+    try:
+        return decision.index_of(label)
+    except KeyError:
+        return None
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,6 +21,18 @@ It does not remember where it saw an item go earlier (a card it put on top of th
 like any other). The result depends only on what the seat knows and on `rng`: the hidden items are put
 in a canonical order (by uid) before they are shuffled, so two states that differ only in hidden
 places re-deal to the same sample.
+
+Inside a `simultaneous` step the seat does not know what the seats before it answered there: the
+kernel asked them first and hides their answers until the reveal (a private answer is not even told to
+have been given), yet those answers are already in the state (an attribute set on a hidden item, a card
+moved to a hidden zone). So `Match.determinize` deals at the step's start instead (`State.secret_since`),
+pinning the items the seat sees now (`seen_items`: a card drawn in the step stays where it was drawn
+from) and those its pending decision offers, then answers again: the seat's own answers as it gave them;
+of the others', those it knows of (an answer every seat was told, `Decision.public`, or one that took
+items the seat sees now) at the first decision that offers each; random private options for the rest. A
+try the seat could tell from the real match (`seen_key`) is rejected (engine/play/match.py). What it is
+then taken to know, beyond the above: which of the others' answers took the items it sees now (it sees
+what came of them; only which answer it was could differ).
 """
 
 from __future__ import annotations
@@ -61,6 +73,17 @@ def redeal_hidden(state: State, seat: int, rng: random.Random, pinned: Iterable[
         dealt += len(items)
     state.rng.seed(rng.getrandbits(64))
     return dealt
+
+
+def seen_items(state: State, seat: int) -> set[int]:
+    """The uids of the items `seat` sees now (what its view shows of them)."""
+    seen: set[int] = set()
+    for zone in state.all_zones():
+        if zone.visible_to(seat):
+            seen.update(item.uid for item in zone.items)
+        elif zone.visibility != "hidden":
+            seen.update(item.uid for item in zone.items if zone.shows(item, seat))
+    return seen
 
 
 def offered_items(payloads: Iterable[Any]) -> list[Item]:

@@ -248,7 +248,8 @@ class Interpreter:
     def catch_up(self, trace: list[Any], steps: int, data: dict[str, Any]) -> None:
         """Make the next run of the flow retrace `trace` up to flow step `steps`, then continue from `data`."""
         self.trace, self.live, self._cursor, self._target, self._arrival = trace, False, 0, steps, data
-        self.state.steps, self.state.step = 0, ""   # as at the flow's start: the retrace counts and names steps
+        # as at the flow's start: the retrace counts and names steps, and enters its simultaneous steps again
+        self.state.steps, self.state.step, self.state.secret_since = 0, "", None
         self._update_quiet()
 
     def keep_trace(self, trace: list[Any] | None) -> None:

@@ -148,6 +148,10 @@ class State:
     dice: dict[str, list[int]] = field(default_factory=dict)   # each dice pool's faces, by die id (`roll`)
     # the turn order set by `reorder by EXPR` (seats, first player first); None: clockwise from first_player
     order: list[int] | None = None
+    # decisions asked when the outermost running `simultaneous` flow step began (None: outside every one): the
+    # answers given since are secret until its reveal, and a sample for one seat deals the others' again
+    # (engine/play/match.py `determinize`)
+    secret_since: int | None = None
     _random: random.Random | None = None
 
     @property
@@ -220,6 +224,7 @@ class State:
             "dice": {did: tuple(faces) for did, faces in self.dice.items()},
             "rng": self.rng.getstate(),
             **({"order": tuple(self.order)} if self.order is not None else {}),   # only once a rule set it
+            **({"secret_since": self.secret_since} if self.secret_since is not None else {}),  # in a simultaneous step
         }
 
     def load(self, data: dict[str, Any], items: bool = True) -> None:
@@ -253,6 +258,7 @@ class State:
         self.dice = {did: list(faces) for did, faces in data["dice"].items()}
         self.rng.setstate(data["rng"])
         self.order = list(data["order"]) if data.get("order") is not None else None
+        self.secret_since = data.get("secret_since")
 
     def digest(self) -> str:
         """A hash of `to_data()` but `steps` (the flow's bookkeeping, kept only by forkable matches: it
