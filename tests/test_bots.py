@@ -199,7 +199,8 @@ def test_mcts_beats_random_and_holds_greedy_at_tic_tac_toe() -> None:
     assert mcts >= greedy, (mcts, greedy)
 
 
-@pytest.mark.parametrize("spec", ["mcts:iterations=30,depth=0,rescale=1", "mcts:iterations=30,depth=2,epsilon=0.3,rescale=1"])
+@pytest.mark.parametrize("spec", ["mcts:iterations=30,depth=0,rescale=1",
+                                  "mcts:iterations=30,depth=2,epsilon=0.3,rescale=1"])
 def test_mcts_takes_a_win_in_one_over_any_cut_rollout(spec: str) -> None:
     """A finished win (1) is worth more than any position a rollout is cut at (< 0.95), rescaled or not."""
     match = engine.new_match(TTT, 2, seed=1)

@@ -100,11 +100,18 @@ class MctsAgent:
             raise RuntimeError("an MCTS bot plays only a match it was bound to (Match.run binds it)")
         search = _Search(self, decision_rng(self.seed, self.seat, len(match.log)))
         deadline = None if self.seconds is None else time.monotonic() + self.seconds
+        labels = list(decision.labels)
         done = 0
         while done == 0 or ((self.iterations is None or done < self.iterations)
                             and (deadline is None or time.monotonic() < deadline)):
-            search.iterate(match.determinize(self.seat, search.rng))
+            sample = match.determinize(self.seat, search.rng)
+            if sample.legal() == labels:
+                search.iterate(sample)
+            else:   # a sample that stops at another decision (GreedyAgent.choose says when) teaches nothing here
+                sample.close()
             done += 1
+        if not search.root.children:
+            return int(search.rng.random() * decision.size)
         visits = [node.visits if (node := search.root.children.get((decision.seat, label))) else -1
                   for label in decision.labels]
         return max(range(len(visits)), key=lambda i: (visits[i], -i))
