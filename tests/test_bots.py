@@ -210,6 +210,29 @@ def test_mcts_takes_a_win_in_one_over_any_cut_rollout(spec: str) -> None:
     assert match.legal()[_choice(bot, match)] == "top right"   # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize("spec", ["greedy", "mcts:iterations=20,depth=2,epsilon=0.3,rescale=1"])
+def test_a_sample_at_another_decision_is_put_aside(spec: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A sample should stand at the bot's own decision; one that does not is set aside (not a failure),
+    and if every sample is like that the bot still answers."""
+    match = engine.new_match(TTT, 2, seed=1)
+    for label in ("top left", "left", "top", "center"):     # X to move, and "top right" wins at once
+        match.apply_label(label)
+    real = Match.determinize
+    calls = {"n": 0}
+
+    def off_by_one(self: Match, seat: int, rng: random.Random) -> Match:
+        sample = real(self, seat, rng)
+        calls["n"] += 1
+        if calls["n"] <= calls.get("bad", 3):
+            sample.apply(0)          # a sample one answer further on: O's decision, not X's
+        return sample
+
+    monkeypatch.setattr(Match, "determinize", off_by_one)
+    assert match.legal()[_choice(BotSpec.parse(spec).make(1, 0), match)] == "top right"   # type: ignore[arg-type]
+    calls.update(n=0, bad=10_000)
+    assert 0 <= _choice(BotSpec.parse(spec).make(1, 0), match) < len(match.legal())   # type: ignore[arg-type]
+
+
 def test_mast_rollouts_follow_the_best_mean_label_and_try_untried_ones_first() -> None:
     from engine.play.mcts import _Rollout
     match = engine.new_match(TTT, 2, seed=1)
