@@ -40,7 +40,7 @@ class GreedyAgent:
 
     def choose(self, view: Mapping[str, Any], decision: Decision) -> int:
         """The best option on one sample. A sample should stand at this very decision (the seat sees its
-        own decision); one that does not (session 7: a Robot Factory sample replayed inside a simultaneous
+        own decision); one that does not (session 7: a sample replayed inside a simultaneous
         step can stop at another of the seat's questions) is put aside and another drawn, and after
         `SAMPLE_TRIES` such samples the bot answers at random rather than fail."""
         match = self.match
