@@ -144,3 +144,20 @@ def test_every_text_of_a_shipped_pack_generates_checks_and_compiles(name: str) -
         prepare(fn)  # generation, the safety check and compile(): what a first call would do
         assert fn.__code__.co_name == fn.__name__, f"{fn.__name__} is still pending"  # a stub's code is `dsl`
     assert len(functions) > 50
+
+
+def test_a_zones_first_item_is_read_in_place_and_fails_as_index_did(tmp_path: Path) -> None:
+    """`box[1]` reads the zone's list in place (no call); where Python refuses the local it names (what a
+    comprehension goes through) it is `index()` again; an empty zone fails with index()'s error."""
+    text = ('set alpha.note = box[1].name\n'
+            'if coin == 0 and count(items([box[1]]) where it.note == "Alpha") == 1 { set coin = 7 }\n'
+            'move alpha to spare\nset coin = box[1].note')
+    pack = make_pack(tmp_path, flow(text).replace("  box: {scope: global}", "  box: {scope: global}\n"
+                                                  "  spare: {scope: global}"))
+    with pytest.raises(RuleError, match=r"index 1 is outside 1\.\.0") as caught:
+        Match(pack, 1, 1)
+    assert "box[1].note" in (tmp_path / "toy" / "main.yaml").read_text().splitlines()[
+        int(caught.value.where.split(":")[1]) - 1]
+    pack = make_pack(tmp_path / "ok", flow(text.rsplit("\n", 2)[0]))
+    session = Match(pack, 1, 1)
+    assert session.game.instance("alpha", None).attrs["note"] == "Alpha" and session.game.counter("coin", 0) == 7

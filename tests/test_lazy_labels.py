@@ -5,11 +5,15 @@ once, and the written log names each answer by the label its decision showed."""
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import engine
 from engine.play.log import Answer
 from engine.runtime.decision import Decision, DecisionKind, derived_labels
-from engine.runtime.dsl_values import distinct, offer, option_labels
+from engine.runtime.defs import item_names_unique
+from engine.runtime.dsl_values import distinct, offer, offer_combinations, option_labels
+
+HOPS = Path(__file__).parent / "fixtures" / "packs" / "hops"
 
 
 def _played_by_index(pack_name: str, seed: int) -> tuple[engine.Match, list[str]]:
@@ -66,3 +70,25 @@ def test_an_answer_reads_like_the_entry_the_log_file_holds() -> None:
     assert answer == entry and answer.to_json() == entry == {"seat": 0, "step": answer.step, "label": shown[0]}
     assert answer["label"] == shown[0] and answer.get("forced") is None and answer.seat == 0
     assert match.log[0] != match.log[1]
+
+
+def test_a_choice_of_several_items_with_names_of_their_own_is_labelled_when_read() -> None:
+    """Breakthrough's cells each have a name no other item has: its moves (two cells) are offered without
+    labels, and the labels made later are the ones `offer_combinations` would have made at once."""
+    pack = engine.load_pack("breakthrough")
+    assert item_names_unique(pack)
+    match = engine.Match(pack, 2, 4)
+    move = match.decision
+    assert move is not None and move._labels is None
+    eager_options, eager = offer_combinations(list(move.payloads))
+    assert eager_options == move.payloads and move.labels == eager and eager[0] == "a7, a6"
+    for name in ("goofspiel", "tic-tac-toe"):    # copies per player; names with ", " in them (a test pack)
+        assert item_names_unique(engine.load_pack(name)) is (name == "tic-tac-toe")
+
+
+def test_a_choice_of_several_parts_keeps_eager_labels_where_names_may_clash() -> None:
+    hops = engine.load_pack(str(HOPS))
+    match = engine.Match(hops, 2, 1)
+    hop = match.decision
+    assert hop is not None and hop._labels is not None       # an item and a number: labelled at once
+    assert hop.labels == ["a1, 1", "a1, 2", "c1, 1", "c1, 2", "done"]

@@ -137,3 +137,48 @@ def test_a_pack_nested_as_deep_as_the_engine_allows_still_runs(tmp_path: Path) -
     match = Match(make_pack(tmp_path, DEEP.replace("BODY", body)), 2, 1)
     match.run([RandomAgent(1, seat) for seat in range(2)])
     assert [p.counters["coin"] for p in match.game.state.players] == [3, 3]
+
+
+def _steady(src: str) -> ast.expr:
+    node = ast.parse(src, mode="eval").body
+    node.cog_steady = True  # type: ignore[attr-defined]
+    return node
+
+
+def test_a_steady_read_is_read_once_before_the_loop_whose_test_names_none_of_its_locals() -> None:
+    test = ast.Compare(_steady("v.attrs.get('col', 0)"), [ast.Eq()], [_steady("p.attrs.get('col', 0)")])
+    comp = ast.ListComp(ast.Name("v", ast.Load()), [ast.comprehension(ast.Name("v", ast.Store()),
+                                                                      ast.Name("z", ast.Load()), [test], 0)])
+    names = itertools.count(1)
+    out = inline_comprehensions([ast.Assign([ast.Name("x", ast.Store())], comp)], lambda: f"t_{next(names)}")
+    assert ast.unparse(ast.fix_missing_locations(ast.Module(out, []))) == (
+        "t_1 = []\nt_2 = p.attrs.get('col', 0)\nfor v in z:\n    if v.attrs.get('col', 0) == t_2:\n"
+        "        t_1.append(v)\nx = t_1")     # `v` is the loop's own: read per element
+
+
+def test_first_of_a_quiet_filter_stops_at_the_first_that_passes(tmp_path: Path) -> None:
+    """`first(X where C)` with C that cannot fail tests no element after the one it takes; with a C that can
+    (here a division), every element is tested as before, so an error after it still fails the rule."""
+    game = """
+counters:
+  got: {name: Got}
+zones:
+  box: {scope: global}
+component_types:
+  token: {zone: box, attrs: {v: {type: int}}}
+components:
+  token:
+    - {id: a, name: A, v: 1}
+    - {id: b, name: B, v: 0}
+flow:
+  - id: turn
+    each_player:
+      - {id: go, do: "set got = first(box where WHERE).v"}
+"""
+    quiet = make_pack(tmp_path / "quiet", game.replace("WHERE", "it.v == 1"))
+    assert Match(quiet, 1, 1).game.counter("got", 0) == 1
+    with pytest.raises(engine.RuleError, match="division by zero"):
+        Match(make_pack(tmp_path / "loud", game.replace("WHERE", "it.v == 1 or 1 / it.v == 1")), 1, 1)
+    none = make_pack(tmp_path / "none", game.replace("WHERE", "it.v == 5"))
+    with pytest.raises(engine.RuleError, match=r"first\(\) of an empty collection"):
+        Match(none, 1, 1)

@@ -201,3 +201,59 @@ def test_a_step_inside_a_step_keeps_the_outer_start(tmp_path: Path) -> None:
     # per round: each seat answers the inner step for both seats, then turns its dial: 6 answers, one start
     assert [since for _, since, _ in starts] == [0] * 6 + [6] * 6 + [12] * 6
     assert match.game.state.secret_since is None
+
+
+class _Watching:
+    """A searching agent that records, at every choice, whether its match shows the decision it is asked
+    and whether a sample stands at that decision too."""
+
+    kind = "watching"
+
+    def __init__(self, seat: int) -> None:
+        self.seat, self.match, self.seen = seat, None, []   # type: ignore[var-annotated]
+
+    def bind(self, match: Match) -> None:
+        self.match = match
+
+    def choose(self, view: Any, decision: Any) -> int:
+        match = self.match
+        assert match is not None
+        sample = match.determinize(self.seat, random.Random(len(match.log)))
+        self.seen.append((match.decision is decision, sample.legal() == list(decision.labels)))
+        sample.close()
+        return len(match.log) % decision.size
+
+    def observe(self, decision: Any, index: int) -> None:
+        return None
+
+
+def test_a_bot_answering_inside_run_sees_its_own_decision_in_the_match() -> None:
+    """`run` has the agents answer inside the flow; the match must still show the decision being answered,
+    or a sample (made from the pending decision) stands somewhere else: in Robot Factory the second
+    assignment's samples stood at the first's."""
+    agents = [_Watching(0), _Watching(1)]
+    match = Match(RF, 2, 5, forkable=True, checkpoint_every=SEARCHED_CHECKPOINT_EVERY)
+    match.run(agents, stop_after=60)   # type: ignore[list-item]
+    seen = agents[0].seen + agents[1].seen
+    assert len(seen) == 60 and all(mine and same for mine, same in seen), seen
+
+
+def test_the_second_seat_knows_no_count_of_the_first_seats_secret_answers() -> None:
+    """Inside a simultaneous step a seat is not told that another seat answered privately, so the count
+    a bot seeds from (`answers_known`) must not grow with them; outside one it is the log's length."""
+    def until_p2(*answers: str) -> Match:
+        match = Match(RF, 2, 1)
+        for label in answers:
+            match.apply_label(label)
+        while match.decision is not None and match.decision.seat == 0:   # P1 ends its program
+            match.apply_label("done" if "done" in match.legal() else match.legal()[0])
+        return match
+
+    short, long = until_p2("Store", "done"), until_p2("Store", "Auto-Miner")
+    assert len(short.log) != len(long.log)
+    assert short.answers_known(1) == long.answers_known(1) == 0
+    assert short.answers_known(0) == len(short.log) and long.answers_known(0) == len(long.log)
+    plain = Match(engine.load_pack("tic-tac-toe"), 2, 1)   # no simultaneous step: every answer is known
+    for _ in range(3):
+        plain.apply(0)
+    assert plain.answers_known(0) == plain.answers_known(1) == len(plain.log) == 3

@@ -113,6 +113,11 @@ def stmts(src: str, **parts: Any) -> list[ast.stmt]:
     return _template(src)(parts)
 
 
+def generating() -> bool:
+    """Code is being generated (not `checking_only`): the pack is complete, so facts of the whole pack hold."""
+    return _GENERATING.get()
+
+
 class checking_only:  # noqa: N801 - used as a function: `with checking_only():`
     """Within it the compilers resolve names, report problems and note usage, but templates build nothing.
 

@@ -19,7 +19,7 @@ from typing import Any
 from lark import Token, Tree
 
 from engine.compile.acting import ACTING
-from engine.compile.codegen import checking_only, const, expr, stamp, stmts
+from engine.compile.codegen import checking_only, const, expr, generating, stamp, stmts
 from engine.compile.expr import (
     ExprCompiler,
     as_int,
@@ -38,7 +38,7 @@ from engine.diagnostics import did_you_mean
 from engine.dsl.parse import DslText, branch_parts, choice_binders, label_text
 from engine.dsl.walk import STATEMENT
 from engine.runtime.decision import DONE, YES
-from engine.runtime.defs import Effect, Pack
+from engine.runtime.defs import Effect, Pack, item_names_unique
 from engine.runtime.dsl_values import offer, option_labels
 from engine.runtime.limits import MAX_OPTIONS, MAX_VALUE
 from engine.usage import Usage
@@ -472,6 +472,8 @@ class EffectCompiler(ExprCompiler):
             names = known if known is not None else option_labels(values)
             options = ast.Tuple([ast.List([const(v) for v in values], ast.Load()),
                                  ast.List([const(n) for n in names], ast.Load())], ast.Load())
+        elif getattr(coll, "cog_distinct", False):   # a new list of numbers that differ: as offer() would find
+            options = ast.Tuple([paid(options), const(None)], ast.Load())
         else:
             options = expr("offer(X)", X=paid(options))
         return self._item_asker(py, options, prompt, body, repeat, optional), (None if repeat or optional else legal)
@@ -502,7 +504,10 @@ class EffectCompiler(ExprCompiler):
             return kind(element, generators)
 
         parts = ast.Tuple([ast.Name(py, ast.Load()) for py, _ in loops], ast.Load())
-        options = expr("offer_combinations(X)", X=comprehension(parts, ast.ListComp))
+        # items with names of their own: labels made only if read (a fact of the whole pack: asked only when
+        # generating, on the first run, when every component is known)
+        named = generating() and all(self.kinds.get(py) == "item" for py, _ in loops) and item_names_unique(self.pack)
+        options = expr("offer_combinations(X, N)", X=comprehension(parts, ast.ListComp), N=const(named))
         chosen = self.unit.temp()
         body.body = [ast.Assign([ast.Tuple([ast.Name(py, ast.Store()) for py, _ in loops], ast.Store())],
                                 ast.Name(chosen, ast.Load())), *body.body]
@@ -685,11 +690,15 @@ class EffectCompiler(ExprCompiler):
         return stmts("game.emit(N, ctx.seat, P)", N=const(name), P=ast.Dict(keys, vals)), None
 
 
-def _may_grow(value: ast.expr) -> bool:
+def _may_grow(value: ast.AST) -> bool:
     """The value may be larger than any value stored so far: it adds, multiplies, joins or sums (reading a
     stored value, a constant, a count or a comparison gives a value within the limits already)."""
-    return any(isinstance(n, (ast.BinOp, ast.List, ast.ListComp)) or (isinstance(n, ast.Call) and isinstance(
-        n.func, ast.Name) and n.func.id in _GROWING) for n in ast.walk(value))
+    if getattr(value, "cog_small", False):
+        return False
+    if isinstance(value, (ast.BinOp, ast.List, ast.ListComp)) or (isinstance(value, ast.Call) and isinstance(
+            value.func, ast.Name) and value.func.id in _GROWING):
+        return True
+    return any(_may_grow(n) for n in ast.iter_child_nodes(value))
 
 
 _GROWING = frozenset({"sum", "plus", "times"})    # `+` and `*` where a list or text may meet them (expr.py)

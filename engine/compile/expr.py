@@ -20,7 +20,7 @@ from lark import Token, Tree
 from engine.compile.acting import ACTING, with_acting_player
 from engine.compile.charges import inline_charges
 from engine.compile.codegen import Unit, checking_only, const, expr, stmts
-from engine.compile.loops import inline_comprehensions
+from engine.compile.loops import inline_comprehensions, quiet, steady
 from engine.diagnostics import did_you_mean
 from engine.dsl.functions import FUNCTIONS
 from engine.dsl.parse import DslText, counter_chain
@@ -32,6 +32,7 @@ from engine.runtime import limits
 from engine.runtime.anytime import REASK
 from engine.runtime.containers import need_containers
 from engine.runtime.defs import Cost, Expr, Pack
+from engine.runtime.limits import MAX_LIST
 from engine.runtime.state import Item, PlayerRef
 from engine.usage import Place, Usage
 
@@ -97,7 +98,7 @@ class ExprCompiler(Walker):
         collections paid for inline (engine/compile/loops.py, charges.py), and the acting player read
         into its local first if the body reads it (engine/compile/acting.py)."""
         body = inline_charges(inline_comprehensions(body, self.unit.temp), self.unit.temp)
-        return with_acting_player(body, ACTING)
+        return with_acting_player(_plain_in_iterables(body), ACTING)
 
     def acting_player(self) -> ast.expr:
         """The acting seat's player (`game.seats[ctx.seat]`: its zones and counters): a local read once
@@ -183,7 +184,8 @@ class ExprCompiler(Walker):
         kind = kind_of(node)
         if kind == "zone":
             return expr("X.items", X=node)
-        return node if kind in ("list", "items", "players") else expr("iterate(X)", X=node)
+        return getattr(node, "cog_copy_of", node) if kind in ("list", "items", "players") else expr("iterate(X)",
+                                                                                                      X=node)
 
     def snapshot(self, node: ast.expr) -> ast.expr:
         """A collection to loop over while the loop may move its items: zones are copied."""
@@ -361,7 +363,7 @@ class ExprCompiler(Walker):
         if kind_of(base) == "player":
             if name == "seat" and _is_name(base_tree, "me") and "me" not in self.scope:
                 # inline: no list of players to build, no call unless nobody acts (then acting() raises)
-                return kinded(expr("(ctx.seat + 1 if ctx.seat is not None else game.acting(None))"), "value")
+                return small(kinded(expr("(ctx.seat + 1 if ctx.seat is not None else game.acting(None))"), "value"))
             return self._player_attr(base, name)
         return self._item_attr(base, name)
 
@@ -391,8 +393,9 @@ class ExprCompiler(Walker):
         if name in ITEM_BUILTINS:
             return expr("plain_attr(ctx, B, N)", B=base, N=const(name))
         number = numbers_everywhere(self.pack, name)     # `set` keeps it so (effect.py)
-        if kind_of(base) == "item":
-            return numeric(kinded(expr("B.attrs.get(N, 0)", B=base, N=const(name)), "value"), number)
+        if kind_of(base) == "item":   # an item's dict: the read cannot fail (a loop reads a local's once)
+            read = kinded(expr("B.attrs.get(N, 0)", B=base, N=const(name)), "value")
+            return numeric(steady(read) if isinstance(base, ast.Name) else read, number)
         if isinstance(base, ast.Name):
             return numeric(kinded(expr("B.attrs.get(N, 0) if B.__class__ is Item else get_attr(ctx, B, N)", B=base,
                                        N=const(name)), "value"), number)
@@ -419,14 +422,25 @@ class ExprCompiler(Walker):
     def _x_index(self, t: Tree) -> ast.expr:
         """`coll[i]`: an element of the collection (index() raises outside it), so of its elements' kind."""
         coll = self.expr(t.children[0])
-        return kinded(expr("index(A, I)", A=self.read(coll), I=self.expr(t.children[1])), element_kind(coll))
+        i = self.expr(t.children[1])
+        if kind_of(coll) in ("zone", "items") and isinstance(i, ast.Constant) and i.value.__class__ is int \
+                and i.value > 0:   # a list: its element read in place, index() only to report one it lacks
+            code = "L[0] if (L := A) else index(L, I)" if i.value == 1 else "L[J] if len(L := A) > J else index(L, I)"
+            read = kinded(expr(code, L=self.unit.temp(), A=self.read(coll), I=i, J=const(i.value - 1)),
+                          element_kind(coll))
+            read.cog_plain = expr("index(A, I)", A=self.read(coll), I=i)  # type: ignore[attr-defined] # see _finished
+            return read
+        return kinded(expr("index(A, I)", A=self.read(coll), I=i), element_kind(coll))
 
     def _x_collection(self, t: Tree) -> ast.expr:
         """`COLL where COND`: the items for which COND holds, with `it` bound."""
         source = self.expr(t.children[0])
         it, cond = self.with_it(t.children[1], source)
         kind = {"players": "players", "zone": "items", "items": "items"}.get(kind_of(source) or "", "list")
-        return charged(kinded(expr("[IT for IT in E if C]", IT=it, E=paid(self.read(source)), C=cond), kind))
+        found = charged(kinded(expr("[IT for IT in E if C]", IT=it, E=paid(self.read(source)), C=cond), kind))
+        if quiet(cond):    # first(...) of it may stop at the first that passes (engine/compile/loops.py)
+            found.cog_quiet = True  # type: ignore[attr-defined]
+        return distinct_numbers(found) if getattr(source, "cog_distinct", False) else found
 
     # ---------------------------------------------------------------- functions
     def _x_call_fn(self, t: Tree) -> ast.expr:
@@ -476,6 +490,17 @@ class ExprCompiler(Walker):
             return ast.List([], ast.Load())
         self.usage.ref(tname, self.dsl.spot(arg))
         return charged(kinded(expr("game.all_of(T, ctx.seat)", T=const(tname)), "items"))  # all_of pays its scan
+
+    def lower_range(self, tok: Token, args: list) -> ast.expr:
+        """range(A, B): the numbers A..B, a new list paid for by its length; between two numbers written in the
+        text (within the limit) without number_span's checks. Its numbers differ: see `distinct_numbers`."""
+        low, high = self.expr(args[0]), self.expr(args[1])
+        if (isinstance(low, ast.Constant) and isinstance(high, ast.Constant) and low.value.__class__ is int
+                and high.value.__class__ is int and high.value - low.value < MAX_LIST):
+            node = expr("game.each(list(range(A, B)))", A=low, B=const(high.value + 1))
+        else:
+            node = expr(f"game.each(list(number_span(A, B, 'range()', {MAX_LIST})))", A=low, B=high)
+        return distinct_numbers(charged(kinded(node, "list")))
 
     def lower_max(self, tok: Token, args: list) -> ast.expr:
         return _builtin("max", [self.expr(a) for a in args])
@@ -531,7 +556,8 @@ class ExprCompiler(Walker):
         if tname is None:
             return const(0)
         if not self.pack.types[tname].per_player:   # one board for everyone: read without a call
-            return kinded(expr("game.grids.shared[T][(C, R)]", T=const(tname), C=col, R=row), "item")
+            board = steady(expr("game.grids.shared[T]", T=const(tname)))   # made at its first read: cannot fail
+            return kinded(expr("B[(C, R)]", B=board, C=col, R=row), "item")
         return kinded(expr("game.grids.at(T, ctx.seat, C, R)", T=const(tname), C=col, R=row), "item")
 
     def _grid_run(self, args: list, fn: str) -> ast.expr:
@@ -540,8 +566,11 @@ class ExprCompiler(Walker):
         if tname is None:
             return ast.List([], ast.Load())
         if not self.pack.types[tname].per_player:   # one board for everyone: a copy of a list made once a match
-            return kinded(expr("list(game.grids.shared_runs[T, B][N])", T=const(tname),
-                               B=const(0 if fn == "column" else 1), N=number), "items")
+            run = kinded(expr("game.grids.shared_runs[T, B][N]", T=const(tname), B=const(0 if fn == "column" else 1),
+                              N=number), "items")
+            copied = kinded(expr("list(X)", X=run), "items")
+            copied.cog_copy_of = run  # type: ignore[attr-defined]   # what `read` takes (it never changes it)
+            return copied
         return kinded(expr(f"game.grids.{fn}(T, ctx.seat, N)", T=const(tname), N=number), "items")
 
     def lower_column(self, tok: Token, args: list) -> ast.expr:
@@ -589,6 +618,23 @@ class ExprCompiler(Walker):
         self.check_cost_name(args[1].children[0])
         amount = self.expr(args[2]) if len(args) == 3 else const(None)
         return expr("cost_uses(ctx, I, N, A)", I=item, N=const(counter), A=amount)
+
+
+def _plain_in_iterables(body: list[ast.stmt]) -> list[ast.stmt]:
+    """`body` with each read that names a local (`Z[1]` as `L[0] if (L := Z.items) else ...`) put back to
+    its plain form (`index(Z.items, 1)`) inside what a comprehension goes through, where Python refuses `:=`.
+    Changed in place: both forms give the same value, so a node shared with another place may change too."""
+    for node in (n for stmt in body for n in ast.walk(stmt)):
+        if isinstance(node, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
+            for gen in node.generators:
+                if any(isinstance(n, ast.NamedExpr) for n in ast.walk(gen.iter)):
+                    gen.iter = _Plain().visit(gen.iter)  # type: ignore[assignment]   # an expression stays one
+    return body
+
+
+class _Plain(ast.NodeTransformer):
+    def visit(self, node: ast.AST) -> ast.AST:
+        return self.generic_visit(getattr(node, "cog_plain", node))
 
 
 # built-in names: (code, kind)
@@ -639,6 +685,20 @@ def numeric(node: ast.expr, number: bool = True) -> ast.expr:
     if number:
         node.cog_number = True  # type: ignore[attr-defined]
     return node
+
+
+def distinct_numbers(node: ast.expr) -> ast.expr:
+    """Note that this expression makes a new list of numbers that all differ (a `range`, or some of one): a
+    choice among them offers it as it is, labelled only if read (what `offer` would find out)."""
+    node.cog_distinct = True  # type: ignore[attr-defined]
+    return node
+
+
+def small(node: ast.expr) -> ast.expr:
+    """Note that this expression's value is surely an int within the engine's limits (a seat number): stored
+    as it is, with no type or size check (engine/compile/effect.py)."""
+    node.cog_small = True  # type: ignore[attr-defined]
+    return numeric(node)
 
 
 _NUMBER_CALLS = frozenset({"int", "len", "sum", "abs", "div", "mod", "count", "rank"})

@@ -144,7 +144,6 @@ class FlowCompiler:
 
     def _simultaneous(self, src: SourceFile, path: tuple, d: Any, prefix: str) -> list[ast.stmt]:
         commit = self._per_player(src, path, d, "simultaneous", prefix)
-        self.pack.simultaneous_steps.add(prefix[:-1])     # `prefix` is the step's id path and a slash
         reveal = [str(z) for z in d.get("reveal", []) or []]
         for i, zid in enumerate(reveal):
             if zid not in self.pack.zones:

@@ -10,7 +10,11 @@ statements before it instead, and the statement reads the result from a local:
     len([IT for IT in E if C])     t = 0 / for IT in E: if C: t += 1
     sum([V for IT in E if C])      t = 0 / for IT in E: if C: t += V
     any(V for IT in E if C)        t = False / for IT in E: if C: if V: t = True; break
+    first([IT for IT in E if C])   t = None / for IT in E: if C: t = IT; break / else: t = first(())
     [V for IT in E if C]           t = [] / for IT in E: if C: t.append(V)
+
+(`first` stops at the first element that passes only where C is `quiet`: it cannot fail and has no effect,
+so the elements after it need no test; `first(())` fails as `first` of nothing did.)
 
 The same values, the same work, the same errors at the same DSL line, in the same order (a count or a
 sum goes through every item, as the list did). Only comprehensions whose `for`s go over plain names
@@ -22,6 +26,7 @@ so a comprehension in a condition or an inner iterable is written out there.
 from __future__ import annotations
 
 import ast
+import copy
 from collections.abc import Callable
 
 from engine.compile.order import first_in_statement, node_at, replaced, with_nested
@@ -49,7 +54,7 @@ def inline_comprehensions(body: list[ast.stmt], temp: Callable[[], str], depth: 
             elif isinstance(comp, ast.GeneratorExp):
                 break   # a generator passed to anything else stays one (it is consumed lazily)
             local = temp()
-            loop = _written_out(comp, reducer, local)
+            loop = _written_out(comp, reducer, local, temp)
             out.extend(inline_comprehensions([_at(node, stmt) for node in loop], temp, depth))
             stmt = replaced(stmt, path, ast.Name(local, ast.Load()))
         out.append(stmt)
@@ -76,7 +81,7 @@ def _is_loop(node: ast.AST) -> bool:
         not gen.is_async and isinstance(gen.target, ast.Name) for gen in node.generators)
 
 
-_REDUCERS = ("len", "sum", "any")
+_REDUCERS = ("len", "sum", "any", "first")
 
 
 def _reducer(path: list) -> str | None:
@@ -93,13 +98,19 @@ def _reducer(path: list) -> str | None:
         return None
     if name == "len" and not isinstance(comp.elt, ast.Name):
         return None   # counting never evaluates the element: it must be one of the loop's names
+    if name == "first" and not (getattr(comp, "cog_quiet", False) and len(comp.generators) == 1
+                                and isinstance(comp.elt, ast.Name) and isinstance(comp.generators[0].target, ast.Name)
+                                and comp.elt.id == comp.generators[0].target.id):
+        return None   # stopping early skips the tests of the later elements: they must be quiet
     return name
 
 
-def _written_out(comp: ast.ListComp | ast.GeneratorExp, reducer: str | None, local: str) -> list[ast.stmt]:
+def _written_out(comp: ast.ListComp | ast.GeneratorExp, reducer: str | None, local: str,
+                 temp: Callable[[], str]) -> list[ast.stmt]:
     """`local = START` and the loop (nested loops, one per `for`) that gives `local` the comprehension's
     (reduced) value: each `for` after the first goes through its iterable once per element of the one
-    before, as the comprehension does."""
+    before, as the comprehension does. What a `for`'s tests read that is the same for every element
+    (`steady`) is read once, before that `for`."""
     store = ast.Name(local, ast.Store())
     start: ast.expr
     inner: list[ast.stmt]
@@ -110,16 +121,58 @@ def _written_out(comp: ast.ListComp | ast.GeneratorExp, reducer: str | None, loc
     elif reducer == "any":
         start, inner = ast.Constant(False), [ast.If(comp.elt, [ast.Assign([store], ast.Constant(True)), ast.Break()],
                                                     [])]
+    elif reducer == "first":
+        start, inner = ast.Constant(None), [ast.Assign([store], comp.elt), ast.Break()]
     else:
         start = ast.List([], ast.Load())
         append = ast.Attribute(ast.Name(local, ast.Load()), "append", ast.Load())
         inner = [ast.Expr(ast.Call(append, [comp.elt], []))]
-    for gen in reversed(comp.generators):
-        for test in reversed(gen.ifs):
+    targets = [gen.target.id for gen in comp.generators if isinstance(gen.target, ast.Name)]
+    for depth in reversed(range(len(comp.generators))):
+        gen = comp.generators[depth]
+        tests, before = _read_once(gen.ifs, set(targets[depth:]), temp)
+        for test in reversed(tests):
             inner = [ast.If(test, inner, [])]
         assert isinstance(gen.target, ast.Name)
-        inner = [ast.For(ast.Name(gen.target.id, ast.Store()), gen.iter, inner, [])]
+        nothing: list[ast.stmt] = [ast.Assign([store], ast.Call(ast.Name("first", ast.Load()),
+                                                                [ast.Tuple([], ast.Load())], []))]
+        inner = [*before, ast.For(ast.Name(gen.target.id, ast.Store()), gen.iter, inner,
+                                  nothing if reducer == "first" else [])]
     return [ast.Assign([ast.Name(local, ast.Store())], start), *inner]
+
+
+def steady(node: ast.expr) -> ast.expr:
+    """Mark a read that cannot fail and has no effect, whose value changes only with the locals it names
+    (an item's stored attribute through a local known to hold an item, this match's board map): a loop
+    whose test reads it with none of those locals bound by the loop reads it once, before the loop."""
+    node.cog_steady = True  # type: ignore[attr-defined]
+    return node
+
+
+def _read_once(tests: list[ast.expr], bound: set[str], temp: Callable[[], str]) -> tuple[list[ast.expr],
+                                                                                        list[ast.stmt]]:
+    """The tests with each `steady` read that names none of `bound` (the loop's names; nor a name the test
+    binds itself) taken out into a local, and the assignments of those locals (equal reads share one)."""
+    inside = bound | {n.id for test in tests for n in ast.walk(test) if isinstance(n, ast.Name)
+                      and not isinstance(n.ctx, ast.Load)} | {
+        a.arg for test in tests for n in ast.walk(test) if isinstance(n, ast.Lambda) for a in n.args.args}
+    found: dict[str, tuple[str, ast.expr]] = {}
+
+    class Lift(ast.NodeTransformer):
+        def visit(self, node: ast.AST) -> ast.AST:
+            if getattr(node, "cog_steady", False) and isinstance(node, ast.expr) and not any(
+                    isinstance(n, ast.Name) and n.id in inside for n in ast.walk(node)):
+                key = ast.dump(node)
+                if key not in found:
+                    found[key] = (temp(), node)
+                return ast.Name(found[key][0], ast.Load())
+            return self.generic_visit(node)
+
+    if not any(getattr(n, "cog_steady", False) for test in tests for n in ast.walk(test)):
+        return tests, []
+    lifted = [Lift().visit(copy.deepcopy(test)) for test in tests]   # nodes are shared: never changed in place
+    before: list[ast.stmt] = [ast.Assign([ast.Name(name, ast.Store())], read) for name, read in found.values()]
+    return lifted, before  # type: ignore[return-value]   # an expression stays one
 
 
 def _at(node: ast.stmt, where: ast.stmt) -> ast.stmt:
@@ -128,3 +181,22 @@ def _at(node: ast.stmt, where: ast.stmt) -> ast.stmt:
         if isinstance(inner, ast.stmt):
             ast.copy_location(inner, where)
     return node
+
+
+def quiet(node: ast.expr) -> bool:
+    """The expression cannot fail and has no effect: locals, constants, `steady` reads, and `and`/`or`/`not`
+    and comparisons of them (by equality, or by order between surely numbers)."""
+    if getattr(node, "cog_steady", False) or isinstance(node, (ast.Name, ast.Constant)):
+        return True
+    if isinstance(node, ast.BoolOp):
+        return all(quiet(value) for value in node.values)
+    if isinstance(node, ast.UnaryOp):
+        return isinstance(node.op, ast.Not) and quiet(node.operand)
+    if isinstance(node, ast.Compare):
+        parts = [node.left, *node.comparators]
+        if not all(quiet(part) for part in parts):
+            return False
+        return all(isinstance(op, (ast.Eq, ast.NotEq, ast.Is, ast.IsNot)) for op in node.ops) or all(
+            getattr(part, "cog_number", False) or (isinstance(part, ast.Constant) and part.value.__class__ is int)
+            for part in parts)
+    return False

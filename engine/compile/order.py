@@ -125,7 +125,7 @@ _LIST_FIELDS: dict[type, str] = {ast.List: "elts", ast.Tuple: "elts", ast.Set: "
 _SINGLE_FIELDS: dict[type, tuple[str, ...]] = {
     ast.Attribute: ("value",), ast.Subscript: ("value", "slice"), ast.BinOp: ("left", "right"),
     ast.UnaryOp: ("operand",), ast.Starred: ("value",), ast.Slice: ("lower", "upper", "step"),
-    ast.FormattedValue: ("value",),
+    ast.FormattedValue: ("value",), ast.NamedExpr: ("value",),
 }
 
 

@@ -38,7 +38,6 @@ from engine.dsl.types import (
     element,
     list_of,
 )
-from engine.runtime.limits import MAX_LIST
 
 if TYPE_CHECKING:
     from engine.dsl.typecheck import Checker
@@ -204,9 +203,7 @@ FUNCTIONS: dict[str, Function] = {f.name: f for f in (
              code="abs(A)"),
     Function("roll", (1, 1), INT, lambda s, a: f"a roll of a {s[0]}-sided die", params=(NUMBER,),
              code="game.state.rng.randint(1, int(A))"),
-    Function("range", (2, 2), list_of(INT), lambda s, a: f"{s[0]} to {s[-1]}", params=(NUMBER, NUMBER),
-             code=f"game.each(list(number_span(A, B, 'range()', {MAX_LIST})))", code_kind="list",
-             charged=True),
+    Function("range", (2, 2), list_of(INT), lambda s, a: f"{s[0]} to {s[-1]}", params=(NUMBER, NUMBER)),
     Function("rank", (2, 2), INT, lambda s, a: f"how many of {s[-1]} {s[0]} reaches",
              params=(NUMBER, Param(A_LIST, "the minimums of rank()")), code="rank(A, game.each(B))"),
     Function("pick", (2, 2), ANY, lambda s, a: f"entry {s[-1]} of {s[0]}", rule=_pick, code="pick(A, B)"),

@@ -264,6 +264,16 @@ class Match:
         Much cheaper than `view`, for a bot that only asks whether it has been somewhere before."""
         return seen_key(self.game, seat)
 
+    def answers_known(self, seat: int) -> int:
+        """How many answers `seat` knows were given: all of them, but inside a `simultaneous` step, where it
+        is told only of its own and of public ones (`Decision.public`). A bot seeds its choices from this,
+        not from `len(log)`, so its random draws do not tell how many secret answers another seat gave."""
+        since = self.game.state.secret_since
+        if since is None:
+            return len(self.log)
+        return since + sum(1 for answer in self.log[since:]
+                           if answer.decision.seat == seat or answer.decision.public(answer.index))
+
     def state_hash(self) -> str:
         """A digest of everything that decides how the match goes on: equal hashes, identical futures."""
         return state_hash(self.game)
@@ -595,9 +605,11 @@ class Match:
         views = [SeatView(self.game, seat) for seat in range(len(self.game.state.players))]   # one a seat, lazy
         chooses = [agent.choose for agent in agents]
         record, log, observers = self._record, self.log, self.game.observers   # (lists changed in place)
+        match = self
 
         def answer_here(decision: Decision) -> int:
             seat = decision.seat
+            match.decision = decision   # a searching agent reads its match (`determinize` starts from this)
             try:
                 index = chooses[seat](views[seat], decision)
                 if observers or type(index) is not int or not 0 <= index < decision.size:

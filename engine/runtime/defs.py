@@ -347,9 +347,6 @@ class Pack:
     triggers: list[TriggerDef] = field(default_factory=list)
     flow: Runner | None = None           # keeps the flow trace a forkable match needs (engine/compile/flow.py)
     untraced_flow: Runner | None = None  # the same without it: for a match that never keeps one
-    # the id paths of the flow's `simultaneous` steps (`turns/programming`): `State.step` is one of them or
-    # under one ("turns/programming/program") while such a step runs
-    simultaneous_steps: set[str] = field(default_factory=set)
     scoring: Scoring | None = None
     # every event name some trigger listens to: emitting others is a no-op
     listened: set[str] = field(default_factory=set)
@@ -365,5 +362,19 @@ class Pack:
     # the first match of each count, the same for all
     layouts: dict[int, Any] = field(default_factory=dict)
     display: dict[str, Any] = field(default_factory=dict)  # pack.yaml `display`: how a table page lays it out
+    # each item of a match has a name no other item has, with no ", " in it (see `item_names_unique`): None
+    # until first asked, when the pack is complete
+    names_unique: bool | None = None
     modified: bool = False     # some component has cost modifiers: costs pass the quote stage
     anytime: bool = False      # some component has anytime actions: choices offer them
+
+
+def item_names_unique(pack: Pack) -> bool:
+    """Every item of a match has its own name, with no ", " in it: one copy of each component, none per
+    player, no two components named alike. Then a combination of items (`choose p in A, t in B`) has a
+    label, the names joined by ", ", that no other combination has, so it needs making only if read."""
+    if pack.names_unique is None:
+        names = [c.name for c in pack.components.values()
+                 if c.copies == 1 and not c.ctype.per_player and ", " not in c.name]
+        pack.names_unique = len(names) == len(pack.components) and len(set(names)) == len(names)
+    return pack.names_unique

@@ -292,7 +292,7 @@ def offer(things: list[Any]) -> tuple[list[Any], list[str] | None]:
 
 def option_labels(things: list[Any]) -> list[str]:
     """Readable, unique labels: names, with the component id added where names clash."""
-    raw = [x.comp.name if x.__class__ is Item else str(x) for x in things]
+    raw = [x.comp.name if x.__class__ is Item else _joined(x) if x.__class__ is tuple else str(x) for x in things]
     if len(set(raw)) == len(raw):
         return raw
     out = []
@@ -303,11 +303,17 @@ def option_labels(things: list[Any]) -> list[str]:
     return out if len(set(out)) == len(out) else _unclash(things, out)
 
 
-def offer_combinations(combinations: list[tuple[Any, ...]]) -> tuple[list[tuple[Any, ...]], list[str]]:
+def offer_combinations(combinations: list[tuple[Any, ...]],
+                       named: bool = False) -> tuple[list[tuple[Any, ...]], list[str] | None]:
     """The options of a `choose` of several parts (`choose p in A, t in B`) and their labels: the parts'
     labels (an item's name, else the value) joined by ", " (`a7, a6`). Combinations whose parts are the same
     options (copies of one component with equal attributes) are offered once; labels that still clash get
-    their items' ids (`Beta (b), 2`), then numbers: a label names exactly one option."""
+    their items' ids (`Beta (b), 2`), then numbers: a label names exactly one option.
+
+    `named`: every part is an item and every item of the match has a name of its own (`item_names_unique`),
+    so nothing merges and no label clashes: the labels are None, made (`option_labels`) only if read."""
+    if named:
+        return combinations, None
     try:
         if len(combinations[0]) == 2:   # the usual case (a piece and where it goes), written out: 3x faster
             labels = [f"{a.comp.name}, {b.comp.name}" for a, b in combinations]

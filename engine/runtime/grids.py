@@ -134,8 +134,10 @@ class GridCells:
     def in_a_row_of(self, cell: Any, n: Any, attr: str, value: Any) -> bool:
         """`in_a_row(CELL, N, it.ATTR == VALUE)` for a plain attribute and a VALUE that does not depend on `it`:
         the same answer, each cell's attribute compared without a call per cell."""
-        rays = self._rays(cell)
-        need = int(n)
+        rays = self.game.layout.grid_rays.get(cell.uid) if cell.__class__ is Item else None   # made already
+        if rays is None:
+            rays = self._rays(cell)
+        need = n if n.__class__ is int else int(n)
         if cell.attrs.get(attr, 0) != value:
             return need <= 0
         if need <= 1:
@@ -210,7 +212,8 @@ class _SharedBoards(dict[str, _Board]):
 
     def __missing__(self, type_id: str) -> _Board:
         items = self.grids.game.state.items
-        board = _Board(type_id, {xy: items[uid] for xy, uid in self.grids.cells(type_id, None).items()})
+        cells = self.grids.cells(type_id, None)
+        board = _Board(type_id, dict(zip(cells, map(items.__getitem__, cells.values()), strict=True)))
         self[type_id] = board
         return board
 
@@ -238,6 +241,6 @@ class _SharedRuns(dict[tuple[str, int], _Runs]):
     def __missing__(self, key: tuple[str, int]) -> _Runs:
         type_id, by = key
         items = self.grids.game.state.items
-        runs = _Runs({n: [items[uid] for uid in uids] for n, uids in self.grids._runs(type_id, None, by).items()})
+        runs = _Runs({n: list(map(items.__getitem__, uids)) for n, uids in self.grids._runs(type_id, None, by).items()})
         self[key] = runs
         return runs

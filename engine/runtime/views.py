@@ -20,12 +20,9 @@ FACE_DOWN = {"face_down": True, "name": "face down"}   # an item here the seat m
 
 
 def in_simultaneous(game: Interpreter) -> bool:
-    """Whether a `simultaneous` flow step is running (the seats behind the divider)."""
-    steps = game.pack.simultaneous_steps
-    if not steps:
-        return False
-    step = game.state.step
-    return any(step == s or step.startswith(s + "/") for s in steps)
+    """Whether a `simultaneous` flow step is running (the seats behind the divider): the flow marks where
+    the outermost one began (`State.secret_since`) and clears it after its reveal."""
+    return game.state.secret_since is not None
 
 
 def size_unseen(zone: Zone, during: bool) -> bool:
