@@ -142,14 +142,20 @@ def _mcts(seat: int) -> MctsAgent:
     return MctsAgent(11, seat, iterations=24, depth=12)
 
 
+def _mcts_informed(seat: int) -> MctsAgent:
+    """Rescaled values and rollouts that follow the search's averages (MAST): still only on samples."""
+    return MctsAgent(11, seat, iterations=24, depth=12, rescale=True, epsilon=0.3)
+
+
 def _greedy(seat: int) -> GreedyAgent:
     return GreedyAgent(11, seat)
 
 
 @pytest.mark.parametrize(("pack", "make"), [("raising-robots", _mcts), ("goofspiel", _mcts), ("goofspiel", _greedy),
-                                            ("robot-factory", _mcts), ("robot-factory", _greedy)],
+                                            ("robot-factory", _mcts), ("robot-factory", _greedy),
+                                            ("goofspiel", _mcts_informed), ("robot-factory", _mcts_informed)],
                          ids=["mcts-raising-robots", "mcts-goofspiel", "greedy-goofspiel", "mcts-robot-factory",
-                              "greedy-robot-factory"])
+                              "greedy-robot-factory", "mcts-informed-goofspiel", "mcts-informed-robot-factory"])
 def test_a_bot_decides_the_same_when_only_what_it_cannot_see_changes(pack: str, make: Any) -> None:
     honest, peeking = [], []
     for seed in range(1, 9):
@@ -193,14 +199,79 @@ def test_mcts_beats_random_and_holds_greedy_at_tic_tac_toe() -> None:
     assert mcts >= greedy, (mcts, greedy)
 
 
+@pytest.mark.parametrize("spec", ["mcts:iterations=30,depth=0,rescale=1",
+                                  "mcts:iterations=30,depth=2,epsilon=0.3,rescale=1"])
+def test_mcts_takes_a_win_in_one_over_any_cut_rollout(spec: str) -> None:
+    """A finished win (1) is worth more than any position a rollout is cut at (< 0.95), rescaled or not."""
+    match = engine.new_match(TTT, 2, seed=1)
+    for label in ("top left", "left", "top", "center"):     # X to move, and "top right" wins at once
+        match.apply_label(label)
+    bot = BotSpec.parse(spec).make(1, 0)
+    assert match.legal()[_choice(bot, match)] == "top right"   # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("spec", ["greedy", "mcts:iterations=20,depth=2,epsilon=0.3,rescale=1"])
+def test_a_sample_at_another_decision_is_put_aside(spec: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A sample should stand at the bot's own decision; one that does not is set aside (not a failure),
+    and if every sample is like that the bot still answers."""
+    match = engine.new_match(TTT, 2, seed=1)
+    for label in ("top left", "left", "top", "center"):     # X to move, and "top right" wins at once
+        match.apply_label(label)
+    real = Match.determinize
+    calls = {"n": 0}
+
+    def off_by_one(self: Match, seat: int, rng: random.Random) -> Match:
+        sample = real(self, seat, rng)
+        calls["n"] += 1
+        if calls["n"] <= calls.get("bad", 3):
+            sample.apply(0)          # a sample one answer further on: O's decision, not X's
+        return sample
+
+    monkeypatch.setattr(Match, "determinize", off_by_one)
+    assert match.legal()[_choice(BotSpec.parse(spec).make(1, 0), match)] == "top right"   # type: ignore[arg-type]
+    calls.update(n=0, bad=10_000)
+    assert 0 <= _choice(BotSpec.parse(spec).make(1, 0), match) < len(match.legal())   # type: ignore[arg-type]
+
+
+def test_mast_rollouts_follow_the_best_mean_label_and_try_untried_ones_first() -> None:
+    from engine.play.mcts import _Rollout
+    match = engine.new_match(TTT, 2, seed=1)
+    decision = match.decision
+    assert decision is not None
+    first, second, *rest = decision.labels
+    table = {(0, first): [0.2 * 5, 5], (0, second): [0.9 * 5, 5]} | {(0, label): [0.1, 1] for label in rest}
+    said: list[tuple[int, str]] = []
+    rollout = _Rollout(random.Random(3), 1e-9, table, said)
+    assert {decision.labels[rollout.choose({}, decision)] for _ in range(20)} == {second}
+    assert said == [(0, second)] * 20
+    del table[(0, rest[-1])]                                   # an untried label comes first
+    assert decision.labels[rollout.choose({}, decision)] == rest[-1]
+    uniform = _Rollout(random.Random(3), 1.0, None, said)       # epsilon 1: uniform, nothing recorded
+    assert len({uniform.choose({}, decision) for _ in range(200)}) == len(decision.labels)
+    assert len(said) == 21
+
+
+def test_an_informed_mcts_game_replays_from_its_seed() -> None:
+    """The table and the range live for one decision: the same seed gives the same game."""
+    def game() -> list[int]:
+        match = engine.new_match(TTT, 2, seed=4)
+        engine.play_match(match, [BotSpec.parse("mcts:iterations=40,depth=3,epsilon=0.3,rescale=1").make(4, 0),
+                                  BotSpec.parse("random").make(4, 1)])
+        return [entry.index for entry in match.log]
+    assert game() == game()
+
+
 # ---------------------------------------------------------------- specs and the commands
 def test_bot_specs_parse_and_refuse_mistakes() -> None:
     assert str(BotSpec.parse("MCTS: depth=9, iterations=50")) == "mcts:depth=9,iterations=50"
     seats = parse_seats(["2=greedy", "1=mcts:seconds=0.5"], 4)
     assert {s: str(b) for s, b in seats.items()} == {1: "greedy", 0: "mcts:seconds=0.5"}
     assert describe_seats(seats) == "P1 mcts:seconds=0.5, P2 greedy; random elsewhere"
+    assert str(BotSpec.parse("mcts:depth=0,rescale=1,epsilon=0.3")) == "mcts:depth=0,epsilon=0.3,rescale=1"
     for bad, message in [("1=alpha", "unknown bot kind"), ("1=greedy:depth=3", "not a parameter"),
-                         ("1=mcts:iterations=x", "must be a int"), ("1=mcts:depth=0", "above 0"),
+                         ("1=mcts:iterations=x", "must be a int"), ("1=mcts:iterations=0", "above 0"),
+                         ("1=mcts:depth=-1", "0 or more"), ("1=mcts:epsilon=0", "above 0 and at most 1"),
+                         ("1=mcts:epsilon=1.5", "at most 1"), ("1=mcts:rescale=2", "0 or 1"),
                          ("5=greedy", "does not exist"), ("greedy", "SEAT=KIND"), ("1=mcts:iterations", "not a")]:
         with pytest.raises(BotSpecError, match=message):
             parse_seats([bad], 4)

@@ -78,10 +78,14 @@ def test_a_rollout_cut_short_is_valued_by_the_estimate(pack: Pack, plain: Pack) 
     assert cut_value([4, 3], 0) > 0.5 > cut_value([0, 1], 0)
 
 
-def test_mcts_with_short_rollouts_builds_with_the_estimate_and_cashes_in_without(pack: Pack, plain: Pack) -> None:
+@pytest.mark.parametrize("spec", ["mcts:iterations=40,depth=1", "mcts:iterations=12,depth=0,rescale=1",
+                                  "mcts:iterations=40,depth=2,epsilon=0.3,rescale=1"])
+def test_mcts_with_short_rollouts_builds_with_the_estimate_and_cashes_in_without(pack: Pack, plain: Pack,
+                                                                                 spec: str) -> None:
+    """`depth=0` judges each new node by the estimate at once: the option the estimate prefers wins."""
     def first_answer(which: Pack) -> str:
         match = Match(which, 2, seed=5, forkable=True)
-        agent = BotSpec.parse("mcts:iterations=40,depth=1").make(5, 0)
+        agent = BotSpec.parse(spec).make(5, 0)
         agent.bind(match)   # type: ignore[attr-defined]
         decision = match.decision
         assert decision is not None

@@ -424,6 +424,8 @@ class _Short:
 class _DrawWatch:
     """Notes every draw its zone (and the zone refilling it) cannot satisfy; the engine then just draws fewer."""
 
+    event_kinds = frozenset((EventKind.DRAWN,))   # all it reads: the game makes no other event
+
     def __init__(self, game: Interpreter) -> None:
         self.game = game
         self.short: list[_Short] = []

@@ -6,6 +6,7 @@ in a simulation plan unchanged, and the same text labels the bot in reports.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from engine.errors import CogworkError
@@ -17,7 +18,14 @@ from engine.play.mcts import EXPLORATION, MctsAgent
 KINDS: dict[str, dict[str, type]] = {
     "random": {},
     "greedy": {},
-    "mcts": {"iterations": int, "seconds": float, "depth": int, "exploration": float},
+    "mcts": {"iterations": int, "seconds": float, "depth": int, "exploration": float, "rescale": int,
+             "epsilon": float},
+}
+# the parameters whose range is not "above 0": (lowest, highest, the range in words)
+RANGES: dict[str, tuple[float, float, str]] = {
+    "depth": (0, math.inf, "0 or more"),
+    "rescale": (0, 1, "0 or 1"),
+    "epsilon": (1e-9, 1, "above 0 and at most 1"),
 }
 DEFAULT = "random"
 
@@ -50,8 +58,9 @@ class BotSpec:
                 number = allowed[name](value.strip())
             except ValueError:
                 raise BotSpecError(f"{kind} bot: {name} must be a {allowed[name].__name__}, not '{value}'") from None
-            if number <= 0:
-                raise BotSpecError(f"{kind} bot: {name} must be above 0, not {number}")
+            low, high, words = RANGES.get(name, (1e-9, math.inf, "above 0"))
+            if not low <= number <= high:
+                raise BotSpecError(f"{kind} bot: {name} must be {words}, not {number}")
             params[name] = number
         return cls(kind, tuple(sorted(params.items())))
 
@@ -65,7 +74,8 @@ class BotSpec:
         if self.kind == "mcts":
             p = dict(self.params)
             return MctsAgent(seed, seat, _whole(p.get("iterations")), _real(p.get("seconds")), _whole(p.get("depth")),
-                             float(p.get("exploration", EXPLORATION)))
+                             float(p.get("exploration", EXPLORATION)), bool(p.get("rescale", 0)),
+                             float(p.get("epsilon", 1.0)))
         return RandomAgent(seed, seat)
 
     @property

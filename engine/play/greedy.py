@@ -19,6 +19,8 @@ from engine.play.match import Match
 from engine.runtime.decision import Decision
 from engine.runtime.scoring import Verdict
 
+SAMPLE_TRIES = 8   # samples drawn until one is at this decision (see `GreedyAgent.choose`)
+
 
 class GreedyAgent:
     """Best position value one step ahead; ties go to an option that leads somewhere it has not been yet,
@@ -37,15 +39,27 @@ class GreedyAgent:
             self.match, self.been = match, set()
 
     def choose(self, view: Mapping[str, Any], decision: Decision) -> int:
+        """The best option on one sample. A sample should stand at this very decision (the seat sees its
+        own decision); one that does not (session 7: a sample replayed inside a simultaneous
+        step can stop at another of the seat's questions) is put aside and another drawn, and after
+        `SAMPLE_TRIES` such samples the bot answers at random rather than fail."""
         match = self.match
         if match is None:
             raise RuntimeError("a greedy bot plays only a match it was bound to (Match.run binds it)")
         rng = decision_rng(self.seed, self.seat, len(match.log))
-        sample = rng.getrandbits(64)     # one sample for every option: they are compared on the same deal
+        labels = list(decision.labels)
+        for _ in range(SAMPLE_TRIES):   # one sample for every option: they are compared on the same deal
+            sample = rng.getrandbits(64)
+            first = match.determinize(self.seat, random.Random(sample))
+            if first.legal() == labels:
+                break
+            first.close()
+        else:
+            return int(rng.random() * decision.size)
         self.been.add(match.seen_key(self.seat))
         trials = []
         for index in range(len(decision.labels)):
-            trial = match.determinize(self.seat, random.Random(sample))
+            trial = first if index == 0 else match.determinize(self.seat, random.Random(sample))
             trial.apply(index)
             trials.append((position_value(trial, self.seat), rng.random(), trial))
         top = max(value for value, _, _ in trials)

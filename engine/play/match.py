@@ -44,6 +44,7 @@ CHECKPOINT_EVERY = 16
 # at each step start that follows an answer makes each fork replay at most the answers of one step (a shipped
 # 4-player pack: fork 0.89 -> 0.62 ms; the checkpoints cost a `to_data` per step, sharing unchanged parts)
 SEARCHED_CHECKPOINT_EVERY = 1
+ANSWERED, GAME_ENDED = EventKind.ANSWERED, EventKind.GAME_ENDED
 # a sample made inside a simultaneous step (`Match.determinize`): tries before settling for one its seat could
 # tell apart, fewer when a try gives many answers (at most SECRET_TRY_ANSWERS in all, at least 1 try); random
 # answers the other seats may give in a try (per answer the seat knows of, plus some)
@@ -197,9 +198,9 @@ class Match:
     def _ended(self) -> None:
         """The flow has run to its end: no decision is pending; observers learn the result."""
         self.decision = None
-        if self.game.observers:
-            outcome = self.outcome()
-            self.game.tell(Event(EventKind.GAME_ENDED, None, {
+        if GAME_ENDED in self.game.heard:
+            outcome = self.outcome(digest=False)   # (the event has no hash)
+            self.game.tell(Event(GAME_ENDED, None, {
                 "scores": [r.score for r in outcome.results], "winners": outcome.winners}))
 
     # ---------------------------------------------------------------- the decision
@@ -229,9 +230,9 @@ class Match:
         if type(index) is not int or not 0 <= index < decision.size:   # True is no option
             raise MoveError(f"option {index!r} is not one of the {decision.size} options")
         self.log.append(Answer(decision, index))
-        if self.game.observers:
+        if ANSWERED in self.game.heard:
             said = {"step": decision.step, "kind": decision.kind.value}
-            self.game.tell(Event(EventKind.ANSWERED, decision.seat, {**said, "label": decision.labels[index]},
+            self.game.tell(Event(ANSWERED, decision.seat, {**said, "label": decision.labels[index]},
                                  frozenset((decision.seat,))))
             others = frozenset(range(len(self.game.state.players))) - {decision.seat}
             public = decision.public(index)
@@ -239,7 +240,7 @@ class Match:
             # step's divider not even that there was one (how many answers is part of the plan)
             if others and (public or not in_simultaneous(self.game)):
                 shown = {**said, "label": decision.labels[index]} if public else said
-                self.game.tell(Event(EventKind.ANSWERED, decision.seat, shown, others))
+                self.game.tell(Event(ANSWERED, decision.seat, shown, others))
 
     def apply_label(self, label: str) -> None:
         """Answer with the option whose label is `label` (exact, then case-insensitive)."""
@@ -604,7 +605,7 @@ class Match:
         is logged. An agent's error is wrapped on its way out through the flow (`_AgentFailed`)."""
         views = [SeatView(self.game, seat) for seat in range(len(self.game.state.players))]   # one a seat, lazy
         chooses = [agent.choose for agent in agents]
-        record, log, observers = self._record, self.log, self.game.observers   # (lists changed in place)
+        record, log, heard = self._record, self.log, self.game.heard   # (changed in place)
         match = self
 
         def answer_here(decision: Decision) -> int:
@@ -612,7 +613,7 @@ class Match:
             match.decision = decision   # a searching agent reads its match (`determinize` starts from this)
             try:
                 index = chooses[seat](views[seat], decision)
-                if observers or type(index) is not int or not 0 <= index < decision.size:
+                if ANSWERED in heard or type(index) is not int or not 0 <= index < decision.size:
                     record(decision, index)            # checked, told
                 else:
                     log.append(Answer(decision, index))   # what `_record` does with a good index, unwatched

@@ -2,12 +2,25 @@
 
 Each iteration takes a fresh sample of the game as the bot's seat sees it (`Match.determinize`: every
 item it cannot see dealt again, the random generator reseeded), walks the tree down choosing by UCB
-among the options that sample allows, adds one node, plays random moves to the end (or for `depth`
-answers, where each seat's margin in the pack's position estimate, or its score where the pack declares
-none, stands in for the result: `cut_value`) and credits every seat that chose on the way with its
-result. A node stands for a sequence of answers, not a state, so one tree gathers what the samples have
-in common; an option is counted as available each time a sample offers it, which keeps options that are
-rarely legal from looking better than they are. The bot then answers with the option visited most.
+among the options that sample allows, adds one node, plays a rollout to the end (or for `depth` answers,
+where each seat's margin in the pack's position estimate, or its score where the pack declares none,
+stands in for the result: `cut_value`; `depth=0` values the new node at once) and credits every seat that
+chose on the way with its result. A node stands for a sequence of answers, not a state, so one tree
+gathers what the samples have in common; an option is counted as available each time a sample offers
+it, which keeps options that are rarely legal from looking better than they are. The bot then answers
+with the option visited most.
+
+Two options make the search stronger where a position estimate decides (docs/analytics.md "Bots"):
+- `rescale`: UCB compares the children's mean results rescaled to the range of results this search has
+  seen (as MuZero does). A cut's value is 0.5 moved by a *relative* margin, so in a game whose estimates
+  are in the thousands every cut is within a few hundredths of 0.5, and UCB's exploration term (sized
+  for results in [0, 1]) swamps the differences: the search spreads its visits evenly and learns little.
+  A finished win (1) stays above every cut (< 0.95), rescaled or not.
+- `epsilon`: rollouts answer at random only with that probability; otherwise each seat gives the option
+  label with the best mean result so far in this search (MAST, Finnsson and Björnsson 2008: the averages
+  of every answer given on the tree's paths and in rollouts, per seat and label). Uniform rollouts model
+  an opponent who plays at random; these follow what the search has found good for each seat, at the
+  cost of a table look-up per answer (no fork). Absent, or 1: uniform random, as before.
 """
 
 from __future__ import annotations
@@ -27,6 +40,9 @@ from engine.runtime.scoring import Verdict
 DEFAULT_ITERATIONS = 200
 EXPLORATION = 0.7     # UCB's constant for results in [0, 1]
 CUT_WEIGHT = 0.45     # how far from 0.5 a score margin moves an unfinished rollout's value
+UNTRIED = 2.0         # a label no answer has used yet in this search: above every mean, so rollouts try it
+
+Key = tuple[int, str]   # (seat, option label): a tree edge, and a rollout table entry
 
 
 @dataclass(slots=True)
@@ -37,23 +53,42 @@ class _Node:
     visits: int = 0
     available: int = 0
     reward: float = 0.0
-    children: dict[tuple[int, str], _Node] = field(default_factory=dict)
+    children: dict[Key, _Node] = field(default_factory=dict)
 
-    def ucb(self, exploration: float) -> float:
-        return self.reward / self.visits + exploration * math.sqrt(math.log(self.available) / self.visits)
+    def ucb(self, exploration: float, low: float = 0.0, span: float = 1.0) -> float:
+        """UCB1 with the mean result seen as `(mean - low) / span` (0 and 1: the results as they are)."""
+        return ((self.reward / self.visits - low) / span
+                + exploration * math.sqrt(math.log(self.available) / self.visits))
+
+
+class _Range:
+    """The lowest and highest result this search has credited (`rescale`)."""
+
+    def __init__(self) -> None:
+        self.low, self.high = math.inf, -math.inf
+
+    def add(self, results: list[float]) -> None:
+        self.low, self.high = min(self.low, *results), max(self.high, *results)
+
+    def scale(self) -> tuple[float, float]:
+        """(low, span) for `_Node.ucb`: (0, 1) until two different results have been seen."""
+        return (self.low, self.high - self.low) if self.high > self.low else (0.0, 1.0)
 
 
 class MctsAgent:
     """Searches `iterations` samples per decision, or as many as fit in `seconds` (a time budget makes
-    the games depend on the machine's speed); `depth` cuts rollouts short and scores the position there."""
+    the games depend on the machine's speed); `depth` cuts rollouts short and scores the position there
+    (0: no rollout); `rescale` and `epsilon` as the module says."""
 
     kind = "mcts"
 
     def __init__(self, seed: int, seat: int, iterations: int | None = None, seconds: float | None = None,
-                 depth: int | None = None, exploration: float = EXPLORATION) -> None:
+                 depth: int | None = None, exploration: float = EXPLORATION, rescale: bool = False,
+                 epsilon: float = 1.0) -> None:
         self.seed, self.seat = seed, seat
         self.iterations = iterations if iterations is not None or seconds is not None else DEFAULT_ITERATIONS
         self.seconds, self.depth, self.exploration = seconds, depth, exploration
+        self.rescale, self.epsilon = rescale, epsilon
         self.match: Match | None = None
 
     def bind(self, match: Match) -> None:
@@ -63,20 +98,40 @@ class MctsAgent:
         match = self.match
         if match is None:
             raise RuntimeError("an MCTS bot plays only a match it was bound to (Match.run binds it)")
-        rng = decision_rng(self.seed, self.seat, len(match.log))
-        root = _Node(seat=self.seat)
+        search = _Search(self, decision_rng(self.seed, self.seat, len(match.log)))
         deadline = None if self.seconds is None else time.monotonic() + self.seconds
+        labels = list(decision.labels)
         done = 0
         while done == 0 or ((self.iterations is None or done < self.iterations)
                             and (deadline is None or time.monotonic() < deadline)):
-            self._iterate(match.determinize(self.seat, rng), root, rng)
+            sample = match.determinize(self.seat, search.rng)
+            if sample.legal() == labels:
+                search.iterate(sample)
+            else:   # a sample that stops at another decision (GreedyAgent.choose says when) teaches nothing here
+                sample.close()
             done += 1
-        visits = [node.visits if (node := root.children.get((decision.seat, label))) else -1
+        if not search.root.children:
+            return int(search.rng.random() * decision.size)
+        visits = [node.visits if (node := search.root.children.get((decision.seat, label))) else -1
                   for label in decision.labels]
         return max(range(len(visits)), key=lambda i: (visits[i], -i))
 
-    def _iterate(self, game: Match, root: _Node, rng: random.Random) -> None:
-        node, path = root, []
+    def observe(self, decision: Decision, index: int) -> None:
+        return None
+
+
+class _Search:
+    """One decision's search: its tree, generator, the results' range and the rollouts' table."""
+
+    def __init__(self, agent: MctsAgent, rng: random.Random) -> None:
+        self.agent, self.rng = agent, rng
+        self.root = _Node(seat=agent.seat)
+        self.range = _Range()
+        self.table: dict[Key, list[float]] | None = {} if agent.epsilon < 1 else None   # key -> [total, count]
+
+    def iterate(self, game: Match) -> None:
+        agent, rng = self.agent, self.rng
+        node, path, said = self.root, [], []
         while game.decision is not None:       # down the tree, adding one node
             pending = game.decision
             keys = [(pending.seat, label) for label in pending.labels]
@@ -90,36 +145,59 @@ class MctsAgent:
             if untried:
                 index = untried[int(rng.random() * len(untried))]
                 child = node.children[keys[index]] = _Node(seat=pending.seat, available=1)
+                said.append(keys[index])
                 game.apply(index)
                 path.append(child)
                 break
-            index = max(range(len(keys)), key=lambda i: node.children[keys[i]].ucb(self.exploration))
+            low, span = self.range.scale() if agent.rescale else (0.0, 1.0)
+            index = max(range(len(keys)), key=lambda i: node.children[keys[i]].ucb(agent.exploration, low, span))
             node = node.children[keys[index]]
+            said.append(keys[index])
             game.apply(index)
             path.append(node)
-        if game.decision is not None:     # the rollout: random answers, given inside the flow (`run`)
-            rollout = _Rollout(rng)
+        if game.decision is not None and agent.depth != 0:     # the rollout, answered inside the flow (`run`)
+            rollout = _Rollout(rng, agent.epsilon, self.table, said)
             game.run([rollout] * len(game.outcome().results),
-                     stop_after=None if self.depth is None else len(game.log) + self.depth)
+                     stop_after=None if agent.depth is None else len(game.log) + agent.depth)
         results = seat_results(game)
         game.close()
         for step in path:
             step.visits += 1
             step.reward += results[step.seat]
-        root.visits += 1
-
-    def observe(self, decision: Decision, index: int) -> None:
-        return None
+        self.root.visits += 1
+        if agent.rescale:
+            self.range.add(results)
+        if self.table is not None:
+            for key in said:
+                entry = self.table.setdefault(key, [0.0, 0])
+                entry[0] += results[key[0]]
+                entry[1] += 1
 
 
 class _Rollout:
-    """Uniform random answers from the search's own generator."""
+    """Rollout answers from the search's own generator: at random with probability `epsilon`, otherwise
+    the label with the best mean result for the seat in `table` (ties and untried labels at random);
+    every answer is added to `said` (the table learns from it). `epsilon` 1: uniform, no table."""
 
-    def __init__(self, rng: random.Random) -> None:
-        self.rng = rng
+    def __init__(self, rng: random.Random, epsilon: float, table: dict[Key, list[float]] | None,
+                 said: list[Key]) -> None:
+        self.rng, self.epsilon, self.table, self.said = rng, epsilon, table, said
 
     def choose(self, view: Mapping[str, Any], decision: Decision) -> int:
-        return int(self.rng.random() * decision.size)
+        table = self.table
+        if table is None:
+            return int(self.rng.random() * decision.size)
+        seat = decision.seat
+        if self.rng.random() < self.epsilon:
+            index = int(self.rng.random() * decision.size)
+        else:
+            means = [UNTRIED if (entry := table.get((seat, label))) is None else entry[0] / entry[1]
+                     for label in decision.labels]
+            top = max(means)
+            best = [i for i, mean in enumerate(means) if mean == top]
+            index = best[int(self.rng.random() * len(best))]
+        self.said.append((seat, decision.labels[index]))
+        return index
 
     def observe(self, decision: Decision, index: int) -> None:
         return None

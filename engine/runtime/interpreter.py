@@ -21,7 +21,7 @@ from engine.runtime.costs import can_pay, explain, payment_ways, reductions, way
 from engine.runtime.decision import DONE, KINDS, Decision, Prompt, derived_labels, joined_prompt
 from engine.runtime.defs import ActionDef, AnytimeDef, CounterDef, Pack, TriggerDef
 from engine.runtime.dsl_values import as_items, contains, describe, offer, stored
-from engine.runtime.events import Event, EventKind
+from engine.runtime.events import Event, EventKind, kinds_read
 from engine.runtime.grids import GridCells
 from engine.runtime.limits import (
     DRAW_WORK,
@@ -44,6 +44,11 @@ MAX_TRIGGER_FIRINGS = 200_000
 MAX_DECISIONS = 200_000
 # events the interpreter emits itself; packs add their own with `emit`
 BUILTIN_EVENTS = ("gained", "paid", "changed", "passed", "moved", "placed", "exhausted", "step_start", "step_end")
+# the observer events' kinds as plain names (`EventKind.X` is a slow class attribute read on an enum)
+STEP_STARTED, ROUND_STARTED, MOVED, DRAWN = EventKind.STEP_STARTED, EventKind.ROUND_STARTED, EventKind.MOVED, \
+    EventKind.DRAWN
+REVEALED, CONCEALED, GAINED, PAID = EventKind.REVEALED, EventKind.CONCEALED, EventKind.GAINED, EventKind.PAID
+ACTIVATED, ROLLED = EventKind.ACTIVATED, EventKind.ROLLED
 
 
 class Interpreter:
@@ -71,7 +76,6 @@ class Interpreter:
             self.state = new_state(pack, players, seed, plan)
         else:
             self.state = like.state.copy_as(data)
-        self._copies = self.layout.copies
         self.grids = GridCells(self)   # grid boards' cells by coordinates (the DSL's grid functions)
         # each type's items by owner, for `all_of` (the state's Item objects are this game's for good: `load`
         # rewrites them in place, a fork is a new game)
@@ -96,8 +100,10 @@ class Interpreter:
         # choices being carried out (an option taken, a trigger, an anytime action running): anytime actions
         # are offered only at choices outside all of them (generated code counts the chosen options)
         self.committed = 0
-        # told of every event (engine/runtime/events.py); change it with watch/unwatch, which keep `quiet`
+        # told of events (engine/runtime/events.py); change it with watch/unwatch, which keep `quiet` and `heard`
+        # (the kinds some observer reads, each with its readers; changed in place: no other kind is made)
         self.observers: list[Callable[[Event], None]] = []
+        self.heard: dict[EventKind, list[Callable[[Event], None]]] = {}
         self.quiet = True   # no trace, nobody watching: the generated flow keeps no position and tells nothing
         self.pause: Callable[[Decision], int] = _no_driver  # the session sets this: it returns the answer
         # the acting seat's player, for generated code: no seat (a top-level step) reads as a clear error
@@ -186,21 +192,23 @@ class Interpreter:
         self.state.periods["round"] += 1
         if self.live:   # a fork catching up loads its checkpoint's budget when it arrives
             self.spend(1, "a flow repeat")
-        if self.observers:
-            self.tell(Event(EventKind.ROUND_STARTED, None, {"round": n}))
+        if self.observers and ROUND_STARTED in self.heard:
+            self.tell(Event(ROUND_STARTED, None, {"round": n}))
 
     # ---------------------------------------------------------------- events
     def tell(self, event: Event) -> None:
-        """Hand `event` to every observer (not while a fork catches up: nothing happens then)."""
+        """Hand `event` to every observer that reads its kind (not while a fork catches up: nothing happens
+        then)."""
         if self.live:
-            for observer in self.observers:
+            for observer in self.heard.get(event.kind, ()):
                 observer(event)
 
     def step_started(self) -> None:
         """Tell the observers a flow step began (the untraced flow calls this itself when someone watches)."""
-        periods = self.state.periods
-        self.tell(Event(EventKind.STEP_STARTED, None, {"step": self.state.step, "round": periods["round"],
-                                                       "turn": periods["turn"]}))
+        if STEP_STARTED in self.heard:
+            periods = self.state.periods
+            self.tell(Event(STEP_STARTED, None, {"step": self.state.step, "round": periods["round"],
+                                                 "turn": periods["turn"]}))
 
     def _seats_seeing(self, *zones: Zone | None, item: Item | None = None,
                       left_top: bool = False) -> frozenset[int] | None:
@@ -268,6 +276,12 @@ class Interpreter:
 
     def _update_quiet(self) -> None:
         self.quiet = self.trace is None and not self.observers
+        readers: dict[EventKind, list[Callable[[Event], None]]] = {}
+        for observer in self.observers:
+            for kind in kinds_read(observer):
+                readers.setdefault(kind, []).append(observer)
+        self.heard.clear()          # (in place: a match's answerer holds it)
+        self.heard.update(readers)
 
     def _arrive(self) -> None:
         # the items are as the checkpoint has them already (`copy_as`: a catch-up moves nothing): put back
@@ -368,8 +382,8 @@ class Interpreter:
             self._rolled(ctx, die, sorted(picked))
 
     def _rolled(self, ctx: Ctx, die: str, thrown: list[int]) -> None:
-        if self.observers:
-            self.tell(Event(EventKind.ROLLED, ctx.seat, {"die": die, "faces": list(self.state.dice[die]),
+        if self.observers and ROLLED in self.heard:
+            self.tell(Event(ROLLED, ctx.seat, {"die": die, "faces": list(self.state.dice[die]),
                                                          "thrown": thrown}))
 
     def relink(self, a: Any, b: Any, joined: bool) -> None:
@@ -445,7 +459,7 @@ class Interpreter:
         found = []
         for cid in graph.links[space.comp.id]:
             self.instance(cid, space.owner)  # a clear error if the linked space has no item
-            copies = self._copies[(cid, space.owner if self.pack.components[cid].ctype.per_player else None)]
+            copies = self.layout.copies[(cid, space.owner if self.pack.components[cid].ctype.per_player else None)]
             found.append(self.state.items[copies[space.copy] if space.copy < len(copies) else copies[0]])
         return found
 
@@ -764,8 +778,8 @@ class Interpreter:
     def gain(self, ctx: Ctx, name: str, amount: int) -> None:
         if amount <= 0:
             return
-        if self.observers:
-            self.tell(Event(EventKind.GAINED, ctx.seat, {"counter": name, "amount": amount}))
+        if self.observers and GAINED in self.heard:
+            self.tell(Event(GAINED, ctx.seat, {"counter": name, "amount": amount}))
         wildcard = self.pack.wildcards.get(name)
         if wildcard is not None:
             self.spend(amount, f"gaining {amount:,} {wildcard.name} one at a time")
@@ -915,8 +929,8 @@ class Interpreter:
 
     def _spend(self, ctx: Ctx, name: str, amount: int) -> None:
         cdef = self.pack.counters[name]
-        if self.observers:
-            self.tell(Event(EventKind.PAID, ctx.seat, {"counter": name, "amount": amount}))
+        if self.observers and PAID in self.heard:
+            self.tell(Event(PAID, ctx.seat, {"counter": name, "amount": amount}))
 
         def apply() -> None:
             if cdef.items is not None:
@@ -975,7 +989,7 @@ class Interpreter:
         if "moved" in self.pack.listened:
             self.emit("moved", ctx.seat, {"item": item, "from": origin, "to": zone},
                       lambda: self._place(ctx, item, origin, zone, top))
-        elif top or origin is None or origin.keep_filled or self.observers:
+        elif top or origin is None or origin.keep_filled or (self.observers and MOVED in self.heard):
             self._place(ctx, item, origin, zone, top)
         else:   # the usual case, `_place` inline: out of a zone onto the end of another, no event, nobody told
             items = origin.items
@@ -986,7 +1000,7 @@ class Interpreter:
             item.zone = zone
 
     def _place(self, ctx: Ctx, item: Item, origin: Zone | None, zone: Zone, top: bool) -> None:
-        observers = self.observers
+        observers = bool(self.observers) and MOVED in self.heard
         left_top = False
         if origin is not None:
             items = origin.items
@@ -1004,7 +1018,7 @@ class Interpreter:
             items.insert(0, item)
         item.zone = zone
         if observers:
-            self._tell_about_item(EventKind.MOVED, ctx.seat, item, (origin, zone),
+            self._tell_about_item(MOVED, ctx.seat, item, (origin, zone),
                                   {"from": _key(origin), "to": _key(zone)}, left_top)
         if origin is not None and origin.keep_filled:
             self.refill(ctx, origin)
@@ -1017,9 +1031,10 @@ class Interpreter:
             self.draw(ctx, source, zone, missing)
 
     def draw(self, ctx: Ctx, src: Zone, dst: Zone, amount: int) -> None:
-        if self.observers:    # how many, to every seat, unless one of the zones keeps its size secret now
+        if self.observers and DRAWN in self.heard:
+            # how many, to every seat, unless one of the zones keeps its size secret now
             seeing = self._seats_seeing(src, dst) if self._sizes_unseen((src, dst)) else None
-            self.tell(Event(EventKind.DRAWN, ctx.seat, {"from": _key(src), "to": _key(dst), "amount": amount},
+            self.tell(Event(DRAWN, ctx.seat, {"from": _key(src), "to": _key(dst), "amount": amount},
                             seeing))
         state = self.state
         for _ in range(amount):
@@ -1051,14 +1066,14 @@ class Interpreter:
         self.state.rng.shuffle(self.each(zone.items))
 
     def reveal(self, zone: Zone) -> None:
-        if self.observers and zone.visibility != "public":
-            self.tell(Event(EventKind.REVEALED, None, {"zone": _key(zone), "items": [i.uid for i in zone.items],
+        if self.observers and REVEALED in self.heard and zone.visibility != "public":
+            self.tell(Event(REVEALED, None, {"zone": _key(zone), "items": [i.uid for i in zone.items],
                                                        "components": [i.comp.id for i in zone.items]}))
         zone.visibility = "public"
 
     def conceal(self, zone: Zone) -> None:
-        if self.observers and zone.visibility != zone.zdef.visibility:
-            self.tell(Event(EventKind.CONCEALED, None, {"zone": _key(zone)}))
+        if self.observers and CONCEALED in self.heard and zone.visibility != zone.zdef.visibility:
+            self.tell(Event(CONCEALED, None, {"zone": _key(zone)}))
         zone.visibility = zone.zdef.visibility
 
     # ---------------------------------------------------------------- placing with costs
@@ -1118,8 +1133,8 @@ class Interpreter:
 
     def perform(self, ctx: Ctx, action: ActionDef) -> None:
         item = ctx.self_item
-        if item is not None and self.observers:
-            self._tell_about_item(EventKind.ACTIVATED, ctx.seat, item, (item.zone,), {"action": action.label})
+        if item is not None and self.observers and ACTIVATED in self.heard:
+            self._tell_about_item(ACTIVATED, ctx.seat, item, (item.zone,), {"action": action.label})
         if action.cost is not None:
             self.pay(ctx, action.cost.amounts(ctx), action.cost.text, ctx.self_item)
         action.effect.run(ctx)

@@ -33,19 +33,25 @@ class Verdict(StrEnum):
     NO_WINNER = "no_winner"      # every player was eliminated
 
 
+# (an enum's members read from the class are slow class attribute reads: `verdict` runs at every game's end)
+WIN, SHARED_WIN, DRAW, TEAM_LOSS, NO_WINNER = Verdict.WIN, Verdict.SHARED_WIN, Verdict.DRAW, Verdict.TEAM_LOSS, \
+    Verdict.NO_WINNER
+
+
 def final_scores(game: Interpreter) -> list[PlayerResult]:
     scoring = game.pack.scoring
+    players = len(game.state.players)
+    if scoring is None:
+        return [PlayerResult(seat, 0) for seat in range(players)]
+    score_of, tiebreak, breakdown, eliminated = scoring.score, scoring.tiebreak, scoring.breakdown, scoring.eliminated
     results = []
-    for seat in range(len(game.state.players)):
-        if scoring is None:
-            results.append(PlayerResult(seat, 0))
-            continue
+    for seat in range(players):   # (what a pack leaves out is not looked at: this runs at the end of every game)
         ctx = Ctx(game, seat)
-        score = int(scoring.score(ctx))
-        results.append(PlayerResult(seat, score, [int(t(ctx)) for t in scoring.tiebreak],
-                                    {k: int(v(ctx)) for k, v in scoring.breakdown.items()},
-                                    scoring.rank(ctx, len(game.state.players), score),
-                                    scoring.eliminated is not None and bool(scoring.eliminated(ctx))))
+        score = int(score_of(ctx))
+        results.append(PlayerResult(seat, score, [int(t(ctx)) for t in tiebreak] if tiebreak else [],
+                                    {k: int(v(ctx)) for k, v in breakdown.items()} if breakdown else {},
+                                    scoring.rank(ctx, players, score) if scoring.ranks else None,
+                                    eliminated is not None and bool(eliminated(ctx))))
     return results
 
 
@@ -75,16 +81,16 @@ def verdict(results: list[PlayerResult], team_loss: bool = False) -> tuple[Verdi
         r.result = "loss"
     alive = [r for r in results if not r.eliminated]
     if team_loss or not alive:
-        return (Verdict.TEAM_LOSS if team_loss else Verdict.NO_WINNER), []
+        return (TEAM_LOSS if team_loss else NO_WINNER), []
     best = max((r.score, *r.tiebreak) for r in alive)
     won = [r for r in alive if (r.score, *r.tiebreak) == best]
     if len(won) == len(results) > 1:
         for r in won:
             r.result = "draw"
-        return Verdict.DRAW, [r.seat for r in won]
+        return DRAW, [r.seat for r in won]
     for r in won:
         r.result = "win"
-    return (Verdict.WIN if len(won) == 1 else Verdict.SHARED_WIN), [r.seat for r in won]
+    return (WIN if len(won) == 1 else SHARED_WIN), [r.seat for r in won]
 
 
 def winners(game: Interpreter) -> list[int]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import random
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from engine.runtime.boards import Graph
@@ -182,12 +183,17 @@ class State:
         One pass that makes each item with its attributes and fills each zone: a fork's whole state.
         """
         new = Item.__new__
-        items = []
+        items: list[Item] = []
+        append = items.append
         for old, attrs in zip(self.items, data["attrs"], strict=True):
-            item = new(Item)
-            item.uid, item.comp, item.owner, item.copy, item.attrs, item.zone = \
-                old.uid, old.comp, old.owner, old.copy, dict(attrs), None
-            items.append(item)
+            item = new(Item)      # (a store a slot, as in `new_state`)
+            item.uid = old.uid
+            item.comp = old.comp
+            item.owner = old.owner
+            item.copy = old.copy
+            item.attrs = dict(attrs)
+            item.zone = None
+            append(item)
         players = [Player(p.seat, {}, {zid: Zone(z.zdef, z.owner, z) for zid, z in p.zones.items()})
                    for p in self.players]
         state = State(players, {}, {zid: Zone(z.zdef, None, z) for zid, z in self.zones.items()}, 0,
@@ -222,7 +228,7 @@ class State:
                              *((tuple(sorted(g.blocked)),) if g.blocked else ()))
                        for key, g in self.boards.items()},
             "dice": {did: tuple(faces) for did, faces in self.dice.items()},
-            "rng": self.rng.getstate(),
+            "rng": self._random.getstate() if self._random is not None else _fresh_rng(self.seed),
             **({"order": tuple(self.order)} if self.order is not None else {}),   # only once a rule set it
             **({"secret_since": self.secret_since} if self.secret_since is not None else {}),  # in a simultaneous step
         }
@@ -265,7 +271,38 @@ class State:
         changes nothing that happens): two states with equal digests are the same game."""
         data = self.to_data()
         del data["steps"]
+        data["rng"] = _shown_rng(data["rng"])
         return hashlib.blake2b(repr(data).encode(), digest_size=8).hexdigest()
+
+
+@lru_cache(maxsize=8)
+def _fresh_rng(seed: int) -> tuple[Any, ...]:
+    """The state of `random.Random(seed)` before its first draw: what a match whose generator was never used
+    holds (and hashes), without making its generator; kept for a game and its replay."""
+    return random.Random(seed).getstate()
+
+
+class _Shown(str):
+    """A text that `repr` shows as it is: a part of a `repr` worked out already."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return str.__str__(self)
+
+
+_last_rng: tuple[Any, _Shown] = (None, _Shown("None"))
+
+
+def _shown_rng(rng: Any) -> _Shown:
+    """`repr` of a random generator's state (625 numbers: most of a small game's digest), kept for the last
+    state shown: a game and its replay (`simulate`'s check, a log's final hash) end in the same state.
+    (Telling two states apart stops at their first differing number, the second.)"""
+    global _last_rng
+    last = _last_rng
+    if last[0] != rng:
+        last = _last_rng = (rng, _Shown(repr(rng)))
+    return last[1]
 
 
 def json_safe(value: Any) -> Any:
@@ -299,9 +336,13 @@ def new_state(pack: Pack, players: int, seed: int, plan: Layout | None = None) -
     slots = state.all_zones()
     zones: list[Zone | None] = [*slots, None]     # an item's starting zone by its slot there; -1: none
     for uid, (comp, owner, copy, slot) in enumerate(plan.items):
-        item = new(Item)
-        item.uid, item.comp, item.owner, item.copy, item.attrs, item.zone = uid, comp, owner, copy, \
-            comp.values.copy(), zones[slot]
+        item = new(Item)      # (one store a slot: a tuple assignment would build and unpack a tuple per item)
+        item.uid = uid
+        item.comp = comp
+        item.owner = owner
+        item.copy = copy
+        item.attrs = comp.values.copy()
+        item.zone = zones[slot]
         append(item)
     take = items.__getitem__
     for zone, uids in zip(slots, plan.starts, strict=True):
