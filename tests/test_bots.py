@@ -119,6 +119,9 @@ class _Peeking:
     def seen_key(self, seat: int) -> int:
         return self.match.seen_key(seat)
 
+    def answers_known(self, seat: int) -> int:
+        return self.match.answers_known(seat)
+
 
 def _same_view(real: Match, seat: int, seed: int) -> Match:
     """A sample of `real` for `seat` that `seat` cannot tell from it (inside a simultaneous step a sample may

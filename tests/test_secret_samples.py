@@ -53,6 +53,9 @@ class _Peeking:
     def seen_key(self, seat: int) -> int:
         return self.match.seen_key(seat)
 
+    def answers_known(self, seat: int) -> int:
+        return self.match.answers_known(seat)
+
 
 def _choice(bot: GreedyAgent | MctsAgent, match: Any) -> int:
     bot.bind(match)
@@ -253,6 +256,8 @@ def test_the_second_seat_knows_no_count_of_the_first_seats_secret_answers() -> N
     assert len(short.log) != len(long.log)
     assert short.answers_known(1) == long.answers_known(1) == 0
     assert short.answers_known(0) == len(short.log) and long.answers_known(0) == len(long.log)
+    for make in (lambda: GreedyAgent(7, 1), lambda: MctsAgent(7, 1, iterations=12, depth=4)):
+        assert _choice(make(), short) == _choice(make(), long)   # P2's bots seed from what P2 knows
     plain = Match(engine.load_pack("tic-tac-toe"), 2, 1)   # no simultaneous step: every answer is known
     for _ in range(3):
         plain.apply(0)

@@ -41,8 +41,9 @@ def is_searcher(agent: object) -> bool:
 
 
 def decision_rng(seed: int, seat: int, answers: int) -> random.Random:
-    """A searching bot's generator for one decision: from its seed, its seat and how many answers the match
-    has had (public), so a game resumed from a log, or a worker that replays it, decides the same way."""
+    """A searching bot's generator for one decision: from its seed, its seat and how many answers its seat
+    knows were given (`Match.answers_known`: not another seat's secret ones), so a game resumed from a log,
+    or a worker that replays it, decides the same way."""
     return random.Random(f"{seed}/{seat}/{answers}")
 
 

@@ -39,14 +39,15 @@ class GreedyAgent:
             self.match, self.been = match, set()
 
     def choose(self, view: Mapping[str, Any], decision: Decision) -> int:
-        """The best option on one sample. A sample should stand at this very decision (the seat sees its
-        own decision); one that does not (session 7: a sample replayed inside a simultaneous
-        step can stop at another of the seat's questions) is put aside and another drawn, and after
-        `SAMPLE_TRIES` such samples the bot answers at random rather than fail."""
+        """The best option on one sample. A sample stands at the match's pending decision, which is the one
+        asked when the bot is called by `Match.run` (a bot called with another decision, say by hand, would
+        judge options of a question it was not asked): one that does not offer this decision's options is
+        put aside and another drawn, and after `SAMPLE_TRIES` such samples the bot answers at random rather
+        than fail."""
         match = self.match
         if match is None:
             raise RuntimeError("a greedy bot plays only a match it was bound to (Match.run binds it)")
-        rng = decision_rng(self.seed, self.seat, len(match.log))
+        rng = decision_rng(self.seed, self.seat, match.answers_known(self.seat))
         labels = list(decision.labels)
         for _ in range(SAMPLE_TRIES):   # one sample for every option: they are compared on the same deal
             sample = rng.getrandbits(64)

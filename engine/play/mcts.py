@@ -98,7 +98,7 @@ class MctsAgent:
         match = self.match
         if match is None:
             raise RuntimeError("an MCTS bot plays only a match it was bound to (Match.run binds it)")
-        search = _Search(self, decision_rng(self.seed, self.seat, len(match.log)))
+        search = _Search(self, decision_rng(self.seed, self.seat, match.answers_known(self.seat)))
         deadline = None if self.seconds is None else time.monotonic() + self.seconds
         labels = list(decision.labels)
         done = 0
