@@ -1,7 +1,8 @@
-"""The grid DSL: grids declared by size, at/column/row/line/first/in_a_row, `let` and `while`.
+"""The grid DSL: grids declared by size, at/column/row/line/step/first/in_a_row, `let` and `while`.
 
 The fixture pack tests/fixtures/packs/lines: a 5-by-4 square grid, discs dropped into columns, three in a
-row wins; `count_open` walks a `line` with `while`.
+row wins; `count_open` walks a `line` with `while`; `count_beside` (after each disc) reads the
+cells a `step` away.
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ import yaml
 from engine.compile.loading import load_pack
 from engine.diagnostics import PackError
 from engine.dsl.render import Renderer
+from engine.errors import RuleError
+from engine.lint.run import lint
 from engine.play.agents import RandomAgent
 from engine.play.match import Match
 from engine.runtime.limits import LimitError
@@ -54,6 +57,9 @@ def test_random_games_end_exactly_when_someone_has_three_in_a_row(seed: int) -> 
     won = winners(session.game)
     for seat in (1, 2):
         assert _three(board, seat) == (won == [seat - 1] and session.game.state.players[seat - 1].counters["won"] == 1)
+    # `step` in all 8 directions from the middle of the bottom row: its 5 neighbours on the board
+    assert session.game.state.counters["beside"] == sum(
+        1 for dc in (-1, 0, 1) for dr in (-1, 0, 1) if (dc, dr) != (0, 0) and board.get((3 + dc, 1 + dr), 0) != 0)
     # discs stack: no empty cell under a disc
     assert all(board[(c, r - 1)] != 0 for (c, r), mark in board.items() if mark and r > 1)
 
@@ -157,3 +163,58 @@ def test_in_a_row_reads_each_cell_once_nearest_first_and_stops_at_n(need: int, m
     assert seen == tested
     assert found == (len(marked) >= need)
     assert grids.in_a_row_of(cells[(3, 2)], need, "mark", 1) == found
+
+
+def _probe(tmp_path: Path, condition: str) -> int:
+    """Run the lines pack with a first step that sets `open` to 7 when `condition` holds, and end the game."""
+    game = (PACK / "game.yaml").read_text().replace(
+        "flow:\n", f"flow:\n  - {{id: probe, do: 'if {condition} {{ set open = 7 }}; end_game'}}\n", 1)
+    session = Match(load_pack(str(_pack_with(tmp_path, game))), 2, 1)
+    session.run([RandomAgent(1, seat) for seat in range(2)])
+    return int(session.game.state.counters["open"])
+
+
+@pytest.mark.parametrize("condition", [
+    # the cells in the order of the directions listed; none past the edge (south and west of the corner)
+    'step(at(cell, 1, 1), ["w", "n", "s", "ne", "e"]) == [at(cell, 1, 2), at(cell, 2, 2), at(cell, 2, 1)]',
+    'step(at(cell, 5, 4), ["e", "sw", "n", "w"]) == [at(cell, 4, 3), at(cell, 4, 4)]',
+    'count(step(at(cell, 1, 1), "s")) == 0 and first(step(at(cell, 2, 3), "se")) == at(cell, 3, 2)',
+    # the same with the directions worked out (read when the rule runs, not written out) and an empty list
+    'step(at(cell, 1, 1), pick([["w", "n", "ne"], ["s"]], 1)) == [at(cell, 1, 2), at(cell, 2, 2)]',
+    'count(step(at(cell, 3, 3), [])) == 0',
+])
+def test_step_gives_the_cells_one_step_away_in_order(tmp_path: Path, condition: str) -> None:
+    assert _probe(tmp_path, condition) == 7
+
+
+def test_step_with_a_direction_the_grid_lacks_at_run_time_is_a_rule_error(tmp_path: Path) -> None:
+    """A direction worked out when the rule runs is checked then: a rule error naming the grid's directions."""
+    with pytest.raises(RuleError, match="'up' is not a direction of a square grid"):
+        _probe(tmp_path, 'count(step(at(cell, 1, 1), pick(["up"], 1))) == 0')
+
+
+@pytest.mark.parametrize(("call", "code", "message"), [
+    ('step(3, "n")', "TYPE012", "step() needs an item, got '3' (a number)"),
+    ("step(at(cell, 1, 1), 3)", "TYPE018",
+     "the direction in step() needs a direction (text) or a list of directions, got '3' (a number)"),
+    ('step(at(cell, 1, 1), ["n", 2])', "TYPE018", "each direction in step() needs text, got '2' (a number)"),
+    ('step(at(cell, 1, 1), "up")', "BOARD004", "'up' is not a direction of the square grid of 'cell'"),
+    ('step(at(cell, 1, 1), ["n", "up"])', "BOARD004", "'up' is not a direction of the square grid of 'cell'"),
+])
+def test_step_reports_wrong_arguments(tmp_path: Path, call: str, code: str, message: str) -> None:
+    game = (PACK / "game.yaml").read_text().replace(
+        "flow:\n", f"flow:\n  - {{id: probe, do: 'set open = count({call})'}}\n", 1)
+    found = lint(_pack_with(tmp_path, game), games=0)
+    assert [d.code for d in found] == [code]
+    assert message in found[0].message
+
+
+def test_explain_renders_step() -> None:
+    text = yaml.safe_load((PACK / "game.yaml").read_text())["procedures"]["count_beside"]
+    renderer = Renderer(load_pack(str(PACK)))
+    assert ("the cells next to the Cell at column 3, row 1 going north-west, north, north-east, west, east, "
+            "south-west, south and south-east, in that order (none past the edge)") in renderer.text(text, "effect")
+    assert "the cell next to the Cell at column 1, row 1 going north (none past the edge)" in renderer.text(
+        'set open = count(step(at(cell, 1, 1), "n"))', "effect")
+    assert "the cells next to the Cell at column 1, row 1 in the directions entry 1 of" in renderer.text(
+        'set open = count(step(at(cell, 1, 1), pick([["n", "e"]], 1)))', "effect")

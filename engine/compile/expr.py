@@ -32,6 +32,7 @@ from engine.runtime import limits
 from engine.runtime.anytime import REASK
 from engine.runtime.containers import need_containers
 from engine.runtime.defs import Cost, Expr, Pack
+from engine.runtime.grids import direction_key
 from engine.runtime.limits import MAX_LIST
 from engine.runtime.state import Item, PlayerRef
 from engine.usage import Place, Usage
@@ -49,7 +50,8 @@ HELPERS: dict[str, Any] = {
     "item_actions": values.item_actions, "need_zone": values.need_zone, "need_item": values.need_item,
     "set_item_attr": values.set_item_attr, "show": values.show, "offer": values.offer,
     "offer_combinations": values.offer_combinations,
-    "describe": values.describe, "bounded": limits.bounded, "number_span": limits.number_span,
+    "describe": values.describe, "direction_key": direction_key, "bounded": limits.bounded,
+    "number_span": limits.number_span,
     "refuse": limits.refuse, "need_containers": need_containers, "reask": REASK, "first": values.first,
     "plus": limits.plus, "times": limits.times, "compared": limits.compared,
     "sorting": limits.sorting, **{f"op_{name}": op for name, op in limits.COMPARISONS.items()},
@@ -579,6 +581,21 @@ class ExprCompiler(Walker):
     def lower_row(self, tok: Token, args: list) -> ast.expr:
         return self._grid_run(args, "row")
 
+    def lower_step(self, tok: Token, args: list) -> ast.expr:
+        """step(CELL, DIRS): a read of the match's table for those directions (each cell's steps worked out at
+        its first read), keyed by the directions one a line (written out: a constant); a call when CELL is not
+        known to be an item (a dict key must be one)."""
+        cell = self.expr(args[0])
+        words = _written_directions(args[1])
+        key = const("\n".join(words)) if words is not None else expr("direction_key(D)", D=self.expr(args[1]))
+        if kind_of(cell) != "item":
+            return kinded(expr("game.grids.step(C, K)", C=cell, K=key), "items")
+        # made at its first read, keyed by a key that is always made: cannot fail
+        run = kinded(expr("S[C]", S=steady(expr("game.grids.steps[K]", K=key)), C=cell), "items")
+        copied = kinded(expr("list(X)", X=run), "items")
+        copied.cog_copy_of = run  # type: ignore[attr-defined]   # what `read` takes (it never changes it)
+        return copied
+
     def lower_first(self, tok: Token, args: list) -> ast.expr:
         coll = self.expr(args[0])
         return kinded(expr("first(X)", X=self.read(coll)), element_kind(coll))
@@ -650,6 +667,14 @@ _BUILTIN_EXPR: dict[str, tuple[str, str | None]] = {
     "others": ("game.players_from(ctx.seat if ctx.seat is not None else game.acting(None))[1:]", "players"),
     "everyone": ("game.everyone()", "players"),
 }
+
+
+def _written_directions(tree: Any) -> tuple[str, ...] | None:
+    """The directions `step` is given when they are written out: `"n"` or `["sw", "s", "se"]`."""
+    words = tree.children if isinstance(tree, Tree) and tree.data == "list" else [tree]
+    if not words or not all(isinstance(w, Tree) and w.data == "string" for w in words):
+        return None
+    return tuple(str(w.children[0])[1:-1] for w in words)
 
 
 def kinded(node: ast.expr, kind: str | None) -> ast.expr:

@@ -154,6 +154,35 @@ def _line(check: Checker, name: str, args: list[Any]) -> T:
     return list_of(cell if cell.kind == "item" else ITEM)
 
 
+def _step(check: Checker, name: str, args: list[Any]) -> T:
+    cell = check.want(args[0], AN_ITEM, "step()")
+    way = args[1]
+    if isinstance(way, Tree) and way.data == "list":    # each direction written out is checked as `line`'s
+        for word in way.children:
+            if word is not None:
+                check.want(word, TEXT, "each direction in step()")
+                check.direction(word, cell)
+    else:
+        directions = check.want(way, DIRECTIONS, "the direction in step()")
+        if directions.kind == "list":
+            check.report(way, element(directions), TEXT, "each direction in step()")
+        check.direction(way, cell)
+    return list_of(cell if cell.kind == "item" else ITEM)
+
+
+def _step_english(shown: list[str], args: list[Any]) -> str:
+    way = args[1]
+    if isinstance(way, Tree) and way.data == "list":
+        words_ = [str(w.children[0])[1:-1] if isinstance(w, Tree) and w.data == "string" else None
+                  for w in way.children if w is not None]
+        if words_ and None not in words_:
+            return (f"the cells next to {shown[0]} going {and_list([_COMPASS.get(w, w) for w in words_ if w])}"
+                    ", in that order (none past the edge)")
+    if isinstance(way, Tree) and way.data == "string":
+        return f"the cell next to {shown[0]} going {_COMPASS.get(shown[1], shown[1])} (none past the edge)"
+    return f"the cells next to {shown[0]} in the directions {shown[1]}, in that order (none past the edge)"
+
+
 def _first(check: Checker, name: str, args: list[Any]) -> T:
     return element(check.want(args[0], COLLECTION, "first()"))
 
@@ -189,6 +218,8 @@ _COMPASS = {"n": "north", "ne": "north-east", "e": "east", "se": "south-east", "
 
 
 # ---------------------------------------------------------------- the functions
+
+DIRECTIONS = Expect("TYPE018", "a direction (text) or a list of directions", frozenset({"str", "list"}))
 
 FUNCTIONS: dict[str, Function] = {f.name: f for f in (
     Function("count", (1, 1), INT, lambda s, a: f"the number of items in {s[0]}", params=(COLLECTION,)),
@@ -233,6 +264,7 @@ FUNCTIONS: dict[str, Function] = {f.name: f for f in (
     Function("line", (2, 2), LIST,
              lambda s, a: f"the cells from {s[0]} going {_COMPASS.get(s[1], s[1])} to the edge", rule=_line,
              code="game.grids.line(A, B)", code_kind="items"),
+    Function("step", (2, 2), LIST, _step_english, rule=_step),
     Function("first", (1, 1), ANY, lambda s, a: f"the first of {s[0]}", rule=_first),
     Function("in_a_row", (3, 3), BOOL,
              lambda s, a: f"{s[0]} is one of {s[1]} cells in a row (a straight line) that each are such that {s[2]}",

@@ -5,7 +5,7 @@ grid (`grid: {shape: hex|square, at: ATTR}`: each component gives its cell in
 ATTR, and cells one step apart are neighbours).
 
 A grid board knows where each cell is (`Grid`): the DSL's grid functions read
-it (`at`, `column`, `row`, `line`, `in_a_row`). A grid may be declared by its
+it (`at`, `column`, `row`, `line`, `step`, `in_a_row`). A grid may be declared by its
 size (`grid: {shape: square, size: [7, 6]}`): the builder then makes one
 component per cell, with `col` and `row` attributes.
 

@@ -1,6 +1,6 @@
 """The cells of one match's grid boards by coordinates: what the DSL's grid functions read.
 
-`at(TYPE, COL, ROW)`, `column(TYPE, COL)`, `row(TYPE, ROW)`, `line(CELL, DIR)` and
+`at(TYPE, COL, ROW)`, `column(TYPE, COL)`, `row(TYPE, ROW)`, `line(CELL, DIR)`, `step(CELL, DIRS)` and
 `in_a_row(CELL, N, COND)` compile to calls here. The pack knows where each cell
 is (`Pack.grids`, engine/runtime/boards.py); this maps coordinates to the items
 of the match's items by uid, kept once per pack and player count, so a lookup is two reads.
@@ -31,6 +31,8 @@ class GridCells:
         self.shared = _SharedBoards(self)
         # and `column(TYPE, N)` / `row(TYPE, N)` to `list(game.grids.shared_runs[TYPE, 0 or 1][N])`
         self.shared_runs = _SharedRuns(self)
+        # and `step(CELL, DIRS)` to `list(game.grids.steps[direction_key(DIRS)][CELL])` ("D1\nD2" when written out)
+        self.steps = _StepTables(self)
 
     def _grid(self, type_id: str) -> Grid:
         grid = self.game.pack.grids.get(type_id)
@@ -103,6 +105,29 @@ class GridCells:
             if uid is None:
                 return found
             found.append(items[uid])
+
+    def step(self, cell: Any, key: str) -> list[Item]:
+        """`step(CELL, DIRS)` for a CELL not known to be an item: the cell one step from CELL in each direction
+        of DIRS (`direction_key`), in that order; a direction that leaves the board gives none."""
+        if cell.__class__ is not Item:    # (a list is no dict key: report it before the table is read)
+            self._place(cell, "step()")
+        return list(self.steps[key][cell])
+
+    def _step_uids(self, cell: Any, directions: tuple[str, ...]) -> list[Item]:
+        """What `step` gives, worked out from the grid: the cells that exist, in the order of the directions."""
+        grid, (col, row), cells = self._place(cell, "step()")
+        shape = GRID_DIRECTIONS[grid.shape]
+        items = self.game.state.items
+        found: list[Item] = []
+        for word in directions:
+            delta = shape.get(word)
+            if delta is None:
+                raise RuleError(f"'{word}' is not a direction of a {grid.shape} grid (its directions: "
+                                f"{', '.join(shape)})")
+            uid = cells.get((col + delta[0], row + delta[1]))
+            if uid is not None:
+                found.append(items[uid])
+        return found
 
     def in_a_row(self, cell: Any, n: Any, holds: Callable[[Item], Any]) -> bool:
         """`in_a_row(CELL, N, COND)`: CELL and at least N - 1 more cells in one straight line through it
@@ -180,6 +205,54 @@ class GridCells:
                 found.append((ahead, behind))
             found = known.setdefault(cell.uid, found)
         return found
+
+
+def direction_key(value: Any) -> str:
+    """The key of `step`'s table for the directions it was given (one as text, or a list of them): the
+    directions one a line. Never fails: a value that is no direction (a number) makes a key whose table reports
+    it when a cell is looked up, where the rule reads it."""
+    if value.__class__ is str:
+        return value
+    if isinstance(value, list | tuple):
+        try:
+            return "\n".join(value)
+        except TypeError:
+            return "\n".join(map(str, value))
+    return str(value)
+
+
+class _Steps(dict[Any, list[Item]]):
+    """Cell -> the cells one step from it in the given directions, for one list of directions in this match
+    (callers copy the list they read). A miss works the cell's steps out once, or is a rule error when the key
+    is no cell of a grid or a direction is not the grid's."""
+
+    __slots__ = ("directions", "grids")
+
+    def __init__(self, grids: GridCells, directions: tuple[str, ...]) -> None:
+        super().__init__()
+        self.grids = grids
+        self.directions = directions
+
+    def __missing__(self, cell: Any) -> list[Item]:
+        found = self.grids._step_uids(cell, self.directions)
+        self[cell] = found
+        return found
+
+
+class _StepTables(dict[str, _Steps]):
+    """Directions (one a line: compiled code holds no tuple constant) -> their `_Steps` in this match, made
+    when first read."""
+
+    __slots__ = ("grids",)
+
+    def __init__(self, grids: GridCells) -> None:
+        super().__init__()
+        self.grids = grids
+
+    def __missing__(self, directions: str) -> _Steps:
+        steps = _Steps(self.grids, tuple(directions.split("\n")) if directions else ())
+        self[directions] = steps
+        return steps
 
 
 class _Board(dict[tuple[Any, Any], Item]):
