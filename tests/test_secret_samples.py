@@ -22,6 +22,7 @@ from engine.errors import MoveError
 from engine.play.greedy import GreedyAgent
 from engine.play.match import SEARCHED_CHECKPOINT_EVERY, Match
 from engine.play.mcts import MctsAgent
+from tests.test_bots import _Peeking
 
 ROOT = Path(__file__).resolve().parents[1]
 DIALS = engine.load_pack(str(ROOT / "tests/fixtures/packs/dials"))
@@ -37,24 +38,6 @@ def _dials(*answers: str) -> Match:
 
 def _dial(match: Match, seat: int) -> str:
     return str(match.game.state.players[seat].zones["panel"].items[0].attrs["setting"])
-
-
-class _Peeking:
-    """A match whose samples are forks of the real one: a bot bound to it sees the secret answers."""
-
-    def __init__(self, match: Match) -> None:
-        self.match, self.log = match, match.log
-
-    def determinize(self, seat: int, rng: random.Random) -> Match:
-        copy = self.match.fork(history=False)
-        copy.game.state.rng.seed(rng.getrandbits(64))
-        return copy
-
-    def seen_key(self, seat: int) -> int:
-        return self.match.seen_key(seat)
-
-    def answers_known(self, seat: int) -> int:
-        return self.match.answers_known(seat)
 
 
 def _choice(bot: GreedyAgent | MctsAgent, match: Any) -> int:
