@@ -207,15 +207,8 @@ class _Walk:
             return self.stmt(text, tree, shown)
         # a block met again with the same state ends the same way (its reads are noted already): nested
         # loops walk each block once per state, not once per pass of every loop around it
-        key = (id(text[0]), id(tree), shown)
-        done = self._blocks.get(key)
-        if done is None:
-            done = shown
-            for child in tree.children:
-                if isinstance(child, Tree):
-                    done = self.effect(text, child, done)
-            self._blocks[key] = done
-        return done
+        return threaded_block(self._blocks, (id(text[0]), id(tree), shown), tree, shown,
+                              lambda child, state: self.effect(text, child, state))
 
     def stmt(self, text: Text, t: Tree, shown: Shown) -> Shown:
         kind = str(t.data)
@@ -363,3 +356,17 @@ def _flow_reveals(raw: RawPack) -> Iterator[str]:
 def _in_flow(raw: RawPack, key: tuple[str, tuple]) -> bool:
     flow = raw.flow
     return flow is not None and key[0] == flow.src.display and key[1][:len(flow.path)] == flow.path
+
+
+def threaded_block(memo: dict[Any, Any], key: Any, tree: Tree, state: Any, step: Any) -> Any:
+    """Walk a block's statements in order, each taking the state the one before left (`step(child,
+    state)`), and remember where it ends under `key`: a block met again in the same state ends the same
+    way, so nested loops walk each block once per state, not once per pass of every loop around it."""
+    done = memo.get(key)
+    if done is None:
+        done = state
+        for child in tree.children:
+            if isinstance(child, Tree):
+                done = step(child, done)
+        memo[key] = done
+    return done

@@ -33,6 +33,7 @@ from lark import Token, Tree
 from engine.diagnostics import Diagnostic
 from engine.dsl.parse import DslText, choice_binders
 from engine.dsl.sites import Site, procedure_text_path
+from engine.lint.hidden import threaded_block
 from engine.packs.raw import RawPack
 from engine.runtime.defs import SIZE_SECRET_IN_SIMULTANEOUS, Pack
 
@@ -98,15 +99,8 @@ class _Pass:
         return self.block(text[0], text[1], decided)
 
     def block(self, dsl: DslText, tree: Tree, decided: bool) -> bool:
-        key = (id(tree), decided)
-        done = self._done.get(key)
-        if done is None:
-            done = decided
-            for child in tree.children:
-                if isinstance(child, Tree):
-                    done = self.stmt(dsl, child, done)
-            self._done[key] = done
-        return done
+        return threaded_block(self._done, (id(tree), decided), tree, decided,
+                              lambda child, state: self.stmt(dsl, child, state))
 
     def stmt(self, dsl: DslText, t: Tree, decided: bool) -> bool:
         kind = str(t.data)
