@@ -118,16 +118,7 @@ class _Walk:
                 self.text(text, _NOTHING)
 
     def _reached(self, texts: list[Text]) -> list[Text]:
-        """`texts` and the procedures they call, directly or not."""
-        found, todo, names = list(texts), list(texts), set()
-        while todo:
-            for t in todo.pop()[1].iter_subtrees():
-                name = str(t.children[0]) if t.data == "call" else None
-                if name is not None and name not in names and name in self.procedures:
-                    names.add(name)
-                    found.append(self.procedures[name])
-                    todo.append(self.procedures[name])
-        return found
+        return reached(texts, self.procedures)
 
     def _concealed(self, tree: Tree) -> Iterator[str]:
         for t in tree.iter_subtrees():
@@ -370,3 +361,16 @@ def threaded_block(memo: dict[Any, Any], key: Any, tree: Tree, state: Any, step:
                 done = step(child, done)
         memo[key] = done
     return done
+
+
+def reached(texts: Iterable[Text], procedures: Mapping[str, Text]) -> list[Text]:
+    """`texts` and the procedures they call, directly or not."""
+    found, todo, names = list(texts), list(texts), set()
+    while todo:
+        for t in todo.pop()[1].iter_subtrees():
+            name = str(t.children[0]) if t.data == "call" else None
+            if name is not None and name not in names and name in procedures:
+                names.add(name)
+                found.append(procedures[name])
+                todo.append(procedures[name])
+    return found

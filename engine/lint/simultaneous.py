@@ -33,13 +33,12 @@ from lark import Token, Tree
 from engine.diagnostics import Diagnostic
 from engine.dsl.parse import DslText, choice_binders
 from engine.dsl.sites import Site, procedure_text_path
-from engine.lint.hidden import threaded_block
+from engine.lint.hidden import Text, reached, threaded_block
 from engine.packs.raw import RawPack
 from engine.runtime.defs import SIZE_SECRET_IN_SIMULTANEOUS, Pack
 
 WRITE_CODE = "HIDDEN002"
 SIZE_CODE = "HIDDEN003"
-Text = tuple[DslText, Tree]
 Where = tuple[str, int, int]
 _DECISIONS = {"choose_item", "choose_number", "choose_alt", "repeat_choose_item", "repeat_choose_alt", "may"}
 _BLOCKS = ("block", "branch", "alternatives", "if_stmt")
@@ -255,16 +254,7 @@ class _Leaks:
         return found
 
     def reached(self, texts: Iterable[Text]) -> list[Text]:
-        """`texts` and the procedures they call, directly or not."""
-        found, todo, names = list(texts), list(texts), set()
-        while todo:
-            for t in todo.pop()[1].iter_subtrees():
-                name = str(t.children[0]) if t.data == "call" else None
-                if name is not None and name not in names and name in self.procedures:
-                    names.add(name)
-                    found.append(self.procedures[name])
-                    todo.append(self.procedures[name])
-        return found
+        return reached(texts, self.procedures)
 
     def step_texts(self, path: tuple, data: Any) -> Iterator[Text]:
         """Every text of a step's sub-steps, nested ones included."""
