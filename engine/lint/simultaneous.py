@@ -195,7 +195,9 @@ class _Leaks:
         proc_paths = {(e.src.display, procedure_text_path(e)): name for name, e in raw.procedures.items()}
         self.procedures: dict[str, Text] = {proc_paths[k]: text for k, text in self.texts.items() if k in proc_paths}
         self.outside = [text for k, text in self.texts.items() if k not in proc_paths and not self.in_flow(k)]
-        self.concealed = {z for _, tree in self.texts.values() for z in _concealed(tree, pack)}
+        # (a tree holds a `conceal` only where its text has the keyword: most texts are not walked)
+        self.concealed = {z for dsl, tree in self.texts.values() if "conceal" in dsl.text
+                          for z in _concealed(tree, pack)}
         self._locals: dict[int, set[str]] = {}
 
     def in_flow(self, key: tuple[str, tuple]) -> bool:
