@@ -113,7 +113,7 @@ class GridCells:
             self._place(cell, "step()")
         return list(self.steps[key][cell])
 
-    def _step_uids(self, cell: Any, directions: tuple[str, ...]) -> list[Item]:
+    def _step_cells(self, cell: Any, directions: tuple[str, ...]) -> list[Item]:
         """What `step` gives, worked out from the grid: the cells that exist, in the order of the directions."""
         grid, (col, row), cells = self._place(cell, "step()")
         shape = GRID_DIRECTIONS[grid.shape]
@@ -234,7 +234,7 @@ class _Steps(dict[Any, list[Item]]):
         self.directions = directions
 
     def __missing__(self, cell: Any) -> list[Item]:
-        found = self.grids._step_uids(cell, self.directions)
+        found = self.grids._step_cells(cell, self.directions)
         self[cell] = found
         return found
 
