@@ -314,7 +314,9 @@ class EffectCompiler(ExprCompiler):
         if kind_of(item) != "item":
             item = expr("need_item(I, 'move')", I=item)
         zone = _zone(self.expr(zone_t))
-        return stmts("game.move(ctx, I, Z, top=TOP)", I=item, Z=zone, TOP=const(top is not None)), None
+        if top is None:   # (a call without the keyword is cheaper: moves are among the commonest statements)
+            return stmts("game.move(ctx, I, Z)", I=item, Z=zone), None
+        return stmts("game.move(ctx, I, Z, True)", I=item, Z=zone), None
 
     def _zone_op(self, t: Tree):
         return stmts(f"game.{t.data}(Z)", Z=_zone(self.expr(t.children[0]))), None

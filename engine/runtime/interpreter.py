@@ -987,8 +987,7 @@ class Interpreter:
             raise RuleError(f"zone '{zone.id}' is full ({cap} items)")
         origin = item.zone
         if "moved" in self.pack.listened:
-            self.emit("moved", ctx.seat, {"item": item, "from": origin, "to": zone},
-                      lambda: self._place(ctx, item, origin, zone, top))
+            self._move_told(ctx, item, origin, zone, top)
         elif top or origin is None or origin.keep_filled or (self.observers and MOVED in self.heard):
             self._place(ctx, item, origin, zone, top)
         else:   # the usual case, `_place` inline: out of a zone onto the end of another, no event, nobody told
@@ -998,6 +997,12 @@ class Interpreter:
             items.remove(item)
             zone.items.append(item)
             item.zone = zone
+
+    def _move_told(self, ctx: Ctx, item: Item, origin: Zone | None, zone: Zone, top: bool) -> None:
+        """A move some trigger listens to: the event `moved`, around the move itself. (Apart from `move`:
+        its lambda would make every argument of `move` a cell, paid at every move.)"""
+        self.emit("moved", ctx.seat, {"item": item, "from": origin, "to": zone},
+                  lambda: self._place(ctx, item, origin, zone, top))
 
     def _place(self, ctx: Ctx, item: Item, origin: Zone | None, zone: Zone, top: bool) -> None:
         observers = bool(self.observers) and MOVED in self.heard
