@@ -218,7 +218,9 @@ class Unit:
         Errors of the prologue are raised outside that `try`: the caller's statement is named.
         """
         if procedure is None:
-            code = stmts("def dsl(ctx):\n    game = ctx.game\n    t_self = ctx.self_item\n    try:\n        BODY\n"
+            state = "    t_state = game.state\n" if _reads_state(body) else ""
+            code = stmts("def dsl(ctx):\n    game = ctx.game\n    t_self = ctx.self_item\n" + state +
+                         "    try:\n        BODY\n"
                          "    except content_faults as exc:\n        raise located(exc, exc.__traceback__) from None",
                          BODY=body or [ast.Pass()])
         else:
@@ -237,6 +239,11 @@ class Unit:
         assert isinstance(code[0], ast.FunctionDef)
         code[0].name = name  # any text: only tracebacks and profiles show it
         return ast.Module(stamp(code, 1), [])
+
+
+def _reads_state(body: list[ast.stmt]) -> bool:
+    """Whether generated statements read `t_state`, the local for `game.state` (inline charges do)."""
+    return any(node.__class__ is ast.Name and node.id == "t_state" for stmt in body for node in ast.walk(stmt))
 
 
 class _Pending:
