@@ -10,7 +10,7 @@ gathers what the samples have in common; an option is counted as available each 
 it, which keeps options that are rarely legal from looking better than they are. The bot then answers
 with the option visited most.
 
-Two options make the search stronger where a position estimate decides (docs/analytics.md "Bots"):
+Three options make the search stronger where a position estimate decides (docs/analytics.md "Bots"):
 - `rescale`: UCB compares the children's mean results rescaled to the range of results this search has
   seen (as MuZero does). A cut's value is 0.5 moved by a *relative* margin, so in a game whose estimates
   are in the thousands every cut is within a few hundredths of 0.5, and UCB's exploration term (sized
