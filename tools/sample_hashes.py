@@ -8,7 +8,8 @@ Plays seeded random games of several packs (Raising Robots 4p and 3p with biddin
 Botics 3p, Goofspiel, Robotopia 3p) and, at a seeded share of the decisions (most inside a `simultaneous`
 step after another seat answered there, where samples are made by replaying from the step's start), makes
 samples for the seat to move with `random.Random(k)`. Per pack it prints one line: how many samples, how
-many were made inside such a step, and a digest over each sample's state hash, its answers, the
+many were made inside such a step (and how many of those show the seat the real view: the rest differ in
+something it can see, see `Match.determinize`), and a digest over each sample's state hash, its answers, the
 generator's state after the call, the same call made again (a greedy bot's path), a sample of the sample
 and a fork of the sample after one answer. `--bots` adds greedy and MCTS choices at a few positions.
 """
@@ -39,10 +40,12 @@ def _in_secret_step(match: Match) -> bool:
     return since is not None and any(answer.decision.seat != seat for answer in match.log[since:])
 
 
-def _sample_digest(match: Match, seat: int, k: int) -> str:
-    """The facts of `determinize(seat, Random(k))` and of what a bot does with such a sample next."""
+def _sample_digest(match: Match, seat: int, k: int) -> tuple[str, bool]:
+    """The facts of `determinize(seat, Random(k))` and of what a bot does with such a sample next; whether the
+    sample shows `seat` what the match does."""
     rng = random.Random(k)
     sample = match.determinize(seat, rng)
+    real_view = sample.seen_key(seat) == match.seen_key(seat)
     again_rng = random.Random(k)
     again = match.determinize(seat, again_rng)          # the same call again (greedy: once per option)
     same_after = again_rng.getstate() == rng.getstate()
@@ -58,13 +61,14 @@ def _sample_digest(match: Match, seat: int, k: int) -> str:
             one.close()
     for one in (sample, again):
         one.close()
-    return repr(facts)
+    return repr(facts), real_view
 
 
-def digest_pack(name: str, players: int, options: dict[str, bool], games: int, share: float) -> tuple[int, int, str]:
+def digest_pack(name: str, players: int, options: dict[str, bool], games: int,
+                share: float) -> tuple[int, int, int, str]:
     pack = load_pack(name)
     digest = hashlib.blake2b(digest_size=8)
-    samples = inside = 0
+    samples = inside = real = 0
     for seed in range(games):
         match = Match(pack, players, seed, options, forkable=True, checkpoint_every=SEARCHED_CHECKPOINT_EVERY)
         agents = [RandomAgent(seed, seat) for seat in range(players)]
@@ -75,12 +79,14 @@ def digest_pack(name: str, players: int, options: dict[str, bool], games: int, s
                 seat = match.to_move
                 assert seat is not None
                 for k in range(2):
-                    digest.update(_sample_digest(match, seat, seed * 100 + len(match.log) * 3 + k).encode())
+                    facts, real_view = _sample_digest(match, seat, seed * 100 + len(match.log) * 3 + k)
+                    digest.update(facts.encode())
                     samples += 1
                     inside += secret
+                    real += secret and real_view
             match.run(agents, stop_after=len(match.log) + 1)
         match.close()
-    return samples, inside, digest.hexdigest()
+    return samples, inside, real, digest.hexdigest()
 
 
 def bot_choices(specs: list[str]) -> str:
@@ -107,8 +113,10 @@ def main() -> None:
     p.add_argument("--bots", action="store_true", help="also print greedy and MCTS choices at a few positions")
     args = p.parse_args()
     for name, players, options, games in RUNS:
-        samples, inside, digest = digest_pack(name, players, options, max(1, round(games * args.games)), args.share)
-        print(f"{name} {players}p {options or ''}: {samples} samples ({inside} in a secret step) {digest}", flush=True)
+        samples, inside, real, digest = digest_pack(name, players, options, max(1, round(games * args.games)),
+                                                    args.share)
+        print(f"{name} {players}p {options or ''}: {samples} samples ({inside} in a secret step, {real} of them"
+              f" with the real view) {digest}", flush=True)
     if args.bots:
         print(bot_choices(["greedy", "mcts:iterations=30,depth=20",
                            "mcts:iterations=30,depth=12,rescale=1,epsilon=0.3"]), flush=True)
