@@ -295,3 +295,23 @@ def test_p4s_samples_keep_what_the_others_gained_and_paid() -> None:
         sample = match.determinize(3, random.Random(k))
         assert sample.view(3)["players"][1]["counters"] == real["players"][1]["counters"]
         sample.close()
+
+
+def test_a_deal_plan_deals_a_copy_as_redeal_hidden_deals_the_state() -> None:
+    """The tries of one decision deal fresh copies of the state at the step's start with one `DealPlan`: each
+    copy ends up as `redeal_hidden` leaves the state itself, for the same generator state (RR setup: hands, decks,
+    class cards; RF programming: robots with a `job` set, whose places keep it)."""
+    from engine.runtime.determinize import deal_plan, redeal_hidden
+    rf = Match(RF, 2, 6, forkable=True, checkpoint_every=SEARCHED_CHECKPOINT_EVERY)
+    rf.run([RandomAgent(6, seat) for seat in range(2)], stop_after=45)
+    for match, seat in ((_rr_setup(), 3), (_rr_setup(), 1), (rf, 1), (rf, 0)):
+        state = match.game.state
+        pinned = [item for item in state.items if item.zone is not None and item.zone.visible_to(seat)][:3]
+        plan = deal_plan(state, seat, pinned)
+        for k in range(3):
+            copy, alone = state.copy_as(state.to_data()), state.copy_as(state.to_data())
+            one, other = random.Random(k), random.Random(k)
+            dealt = plan.deal(copy, one)
+            assert dealt == redeal_hidden(alone, seat, other, [alone.items[item.uid] for item in pinned]) > 0
+            assert copy.to_data() == alone.to_data() != state.to_data()
+            assert one.getstate() == other.getstate()
