@@ -462,6 +462,26 @@ def test_the_ladder_counts_wins_seat_by_seat_with_intervals(capsys: pytest.Captu
     assert row["a_decisions"] > 0 and row["b_decision_ms"] >= 0
 
 
+def test_a_ladder_in_the_background_stops_on_a_signal_with_its_summary() -> None:
+    """`kill` (or Ctrl-C) ends a long ladder cleanly: the games played so far, marked interrupted, exit 1."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    root = Path(__file__).resolve().parents[1]
+    command = [sys.executable, str(root / "tools" / "bots_ladder.py"), "--pack", "tic-tac-toe:2",
+               "--pairing", "random/random", "--games", "1000000", "--progress"]
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+                          preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN)) as ladder:
+        assert ladder.stderr is not None
+        assert ladder.stderr.readline().startswith("game 0 seed 1:")
+        ladder.send_signal(signal.SIGTERM)
+        out, _ = ladder.communicate(timeout=60)
+    assert ladder.returncode == 1
+    assert "[interrupted]" in out and "games of this pairing finished" in out
+
+
 def test_the_ladder_refuses_a_bad_pairing_or_pack(capsys: pytest.CaptureFixture[str]) -> None:
     ladder = _ladder()
     assert ladder.main(["--pack", "tic-tac-toe:2", "--pairing", "greedy"]) == 2
