@@ -128,17 +128,61 @@ def _written_out(comp: ast.ListComp | ast.GeneratorExp, reducer: str | None, loc
         append = ast.Attribute(ast.Name(local, ast.Load()), "append", ast.Load())
         inner = [ast.Expr(ast.Call(append, [comp.elt], []))]
     targets = [gen.target.id for gen in comp.generators if isinstance(gen.target, ast.Name)]
+    outermost: list[ast.stmt] = []   # steady reads of a later `for`'s iterable, read once before all the loops
     for depth in reversed(range(len(comp.generators))):
         gen = comp.generators[depth]
         tests, before = _read_once(gen.ifs, set(targets[depth:]), temp)
         for test in reversed(tests):
             inner = [ast.If(test, inner, [])]
         assert isinstance(gen.target, ast.Name)
+        over = gen.iter
+        fused = _fusable(comp, depth, reducer, over)
+        if fused is not None:   # `for t in [IT for IT in E if C]` as the last `for`: one loop over E
+            over, inner_tests, inner_before = fused.iter, *_read_once(fused.ifs, {targets[depth], fused.target.id},
+                                                                          temp)
+            inner = [ast.Assign([ast.Name(gen.target.id, ast.Store())], ast.Name(fused.target.id, ast.Load())),
+                     *inner]
+            for test in reversed(inner_tests):
+                inner = [ast.If(test, inner, [])]
+            before = [*before, *inner_before]
+            target = fused.target.id
+        else:
+            target = gen.target.id
+        if depth > 0:   # gone through once per element of the `for`s before it: its steady reads once in all
+            bound = set(targets) | {n.id for n in ast.walk(over) if isinstance(n, ast.Name) and not isinstance(
+                n.ctx, ast.Load)}
+            lifted, once = _read_once([over], bound, temp)
+            over = lifted[0]
+            outermost += once
         nothing: list[ast.stmt] = [ast.Assign([store], ast.Call(ast.Name("first", ast.Load()),
                                                                 [ast.Tuple([], ast.Load())], []))]
-        inner = [*before, ast.For(ast.Name(gen.target.id, ast.Store()), gen.iter, inner,
-                                  nothing if reducer == "first" else [])]
-    return [ast.Assign([ast.Name(local, ast.Store())], start), *inner]
+        inner = [*before, ast.For(ast.Name(target, ast.Store()), over, inner, nothing if reducer == "first" else [])]
+    return [ast.Assign([ast.Name(local, ast.Store())], start), *outermost, *inner]
+
+
+def _fusable(comp: ast.ListComp | ast.GeneratorExp, depth: int, reducer: str | None,
+             over: ast.expr) -> ast.comprehension | None:
+    """The `for` of `over` when the comprehension's last `for` (at `depth`) goes through a filter
+    `[IT for IT in E if C]` that can be one loop with it: `for IT in E: if C: T = IT; ...`.
+
+    The filter's tests then run between the elements' own work instead of all before it, so that work must be
+    unable to fail or be seen: the loop's own tests and the element are quiet, and it only adds to the list
+    (or the count) being made. The filter must not read the loop's name (the loop sets it as it goes)."""
+    gen = comp.generators[depth]
+    if depth != len(comp.generators) - 1 or reducer not in (None, "len") or not isinstance(over, ast.ListComp):
+        return None
+    if len(over.generators) != 1 or not isinstance(gen.target, ast.Name):
+        return None
+    inner = over.generators[0]
+    if inner.is_async or not isinstance(inner.target, ast.Name) or not isinstance(over.elt, ast.Name) \
+            or over.elt.id != inner.target.id or inner.target.id == gen.target.id:
+        return None
+    if any(isinstance(n, ast.Name) and n.id == gen.target.id for n in ast.walk(over)):
+        return None
+    parts = comp.elt.elts if isinstance(comp.elt, ast.Tuple) else [comp.elt]
+    if not all(isinstance(part, (ast.Name, ast.Constant)) for part in parts) or not all(map(quiet, gen.ifs)):
+        return None
+    return inner
 
 
 def steady(node: ast.expr) -> ast.expr:

@@ -213,7 +213,7 @@ def direction_key(value: Any) -> str:
     it when a cell is looked up, where the rule reads it."""
     if value.__class__ is str:
         return value
-    if isinstance(value, list | tuple):
+    if isinstance(value, (list, tuple)):   # (not `list | tuple`: a new union at every call)
         try:
             return "\n".join(value)
         except TypeError:
