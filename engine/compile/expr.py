@@ -396,7 +396,9 @@ class ExprCompiler(Walker):
             return expr("plain_attr(ctx, B, N)", B=base, N=const(name))
         number = numbers_everywhere(self.pack, name)     # `set` keeps it so (effect.py)
         if kind_of(base) == "item":   # an item's dict: the read cannot fail (a loop reads a local's once)
-            read = kinded(expr("B.attrs.get(N, 0)", B=base, N=const(name)), "value")
+            # (every item holds it when every type declares it: an item's values start from its type's)
+            read = kinded(expr("B.attrs[N]" if _held_by_every_item(self.pack, name) else "B.attrs.get(N, 0)",
+                               B=base, N=const(name)), "value")
             return numeric(steady(read) if isinstance(base, ast.Name) else read, number)
         if isinstance(base, ast.Name):
             return numeric(kinded(expr("B.attrs.get(N, 0) if B.__class__ is Item else get_attr(ctx, B, N)", B=base,
@@ -798,6 +800,13 @@ def _plain_everywhere(pack: Pack, name: str) -> bool:
     """Every component type that declares `name` stores it as a plain value (so `item.attrs` holds the answer)."""
     kinds = [t.attrs[name].type for t in pack.types.values() if name in t.attrs]
     return bool(kinds) and all(k in _PLAIN for k in kinds)
+
+
+def _held_by_every_item(pack: Pack, name: str) -> bool:
+    """Every component type declares `name` as a plain value, so every item's `attrs` has the key: each starts
+    from its component's values, which hold every such attribute of its type (default or not), and nothing
+    removes one."""
+    return all(name in t.attrs and t.attrs[name].type in _PLAIN for t in pack.types.values())
 
 
 def _attr_names(pack: Pack) -> set[str]:
