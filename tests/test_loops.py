@@ -59,6 +59,10 @@ def test_a_last_for_over_a_filter_is_one_loop_with_it() -> None:
         "                t = u\n                t_1.append((p, t))\nx = t_1")
     assert looped("x = len([t for p in a for t in [u for u in b if u > p]])") == (
         "t_1 = 0\nfor p in a:\n    for u in b:\n        if u > p:\n            t = u\n            t_1 += 1\nx = t_1")
+    # a filter whose tests cannot fail nor be seen is one loop with any `for` (here the first: written out with it)
+    assert looped("x = [(p, t) for p in [u for u in b if u != 1] for t in f(p)]") == (
+        "t_1 = []\nfor u in b:\n    if u != 1:\n        p = u\n        for t in f(p):\n"
+        "            t_1.append((p, t))\nx = t_1")
 
 
 @pytest.mark.parametrize("src", [
@@ -66,7 +70,7 @@ def test_a_last_for_over_a_filter_is_one_loop_with_it() -> None:
     "x = [(p, f(t)) for p in a for t in [u for u in b if u > p]]",     # an element that can fail
     "x = [(p, t) for p in a for t in [u for u in b if u > p] if t.ok]",  # a test of its own that can fail
     "x = sum([t for p in a for t in [u for u in b if u > p]])",
-    "x = [(p, t) for p in [u for u in b if u] for t in a]",             # not the last `for`
+    "x = [(p, t) for p in [u for u in b if f(u)] for t in a]",          # not the last `for`, a test that can fail
     "x = [(p, t) for p in a for t in [u + 1 for u in b if u > p]]",     # not a filter
 ])
 def test_a_filter_stays_a_list_where_its_tests_would_move_past_what_can_fail(src: str) -> None:
@@ -75,7 +79,7 @@ def test_a_filter_stays_a_list_where_its_tests_would_move_past_what_can_fail(src
 
 
 def test_nested_comprehensions_go_inside_out() -> None:
-    out = looped("x = sum([int(w) for w in [v for v in z if v]])")
+    out = looped("x = sum([int(w) for w in [v for v in z if v.ok]])")
     assert "[" not in out.replace("[]", "")
     assert out.index("t_1 = []") < out.index("t_2 = 0")
     # one in a condition is written out inside the loop, before the test that reads it
@@ -102,6 +106,9 @@ def test_a_comprehension_not_first_or_not_on_every_path_stays(src: str) -> None:
     "x = len([v for v in z if v % 3])", "x = sum([v * 2 for v in z if v > 4])", "x = any(v > 8 for v in z)",
     "x = any(v > 80 for v in z)", "x = [v + 1 for v in z if v % 2]", "x = len([v for v in []])",
     "x = [(v, w) for v in z if v % 3 for w in range(v) if w > v - 3]", "x = len([w for v in z for w in range(v)])",
+    "x = [(v, w) for v in [u for u in z if u != 3] for w in [u for u in range(v) if u != v - 2]]",
+    "x = sum([w for v in [u for u in z if u != 3] for w in [u for u in range(v) if u % 3]])",
+    "x = len([(v, w) for v in [u for u in z if u != 3] if v % 2 for w in [u for u in range(12) if u > v] if w % 3])",
 ])
 def test_the_loops_give_the_same_values(src: str) -> None:
     z = list(range(10))

@@ -44,6 +44,7 @@ def inline_comprehensions(body: list[ast.stmt], temp: Callable[[], str], depth: 
     for stmt in body:
         stmt = _with_nested(stmt, temp, depth)
         while (path := first_in_statement(stmt, _is_loop)) is not None:
+            path = _outward(path)
             comp = node_at(path)
             assert isinstance(comp, (ast.ListComp, ast.GeneratorExp))
             if depth + len(comp.generators) > BLOCK_ROOM:
@@ -59,6 +60,23 @@ def inline_comprehensions(body: list[ast.stmt], temp: Callable[[], str], depth: 
             stmt = replaced(stmt, path, ast.Name(local, ast.Load()))
         out.append(stmt)
     return out
+
+
+def _outward(path: list) -> list:
+    """The path of the comprehension whose first `for` goes through the one at `path` (a filter evaluated
+    first) when the two can be one loop (`_fusable`): both are written out together, outermost first."""
+    while len(path) >= 3:
+        gen, field, _ = path[-1]
+        outer, outer_field, index = path[-2]
+        if not (field == "iter" and outer_field == "generators" and index == 0 and _is_loop(outer)
+                and gen is outer.generators[0]):
+            break
+        reducer = _reducer(path[:-2])
+        if (reducer is None and isinstance(outer, ast.GeneratorExp)) or len(outer.generators) > BLOCK_ROOM \
+                or _fusable(outer, 0, reducer, node_at(path)) is None:
+            break
+        path = path[:-2]
+    return path
 
 
 def _with_nested(stmt: ast.stmt, temp: Callable[[], str], depth: int) -> ast.stmt:
@@ -162,22 +180,26 @@ def _written_out(comp: ast.ListComp | ast.GeneratorExp, reducer: str | None, loc
 
 def _fusable(comp: ast.ListComp | ast.GeneratorExp, depth: int, reducer: str | None,
              over: ast.expr) -> ast.comprehension | None:
-    """The `for` of `over` when the comprehension's last `for` (at `depth`) goes through a filter
+    """The `for` of `over` when the comprehension's `for` at `depth` goes through a filter
     `[IT for IT in E if C]` that can be one loop with it: `for IT in E: if C: T = IT; ...`.
 
-    The filter's tests then run between the elements' own work instead of all before it, so that work must be
-    unable to fail or be seen: the loop's own tests and the element are quiet, and it only adds to the list
-    (or the count) being made. The filter must not read the loop's name (the loop sets it as it goes)."""
+    The filter's tests then run between the elements' own work instead of all before it. Nobody can tell
+    when C is quiet (it cannot fail, has no effect, and reads nothing that work changes: a choice's later
+    parts only pay and test). Otherwise the work must be unable to fail or be seen: the filter is the last
+    `for`, its own tests and the element are quiet, and it only adds to the list (or the count) being made.
+    The filter must not read the loop's name (the loop sets it as it goes)."""
     gen = comp.generators[depth]
-    if depth != len(comp.generators) - 1 or reducer not in (None, "len") or not isinstance(over, ast.ListComp):
-        return None
-    if len(over.generators) != 1 or not isinstance(gen.target, ast.Name):
+    if not isinstance(over, ast.ListComp) or len(over.generators) != 1 or not isinstance(gen.target, ast.Name):
         return None
     inner = over.generators[0]
     if inner.is_async or not isinstance(inner.target, ast.Name) or not isinstance(over.elt, ast.Name) \
             or over.elt.id != inner.target.id or inner.target.id == gen.target.id:
         return None
     if any(isinstance(n, ast.Name) and n.id == gen.target.id for n in ast.walk(over)):
+        return None
+    if all(map(quiet, inner.ifs)):
+        return inner
+    if depth != len(comp.generators) - 1 or reducer not in (None, "len"):
         return None
     parts = comp.elt.elts if isinstance(comp.elt, ast.Tuple) else [comp.elt]
     if not all(isinstance(part, (ast.Name, ast.Constant)) for part in parts) or not all(map(quiet, gen.ifs)):
