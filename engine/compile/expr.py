@@ -590,13 +590,13 @@ class ExprCompiler(Walker):
         cell = self.expr(args[0])
         words = _written_directions(args[1])
         directions = self.expr(args[1]) if words is None else None
-        key = const("\n".join(words)) if directions is None else expr("direction_key(D)", D=directions)
+        key = const("\n".join(words)) if words is not None else expr("direction_key(D)", D=directions)
         if kind_of(cell) != "item":
             return kinded(expr("game.grids.step(C, K)", C=cell, K=key), "items")
         # made at its first read, keyed by a key that is always made: cannot fail (nor can DIRS, if quiet)
         table = expr("game.grids.steps[K]", K=key)
-        run = kinded(expr("S[C]", S=steady(table) if directions is None or quiet(directions) else table, C=cell),
-                     "items")
+        fixed = directions is None or quiet(directions)
+        run = kinded(expr("S[C]", S=steady(table) if fixed else table, C=cell), "items")
         copied = kinded(expr("list(X)", X=run), "items")
         copied.cog_copy_of = run  # type: ignore[attr-defined]   # what `read` takes (it never changes it)
         return copied

@@ -16,6 +16,10 @@ statements before it instead, and the statement reads the result from a local:
 (`first` stops at the first element that passes only where C is `quiet`: it cannot fail and has no effect,
 so the elements after it need no test; `first(())` fails as `first` of nothing did.)
 
+A `for` that goes through a filter, `for T in [IT for IT in E if C]`, is one loop with it where that
+cannot be told apart (`_fusable`): `for IT in E: if C: T = IT; ...`. Reads marked `steady` are read once
+before the loop whose tests (or, for a later `for`, whose iterable) they are in.
+
 The same values, the same work, the same errors at the same DSL line, in the same order (a count or a
 sum goes through every item, as the list did). Only comprehensions whose `for`s go over plain names
 are written out (a generator with one `for`); others, and those after a call or on some paths only,
