@@ -275,6 +275,20 @@ def test_another_seats_secret_answers_neither_move_a_page_nor_push_to_it() -> No
         assert answered >= 3
 
 
+def test_inside_a_simultaneous_step_only_the_seat_answering_may_undo() -> None:
+    """P1 may take back its own secret answers while it is still answering; P2's undo button does not
+    depend on whether P1 answered (it would tell P2 so)."""
+    table = _table(["human", "human"])
+    _secret_stretch(table)
+    table.answer(0, 0, table.page_version(0))
+    decision = table.match.decision
+    assert decision is not None and decision.seat == 0 and table.match.game.state.secret_since is not None
+    assert table.can_undo(0) == 1 and table.can_undo(1) == 0
+    answers = len(table.match.log)
+    table.undo(0, table.page_version(0))
+    assert len(table.match.log) == answers - 1
+
+
 def test_a_page_version_moves_only_with_its_payload() -> None:
     table = _table(["human", "human"])
     before = table.page_version(1), table.page_version(0)

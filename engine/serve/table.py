@@ -142,11 +142,13 @@ class Table:
         """How many answers undoing `seat`'s last answer takes back (0: none may be): only bots may have
         answered since, and nothing this seat could not see before may have reached it since.
 
-        Inside a `simultaneous` step with other people at the table, never: whether another person
-        answered since is their secret, and "undo" coming and going would tell it."""
+        Inside a `simultaneous` step with other people at the table, only while the seat is still the one
+        to answer: whether another person answered since is their secret, and an undo button that went
+        away when they did would tell it."""
         log = self.match.log
-        if self.match.game.state.secret_since is not None and any(
-                kind == HUMAN for s, kind in enumerate(self.seats) if s != seat):
+        decision = self.match.decision
+        if self.match.game.state.secret_since is not None and (decision is None or decision.seat != seat) \
+                and any(kind == HUMAN for s, kind in enumerate(self.seats) if s != seat):
             return 0
         mine = [i for i, entry in enumerate(log) if entry.seat == seat]    # (forced decisions are not in it)
         if not mine:
