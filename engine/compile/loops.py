@@ -159,15 +159,14 @@ def _written_out(comp: ast.ListComp | ast.GeneratorExp, reducer: str | None, loc
         assert isinstance(gen.target, ast.Name)
         over = gen.iter
         fused = _fusable(comp, depth, reducer, over)
-        if fused is not None:   # `for t in [IT for IT in E if C]` as the last `for`: one loop over E
-            over, inner_tests, inner_before = fused.iter, *_read_once(fused.ifs, {targets[depth], fused.target.id},
-                                                                          temp)
-            inner = [ast.Assign([ast.Name(gen.target.id, ast.Store())], ast.Name(fused.target.id, ast.Load())),
-                     *inner]
+        if fused is not None:   # `for t in [IT for IT in E if C]`: one loop over E
+            assert isinstance(fused.target, ast.Name)
+            target = fused.target.id
+            over, inner_tests, inner_before = fused.iter, *_read_once(fused.ifs, {targets[depth], target}, temp)
+            inner = [ast.Assign([ast.Name(gen.target.id, ast.Store())], ast.Name(target, ast.Load())), *inner]
             for test in reversed(inner_tests):
                 inner = [ast.If(test, inner, [])]
             before = [*before, *inner_before]
-            target = fused.target.id
         else:
             target = gen.target.id
         if depth > 0:   # gone through once per element of the `for`s before it: its steady reads once in all
@@ -183,7 +182,7 @@ def _written_out(comp: ast.ListComp | ast.GeneratorExp, reducer: str | None, loc
 
 
 def _fusable(comp: ast.ListComp | ast.GeneratorExp, depth: int, reducer: str | None,
-             over: ast.expr) -> ast.comprehension | None:
+             over: ast.AST) -> ast.comprehension | None:
     """The `for` of `over` when the comprehension's `for` at `depth` goes through a filter
     `[IT for IT in E if C]` that can be one loop with it: `for IT in E: if C: T = IT; ...`.
 
