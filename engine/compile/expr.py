@@ -396,7 +396,9 @@ class ExprCompiler(Walker):
             return expr("plain_attr(ctx, B, N)", B=base, N=const(name))
         number = numbers_everywhere(self.pack, name)     # `set` keeps it so (effect.py)
         if kind_of(base) == "item":   # an item's dict: the read cannot fail (a loop reads a local's once)
-            read = kinded(expr("B.attrs.get(N, 0)", B=base, N=const(name)), "value")
+            # (every item holds it when every type declares it: an item's values start from its type's)
+            read = kinded(expr("B.attrs[N]" if _held_by_every_item(self.pack, name) else "B.attrs.get(N, 0)",
+                               B=base, N=const(name)), "value")
             return numeric(steady(read) if isinstance(base, ast.Name) else read, number)
         if isinstance(base, ast.Name):
             return numeric(kinded(expr("B.attrs.get(N, 0) if B.__class__ is Item else get_attr(ctx, B, N)", B=base,
@@ -587,11 +589,14 @@ class ExprCompiler(Walker):
         known to be an item (a dict key must be one)."""
         cell = self.expr(args[0])
         words = _written_directions(args[1])
-        key = const("\n".join(words)) if words is not None else expr("direction_key(D)", D=self.expr(args[1]))
+        directions = self.expr(args[1]) if words is None else None
+        key = const("\n".join(words)) if words is not None else expr("direction_key(D)", D=directions)
         if kind_of(cell) != "item":
             return kinded(expr("game.grids.step(C, K)", C=cell, K=key), "items")
-        # made at its first read, keyed by a key that is always made: cannot fail
-        run = kinded(expr("S[C]", S=steady(expr("game.grids.steps[K]", K=key)), C=cell), "items")
+        # made at its first read, keyed by a key that is always made: cannot fail (nor can DIRS, if quiet)
+        table = expr("game.grids.steps[K]", K=key)
+        fixed = directions is None or quiet(directions)
+        run = kinded(expr("S[C]", S=steady(table) if fixed else table, C=cell), "items")
         copied = kinded(expr("list(X)", X=run), "items")
         copied.cog_copy_of = run  # type: ignore[attr-defined]   # what `read` takes (it never changes it)
         return copied
@@ -795,6 +800,13 @@ def _plain_everywhere(pack: Pack, name: str) -> bool:
     """Every component type that declares `name` stores it as a plain value (so `item.attrs` holds the answer)."""
     kinds = [t.attrs[name].type for t in pack.types.values() if name in t.attrs]
     return bool(kinds) and all(k in _PLAIN for k in kinds)
+
+
+def _held_by_every_item(pack: Pack, name: str) -> bool:
+    """Every component type declares `name` as a plain value, so every item's `attrs` has the key: each starts
+    from its component's values, which hold every such attribute of its type (default or not), and nothing
+    removes one."""
+    return all(name in t.attrs and t.attrs[name].type in _PLAIN for t in pack.types.values())
 
 
 def _attr_names(pack: Pack) -> set[str]:

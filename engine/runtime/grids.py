@@ -213,7 +213,7 @@ def direction_key(value: Any) -> str:
     it when a cell is looked up, where the rule reads it."""
     if value.__class__ is str:
         return value
-    if isinstance(value, list | tuple):
+    if isinstance(value, (list, tuple)):   # (not `list | tuple`: a new union at every call)
         try:
             return "\n".join(value)
         except TypeError:
@@ -223,18 +223,26 @@ def direction_key(value: Any) -> str:
 
 class _Steps(dict[Any, list[Item]]):
     """Cell -> the cells one step from it in the given directions, for one list of directions in this match
-    (callers copy the list they read). A miss works the cell's steps out once, or is a rule error when the key
-    is no cell of a grid or a direction is not the grid's."""
+    (callers copy the list they read). A miss reads the cell's steps as uids, worked out once per pack and
+    player count (`Layout.grid_steps`, as `in_a_row`'s lines), or is a rule error when the key is no cell of
+    a grid or a direction is not the grid's."""
 
-    __slots__ = ("directions", "grids")
+    __slots__ = ("directions", "grids", "uids")
 
-    def __init__(self, grids: GridCells, directions: tuple[str, ...]) -> None:
+    def __init__(self, grids: GridCells, directions: tuple[str, ...], uids: dict[int, list[int]]) -> None:
         super().__init__()
         self.grids = grids
         self.directions = directions
+        self.uids = uids
 
     def __missing__(self, cell: Any) -> list[Item]:
-        found = self.grids._step_cells(cell, self.directions)
+        uids = self.uids.get(cell.uid) if cell.__class__ is Item else None
+        if uids is None:
+            found = self.grids._step_cells(cell, self.directions)
+            self.uids.setdefault(cell.uid, [item.uid for item in found])
+        else:
+            items = self.grids.game.state.items
+            found = [items[uid] for uid in uids]
         self[cell] = found
         return found
 
@@ -250,7 +258,9 @@ class _StepTables(dict[str, _Steps]):
         self.grids = grids
 
     def __missing__(self, directions: str) -> _Steps:
-        steps = _Steps(self.grids, tuple(directions.split("\n")) if directions else ())
+        known = self.grids.game.layout.grid_steps
+        steps = _Steps(self.grids, tuple(directions.split("\n")) if directions else (),
+                       known.get(directions) or known.setdefault(directions, {}))
         self[directions] = steps
         return steps
 

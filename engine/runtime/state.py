@@ -374,6 +374,8 @@ class Layout:
     grid_cells: dict[tuple[str, int | None], dict[tuple[int, int], int]] = field(default_factory=dict)
     grid_runs: dict[tuple[str, int | None, int], dict[int, list[int]]] = field(default_factory=dict)
     grid_rays: dict[int, list[tuple[list[int], list[int]]]] = field(default_factory=dict)  # cell uid -> its lines
+    # `step`'s directions (one a line) -> cell uid -> the uids one step from it that way
+    grid_steps: dict[str, dict[int, list[int]]] = field(default_factory=dict)
 
 
 def layout(pack: Pack, players: int) -> Layout:
