@@ -26,6 +26,8 @@ class GridCells:
 
     def __init__(self, game: Interpreter) -> None:
         self.game = game
+        # `in_a_row_of`'s lines, by (cell uid, N, attribute), kept with the layout (per pack and player count)
+        self.lines = game.layout.grid_lines
         # `at(TYPE, COL, ROW)` on a board no player owns compiles to `game.grids.shared[TYPE][(COL, ROW)]`:
         # two dict reads, no call (each board's map is made at its first use in the match)
         self.shared = _SharedBoards(self)
@@ -158,22 +160,45 @@ class GridCells:
 
     def in_a_row_of(self, cell: Any, n: Any, attr: str, value: Any) -> bool:
         """`in_a_row(CELL, N, it.ATTR == VALUE)` for a plain attribute and a VALUE that does not depend on `it`:
-        the same answer, each cell's attribute compared without a call per cell."""
-        rays = self.game.layout.grid_rays.get(cell.uid) if cell.__class__ is Item else None   # made already
-        if rays is None:
-            rays = self._rays(cell)
+        the same answer, each cell's attribute compared without a call per cell. Reading an attribute has no
+        effect and cannot fail, so unlike `in_a_row` it may skip cells: it reads the lines a run of N could
+        lie on (`_lines`: each ray cut at N - 1 cells, axes too short for N left out)."""
+        if cell.__class__ is not Item:
+            self._rays(cell)    # a rule error: no cell
         need = n if n.__class__ is int else int(n)
+        found = self.lines.get((cell.uid, need, attr))
+        if found is None:
+            found = self._lines(cell, need, attr)
         if cell.attrs.get(attr, 0) != value:
             return need <= 0
         if need <= 1:
             return True
         items = self.game.state.items
-        for ahead, behind in rays:     # as in_a_row
+        lines, every = found
+        if every:   # every cell on these lines has the attribute from the start (and never loses it)
+            for ahead, behind in lines:
+                run = 1
+                for uid in ahead:
+                    if items[uid].attrs[attr] != value:
+                        break
+                    run += 1
+                else:
+                    if run >= need:
+                        return True
+                for uid in behind:
+                    if items[uid].attrs[attr] != value:
+                        break
+                    run += 1
+                    if run >= need:
+                        return True
+            return False
+        for ahead, behind in lines:
             run = 1
             for uid in ahead:
                 if items[uid].attrs.get(attr, 0) != value:
                     break
                 run += 1
+            else:
                 if run >= need:
                     return True
             for uid in behind:
@@ -183,6 +208,18 @@ class GridCells:
                 if run >= need:
                     return True
         return False
+
+    def _lines(self, cell: Any, need: int, attr: str) -> tuple[list[tuple[list[int], list[int]]], bool]:
+        """The rays through `cell` (`_rays`) a run of `need` could lie on, each cut at `need - 1` cells, and
+        whether every cell on them has `attr` among its starting attributes (an item's attributes keep every
+        key they start with: `State.load`, `copy_as` and the determinizer copy them whole). Made once per
+        cell, length and attribute (per pack and player count)."""
+        rays = self._rays(cell)
+        keep = max(need - 1, 0)
+        lines = [(ahead[:keep], behind[:keep]) for ahead, behind in rays if len(ahead) + len(behind) >= keep]
+        layout = self.game.layout
+        every = all(attr in layout.items[uid][0].values for ahead, behind in lines for uid in (*ahead, *behind))
+        return self.lines.setdefault((cell.uid, need, attr), (lines, every))
 
     def _rays(self, cell: Any) -> list[tuple[list[int], list[int]]]:
         """The straight lines through a cell, one per axis: the uids going one way and going the other, each
