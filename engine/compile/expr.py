@@ -19,7 +19,7 @@ from lark import Token, Tree
 
 from engine.compile.acting import ACTING, with_acting_player
 from engine.compile.charges import inline_charges
-from engine.compile.codegen import Unit, checking_only, const, expr, stmts
+from engine.compile.codegen import Unit, checking_only, const, expr, generating, stmts
 from engine.compile.loops import inline_comprehensions, quiet, steady
 from engine.diagnostics import did_you_mean
 from engine.dsl.functions import FUNCTIONS
@@ -31,7 +31,7 @@ from engine.runtime import dsl_values as values
 from engine.runtime import limits
 from engine.runtime.anytime import REASK
 from engine.runtime.containers import need_containers
-from engine.runtime.defs import Cost, Expr, Pack
+from engine.runtime.defs import Cost, Expr, Pack, held_by_every_item
 from engine.runtime.grids import direction_key
 from engine.runtime.limits import MAX_LIST
 from engine.runtime.state import Item, PlayerRef
@@ -396,7 +396,8 @@ class ExprCompiler(Walker):
             return expr("plain_attr(ctx, B, N)", B=base, N=const(name))
         number = numbers_everywhere(self.pack, name)     # `set` keeps it so (effect.py)
         if kind_of(base) == "item":   # an item's dict: the read cannot fail (a loop reads a local's once)
-            read = kinded(expr("B.attrs.get(N, 0)", B=base, N=const(name)), "value")
+            held = generating() and held_by_every_item(self.pack, name)   # no default needed: a plain read
+            read = kinded(expr("B.attrs[N]" if held else "B.attrs.get(N, 0)", B=base, N=const(name)), "value")
             return numeric(steady(read) if isinstance(base, ast.Name) else read, number)
         if isinstance(base, ast.Name):
             return numeric(kinded(expr("B.attrs.get(N, 0) if B.__class__ is Item else get_attr(ctx, B, N)", B=base,

@@ -188,11 +188,16 @@ class Interpreter:
             self.trace.append(_STOPPED)
 
     def round_started(self, n: int) -> None:
-        """A flow `repeat` begins its pass `n`."""
+        """A flow `repeat` begins its pass `n` (the untraced flow does this inline: engine/compile/flow.py)."""
         self.state.periods["round"] += 1
         if self.live:   # a fork catching up loads its checkpoint's budget when it arrives
             self.spend(1, "a flow repeat")
-        if self.observers and ROUND_STARTED in self.heard:
+        if self.observers:
+            self.round_told(n)
+
+    def round_told(self, n: int) -> None:
+        """Tell the observers a flow `repeat` began its pass `n`."""
+        if ROUND_STARTED in self.heard:
             self.tell(Event(ROUND_STARTED, None, {"round": n}))
 
     # ---------------------------------------------------------------- events
