@@ -29,12 +29,14 @@ class GridCells:
         # `in_a_row_of`'s lines, by (cell uid, N, attribute), kept with the layout (per pack and player count)
         self.lines = game.layout.grid_lines
         # `at(TYPE, COL, ROW)` on a board no player owns compiles to `game.grids.shared[TYPE][(COL, ROW)]`:
-        # two dict reads, no call (each board's map is made at its first use in the match)
-        self.shared = _SharedBoards(self)
+        # two dict reads, no call (each board's map is made at its first use in the match, and holds the cells
+        # read so far); (made without an `__init__` of their own: this runs for every match)
+        self.shared = shared = _SharedBoards()
         # and `column(TYPE, N)` / `row(TYPE, N)` to `list(game.grids.shared_runs[TYPE, 0 or 1][N])`
-        self.shared_runs = _SharedRuns(self)
+        self.shared_runs = runs = _SharedRuns()
         # and `step(CELL, DIRS)` to `list(game.grids.steps[direction_key(DIRS)][CELL])` ("D1\nD2" when written out)
-        self.steps = _StepTables(self)
+        self.steps = steps = _StepTables()
+        shared.grids = runs.grids = steps.grids = self
 
     def _grid(self, type_id: str) -> Grid:
         grid = self.game.pack.grids.get(type_id)
@@ -281,10 +283,7 @@ class _StepTables(dict[str, _Steps]):
     when first read."""
 
     __slots__ = ("grids",)
-
-    def __init__(self, grids: GridCells) -> None:
-        super().__init__()
-        self.grids = grids
+    grids: GridCells
 
     def __missing__(self, directions: str) -> _Steps:
         steps = _Steps(self.grids, tuple(directions.split("\n")) if directions else ())
@@ -293,38 +292,37 @@ class _StepTables(dict[str, _Steps]):
 
 
 class _Board(dict[tuple[Any, Any], Item]):
-    """(column, row) -> this match's cell there, for one board no player owns. A miss does what `at` does:
-    coordinates that are not plain numbers are converted (a dict read already equates True and 1), and
-    off the board is a rule error."""
+    """(column, row) -> this match's cell there, for one board no player owns: filled as cells are read (a game
+    reads few of its cells with `at`: making the whole map each match cost more than the reads). A miss does
+    what `at` does: coordinates that are not plain numbers are converted (a dict read already equates True and
+    1), and off the board is a rule error."""
 
-    __slots__ = ("type_id",)
+    __slots__ = ("game", "type_id", "uids")
 
-    def __init__(self, type_id: str, cells: dict[tuple[Any, Any], Item]) -> None:
-        super().__init__(cells)
-        self.type_id = type_id
+    def __init__(self, game: Interpreter, type_id: str, uids: dict[tuple[int, int], int]) -> None:
+        super().__init__()
+        self.game, self.type_id, self.uids = game, type_id, uids
 
     def __missing__(self, key: tuple[Any, Any]) -> Item:
+        uid = self.uids.get(key)
+        if uid is not None:
+            found = self[key] = self.game.state.items[uid]
+            return found
         col, row = key
-        found = self.get((int(col), int(row)))
-        if found is None:
+        uid = self.uids.get((int(col), int(row)))
+        if uid is None:
             raise RuleError(f"there is no cell at column {col}, row {row} of the '{self.type_id}' grid")
-        return found
+        return self.game.state.items[uid]
 
 
 class _SharedBoards(dict[str, _Board]):
     """Grid type -> its `_Board` in this match, made when first read."""
 
     __slots__ = ("grids",)
-
-    def __init__(self, grids: GridCells) -> None:
-        super().__init__()
-        self.grids = grids
+    grids: GridCells
 
     def __missing__(self, type_id: str) -> _Board:
-        items = self.grids.game.state.items
-        cells = self.grids.cells(type_id, None)
-        board = _Board(type_id, dict(zip(cells, map(items.__getitem__, cells.values()), strict=True)))
-        self[type_id] = board
+        board = self[type_id] = _Board(self.grids.game, type_id, self.grids.cells(type_id, None))
         return board
 
 
@@ -343,10 +341,7 @@ class _SharedRuns(dict[tuple[str, int], _Runs]):
     """(grid type, 0 for columns or 1 for rows) -> its `_Runs` in this match, made when first read."""
 
     __slots__ = ("grids",)
-
-    def __init__(self, grids: GridCells) -> None:
-        super().__init__()
-        self.grids = grids
+    grids: GridCells
 
     def __missing__(self, key: tuple[str, int]) -> _Runs:
         type_id, by = key
