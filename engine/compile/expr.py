@@ -325,6 +325,9 @@ class ExprCompiler(Walker):
         """Two lists compare element by element (limits.compared pays for long ones); when either side is
         surely not a list, Python's operator is O(1)."""
         a, b = (self.expr(c) for c in t.children)
+        some = _some_pass(a, b, t.data)
+        if some is not None:
+            return some
         if not (_not_a_list(a) or _not_a_list(b)):
             return expr(f"compared(game, A, B, op_{t.data})", A=a, B=b)
         return ast.Compare(a, [_COMPARE[t.data]()], [b])
@@ -687,6 +690,26 @@ def kinded(node: ast.expr, kind: str | None) -> ast.expr:
     if kind is not None:
         node.cog_kind = kind  # type: ignore[attr-defined]
     return node
+
+
+# `count(X where C)` compared with a number that asks only whether some element passes: (op, number) -> whether
+# the comparison holds when one does
+_SOME = {("gt", 0): True, ("ne", 0): True, ("ge", 1): True, ("eq", 0): False, ("le", 0): False, ("lt", 1): False}
+
+
+def _some_pass(a: ast.expr, b: ast.expr, op: str) -> ast.expr | None:
+    """`count(X where C) > 0` (or `== 0`, ...) as `any(True for it in X if C)` where C is `quiet`: it stops at
+    the first element that passes (written out with a `break`, engine/compile/loops.py). The same answer and
+    work (X is paid for by its length before the loop), since a quiet C cannot fail and has no effect."""
+    holds = _SOME.get((op, b.value)) if isinstance(b, ast.Constant) and b.value.__class__ is int else None
+    if holds is None or not (isinstance(a, ast.Call) and isinstance(a.func, ast.Name) and a.func.id == "len"
+                             and len(a.args) == 1 and isinstance(a.args[0], ast.ListComp)):
+        return None
+    comp = a.args[0]
+    if not (getattr(comp, "cog_quiet", False) and len(comp.generators) == 1):
+        return None
+    some = ast.Call(ast.Name("any", ast.Load()), [ast.GeneratorExp(ast.Constant(True), comp.generators)], [])
+    return some if holds else ast.UnaryOp(ast.Not(), some)
 
 
 def charged(node: ast.expr) -> ast.expr:
