@@ -185,7 +185,9 @@ class FlowCompiler:
                      MARK=mark or [ast.Pass()], BODY=body or [ast.Pass()], STOP=stop or [ast.Pass()],
                      ENDLESS=endless or [ast.Pass()])
         # the untraced flow (always live) does what `round_started` does inline: a call less per round
-        started = code[2].body[0].body[1]
+        loop = code[2]
+        assert isinstance(loop, ast.Try) and isinstance(loop.body[0], ast.While)
+        started = loop.body[0].body[1]
         assert isinstance(started, ast.Expr)
         _untraced_as(started, stmts("S.periods['round'] += 1\nS.work += 1\nif S.work > game.work_limit:\n"
                                     "    raise game.out_of_work('a flow repeat')\nif game.observers:\n"

@@ -26,7 +26,7 @@ class GridCells:
 
     def __init__(self, game: Interpreter) -> None:
         self.game = game
-        # `in_a_row_of`'s lines, by (cell uid, N, attribute), kept with the layout (per pack and player count)
+        # `in_a_row_of`'s lines, by (cell uid, N), kept with the layout (per pack and player count)
         self.lines = game.layout.grid_lines
         # `at(TYPE, COL, ROW)` on a board no player owns compiles to `game.grids.shared[TYPE][(COL, ROW)]`:
         # two dict reads, no call (each board's map is made at its first use in the match, and holds the cells
@@ -168,60 +168,22 @@ class GridCells:
         if cell.__class__ is not Item:
             self._rays(cell)    # a rule error: no cell
         need = n if n.__class__ is int else int(n)
-        found = self.lines.get((cell.uid, need, attr))
+        found = self.lines.get((cell.uid, need))
         if found is None:
-            found = self._lines(cell, need, attr)
+            found = self._lines(cell, need)
         if cell.attrs.get(attr, 0) != value:
             return need <= 0
         if need <= 1:
             return True
-        items = self.game.state.items
-        lines, every = found
-        if every:   # every cell on these lines has the attribute from the start (and never loses it)
-            for ahead, behind in lines:
-                run = 1
-                for uid in ahead:
-                    if items[uid].attrs[attr] != value:
-                        break
-                    run += 1
-                else:
-                    if run >= need:
-                        return True
-                for uid in behind:
-                    if items[uid].attrs[attr] != value:
-                        break
-                    run += 1
-                    if run >= need:
-                        return True
-            return False
-        for ahead, behind in lines:
-            run = 1
-            for uid in ahead:
-                if items[uid].attrs.get(attr, 0) != value:
-                    break
-                run += 1
-            else:
-                if run >= need:
-                    return True
-            for uid in behind:
-                if items[uid].attrs.get(attr, 0) != value:
-                    break
-                run += 1
-                if run >= need:
-                    return True
-        return False
+        return _run(found, self.game.state.items, attr, value, need)
 
-    def _lines(self, cell: Any, need: int, attr: str) -> tuple[list[tuple[list[int], list[int]]], bool]:
-        """The rays through `cell` (`_rays`) a run of `need` could lie on, each cut at `need - 1` cells, and
-        whether every cell on them has `attr` among its starting attributes (an item's attributes keep every
-        key they start with: `State.load`, `copy_as` and the determinizer copy them whole). Made once per
-        cell, length and attribute (per pack and player count)."""
+    def _lines(self, cell: Any, need: int) -> list[tuple[list[int], list[int]]]:
+        """The rays through `cell` (`_rays`) a run of `need` could lie on, each cut at `need - 1` cells: made
+        once per cell and length (per pack and player count)."""
         rays = self._rays(cell)
         keep = max(need - 1, 0)
         lines = [(ahead[:keep], behind[:keep]) for ahead, behind in rays if len(ahead) + len(behind) >= keep]
-        layout = self.game.layout
-        every = all(attr in layout.items[uid][0].values for ahead, behind in lines for uid in (*ahead, *behind))
-        return self.lines.setdefault((cell.uid, need, attr), (lines, every))
+        return self.lines.setdefault((cell.uid, need), lines)
 
     def _rays(self, cell: Any) -> list[tuple[list[int], list[int]]]:
         """The straight lines through a cell, one per axis: the uids going one way and going the other, each
@@ -244,6 +206,26 @@ class GridCells:
                 found.append((ahead, behind))
             found = known.setdefault(cell.uid, found)
         return found
+
+
+def _run(lines: list[tuple[list[int], list[int]]], items: list[Item], attr: str, value: Any, need: int) -> bool:
+    """`in_a_row_of`'s search along `lines` (a cell without the attribute reads as 0, as `it.ATTR` does)."""
+    for ahead, behind in lines:
+        run = 1
+        for uid in ahead:
+            if items[uid].attrs.get(attr, 0) != value:
+                break
+            run += 1
+        else:
+            if run >= need:
+                return True
+        for uid in behind:
+            if items[uid].attrs.get(attr, 0) != value:
+                break
+            run += 1
+            if run >= need:
+                return True
+    return False
 
 
 def direction_key(value: Any) -> str:

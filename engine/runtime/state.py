@@ -374,10 +374,8 @@ class Layout:
     grid_cells: dict[tuple[str, int | None], dict[tuple[int, int], int]] = field(default_factory=dict)
     grid_runs: dict[tuple[str, int | None, int], dict[int, list[int]]] = field(default_factory=dict)
     grid_rays: dict[int, list[tuple[list[int], list[int]]]] = field(default_factory=dict)  # cell uid -> its lines
-    # (cell uid, N, attribute) -> the lines a run of N through the cell could lie on, and whether every cell on
-    # them starts with the attribute (`GridCells.in_a_row_of`)
-    grid_lines: dict[tuple[int, int, str], tuple[list[tuple[list[int], list[int]]], bool]] = \
-        field(default_factory=dict)
+    # (cell uid, N) -> the lines a run of N through the cell could lie on (`GridCells.in_a_row_of`)
+    grid_lines: dict[tuple[int, int], list[tuple[list[int], list[int]]]] = field(default_factory=dict)
 
 
 def layout(pack: Pack, players: int) -> Layout:
