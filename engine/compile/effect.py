@@ -314,7 +314,7 @@ class EffectCompiler(ExprCompiler):
         if kind_of(item) != "item":
             item = expr("need_item(I, 'move')", I=item)
         zone = _zone(self.expr(zone_t))
-        return stmts("game.move(ctx, I, Z, top=TOP)", I=item, Z=zone, TOP=const(top is not None)), None
+        return stmts("game.move(ctx, I, Z, TOP)", I=item, Z=zone, TOP=const(top is not None)), None
 
     def _zone_op(self, t: Tree):
         return stmts(f"game.{t.data}(Z)", Z=_zone(self.expr(t.children[0]))), None
@@ -374,7 +374,7 @@ class EffectCompiler(ExprCompiler):
         body = self.effect(body_t)
         label = self.option_label(label_tok, reserved=("no",))
         prompt = self.prompt(t.children[0], f"do: {body.text}?")
-        code = stmts("if game.ask(ctx, 'may', P, [Y, 'no'], [True, False], optional=True, rules=[T, '']):\n"
+        code = stmts("if game.ask(ctx, 'may', P, [Y, 'no'], [True, False], True, [T, '']):\n"
                      "    BODY", P=prompt, Y=const(label or f"{YES}{body.text}"), T=const(body.text),
                      BODY=body.body or [ast.Pass()])
         if body.legal is not None:
@@ -438,7 +438,7 @@ class EffectCompiler(ExprCompiler):
         after = self._committed(stmts("try:\n    RUN\nexcept StopLoop:\n    break", RUN=run) if repeat
                                 else [*run, ast.Break()])
         return stmts("while True:\n    O = []\n    L = []\n    R = []\n    OFFER\n    if not O:\n        break\n"
-                     "    DONE_\n    C = game.ask(ctx, 'choose', P, L, O, optional=REP, rules=R, fresh=True)\n"
+                     "    DONE_\n    C = game.ask(ctx, 'choose', P, L, O, REP, R, True)\n"
                      "    if C is reask:\n        continue\n    if C is None:\n        break\n    AFTER", O=opts,
                      L=labels, R=rules, C=chosen, OFFER=offer or [ast.Pass()], DONE_=done or [ast.Pass()], P=prompt,
                      REP=const(repeat), AFTER=after)
@@ -530,7 +530,7 @@ class EffectCompiler(ExprCompiler):
         after = self._committed(stmts("try:\n    BODY\nexcept StopLoop:\n    break", BODY=body.body or [ast.Pass()])
                                 if repeat else [*body.body, ast.Break()])
         return stmts("while True:\n    T, L = OPTIONS\n    if not T:\n        break\n"
-                     "    DONE_\n    V = game.ask(ctx, 'choose', P, L, T, optional=OPT, fresh=True)\n"
+                     "    DONE_\n    V = game.ask(ctx, 'choose', P, L, T, OPT, None, True)\n"
                      "    if V is reask:\n        continue\n    STOP\n    AFTER",
                      T=things, OPTIONS=options, L=labels, DONE_=done or [ast.Pass()], V=chosen, P=prompt,
                      OPT=const(may_stop), STOP=stop or [ast.Pass()], AFTER=after)

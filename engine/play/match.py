@@ -613,7 +613,7 @@ class Match:
             match.decision = decision   # a searching agent reads its match (`determinize` starts from this)
             try:
                 index = chooses[seat](views[seat], decision)
-                if ANSWERED in heard or type(index) is not int or not 0 <= index < decision.size:
+                if ANSWERED in heard or index.__class__ is not int or not 0 <= index < decision.size:
                     record(decision, index)            # checked, told
                 else:
                     log.append(Answer(decision, index))   # what `_record` does with a good index, unwatched
