@@ -239,8 +239,6 @@ class Unit:
                                       " recursion?"))
         assert isinstance(code[0], ast.FunctionDef)
         code[0].name = name  # any text: only tracebacks and profiles show it
-        if not any(isinstance(node, ast.Name) and node.id == "t_self" for node in ast.walk(ast.Module(body, []))):
-            del code[0].body[1]   # `t_self = ctx.self_item`, which nothing reads
         return ast.Module(stamp(code, 1), [])
 
 
