@@ -111,8 +111,8 @@ class Interpreter:
         self.seats[None] = _NOBODY
         # zones whose items' triggers answer a seat's events: its own active zones, then the shared ones
         # (cards on the table answer every player; their `when` says for whom)
-        zones = self.state.all_zones()
-        self._active_zones = [[zones[i] for i in slots] for slots in plan.active]
+        zones = self.state.all_zones().__getitem__
+        self._active_zones = [list(map(zones, slots)) for slots in plan.active]
         self._rotations, self._orders = plan.rotations, plan.orders   # (read-only: shared by every match)
 
     def _size_zones(self, players: int) -> None:
