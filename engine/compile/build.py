@@ -766,7 +766,7 @@ def _intern_names(pack: Pack) -> None:
 
     Generated code looks them up by constants, which Python interns; names read from YAML or the cache are
     equal strings but other objects, and a dict lookup that misses on identity compares the two strings'
-    bytes (3% of a Robot Factory game's instructions). Dicts are rebuilt in place (same order, same
+    bytes (3% of the instructions of a game of the benchmark pack). Dicts are rebuilt in place (same order, same
     objects held by anyone else)."""
     def interned(table: dict[str, Any]) -> None:
         pairs = [(sys.intern(key), value) for key, value in table.items()]
