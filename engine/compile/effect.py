@@ -474,6 +474,10 @@ class EffectCompiler(ExprCompiler):
                                  ast.List([const(n) for n in names], ast.Load())], ast.Load())
         elif getattr(coll, "cog_distinct", False):   # a new list of numbers that differ: as offer() would find
             options = ast.Tuple([paid(options), const(None)], ast.Load())
+        elif generating() and self.kinds.get(py) == "item" and item_names_unique(self.pack):
+            # items each named as no other item is: offer() would merge none and leave the labels to be made
+            # if read (a fact of the whole pack, asked only when generating)
+            options = ast.Tuple([expr("list(X)", X=paid(options)), const(None)], ast.Load())
         else:
             options = expr("offer(X)", X=paid(options))
         return self._item_asker(py, options, prompt, body, repeat, optional), (None if repeat or optional else legal)

@@ -19,7 +19,7 @@ from lark import Token, Tree
 
 from engine.compile.acting import ACTING, with_acting_player
 from engine.compile.charges import inline_charges
-from engine.compile.codegen import Unit, checking_only, const, expr, stmts
+from engine.compile.codegen import Unit, checking_only, const, expr, generating, stmts
 from engine.compile.loops import inline_comprehensions, quiet, steady
 from engine.diagnostics import did_you_mean
 from engine.dsl.functions import FUNCTIONS
@@ -31,7 +31,7 @@ from engine.runtime import dsl_values as values
 from engine.runtime import limits
 from engine.runtime.anytime import REASK
 from engine.runtime.containers import need_containers
-from engine.runtime.defs import Cost, Expr, Pack
+from engine.runtime.defs import Cost, Expr, Pack, held_by_every_item
 from engine.runtime.grids import direction_key
 from engine.runtime.limits import MAX_LIST
 from engine.runtime.state import Item, PlayerRef
@@ -325,6 +325,9 @@ class ExprCompiler(Walker):
         """Two lists compare element by element (limits.compared pays for long ones); when either side is
         surely not a list, Python's operator is O(1)."""
         a, b = (self.expr(c) for c in t.children)
+        some = _some_pass(a, b, t.data)
+        if some is not None:
+            return some
         if not (_not_a_list(a) or _not_a_list(b)):
             return expr(f"compared(game, A, B, op_{t.data})", A=a, B=b)
         return ast.Compare(a, [_COMPARE[t.data]()], [b])
@@ -396,9 +399,8 @@ class ExprCompiler(Walker):
             return expr("plain_attr(ctx, B, N)", B=base, N=const(name))
         number = numbers_everywhere(self.pack, name)     # `set` keeps it so (effect.py)
         if kind_of(base) == "item":   # an item's dict: the read cannot fail (a loop reads a local's once)
-            # (every item holds it when every type declares it: an item's values start from its type's)
-            read = kinded(expr("B.attrs[N]" if _held_by_every_item(self.pack, name) else "B.attrs.get(N, 0)",
-                               B=base, N=const(name)), "value")
+            held = generating() and held_by_every_item(self.pack, name)   # no default needed: a plain read
+            read = kinded(expr("B.attrs[N]" if held else "B.attrs.get(N, 0)", B=base, N=const(name)), "value")
             return numeric(steady(read) if isinstance(base, ast.Name) else read, number)
         if isinstance(base, ast.Name):
             return numeric(kinded(expr("B.attrs.get(N, 0) if B.__class__ is Item else get_attr(ctx, B, N)", B=base,
@@ -693,6 +695,26 @@ def kinded(node: ast.expr, kind: str | None) -> ast.expr:
     return node
 
 
+# `count(X where C)` compared with a number that asks only whether some element passes: (op, number) -> whether
+# the comparison holds when one does
+_SOME = {("gt", 0): True, ("ne", 0): True, ("ge", 1): True, ("eq", 0): False, ("le", 0): False, ("lt", 1): False}
+
+
+def _some_pass(a: ast.expr, b: ast.expr, op: str) -> ast.expr | None:
+    """`count(X where C) > 0` (or `== 0`, ...) as `any(True for it in X if C)` where C is `quiet`: it stops at
+    the first element that passes (written out with a `break`, engine/compile/loops.py). The same answer and
+    work (X is paid for by its length before the loop), since a quiet C cannot fail and has no effect."""
+    holds = _SOME.get((op, b.value)) if isinstance(b, ast.Constant) and b.value.__class__ is int else None
+    if holds is None or not (isinstance(a, ast.Call) and isinstance(a.func, ast.Name) and a.func.id == "len"
+                             and len(a.args) == 1 and isinstance(a.args[0], ast.ListComp)):
+        return None
+    comp = a.args[0]
+    if not (getattr(comp, "cog_quiet", False) and len(comp.generators) == 1):
+        return None
+    some = ast.Call(ast.Name("any", ast.Load()), [ast.GeneratorExp(ast.Constant(True), comp.generators)], [])
+    return some if holds else ast.UnaryOp(ast.Not(), some)
+
+
 def charged(node: ast.expr) -> ast.expr:
     """Note that making this collection already spent at least its length from the game's work budget
     (a `where`, `sorted`, `all()`): going through it again need not pay (engine/runtime/limits.py)."""
@@ -800,13 +822,6 @@ def _plain_everywhere(pack: Pack, name: str) -> bool:
     """Every component type that declares `name` stores it as a plain value (so `item.attrs` holds the answer)."""
     kinds = [t.attrs[name].type for t in pack.types.values() if name in t.attrs]
     return bool(kinds) and all(k in _PLAIN for k in kinds)
-
-
-def _held_by_every_item(pack: Pack, name: str) -> bool:
-    """Every component type declares `name` as a plain value, so every item's `attrs` has the key: each starts
-    from its component's values, which hold every such attribute of its type (default or not), and nothing
-    removes one."""
-    return all(name in t.attrs and t.attrs[name].type in _PLAIN for t in pack.types.values())
 
 
 def _attr_names(pack: Pack) -> set[str]:

@@ -117,10 +117,11 @@ class Match:
         agent (`Searcher`) plays through `run`, on a match it can fork. An error (a rule's, an agent's) is
         raised without the match: to keep a failed game, play it again with `Match(...)` and `run`, which
         stops where it failed (the same seed and agents play the same game)."""
-        if any(is_searcher(agent) for agent in agents):
-            match = cls(pack, players, seed, options, observers=observers)
-            match.run(agents)
-            return match
+        for agent in agents:   # (a loop, not `any` of a generator: this runs for every game)
+            if is_searcher(agent):
+                match = cls(pack, players, seed, options, observers=observers)
+                match.run(agents)
+                return match
         return cls(pack, players, seed, options, observers=observers, _played=agents)
 
     def _play_through(self, agents: list[Agent]) -> None:
