@@ -150,15 +150,22 @@ def _mcts_informed(seat: int) -> MctsAgent:
     return MctsAgent(11, seat, iterations=24, depth=12, rescale=True, epsilon=0.3)
 
 
+def _mcts_prior(seat: int) -> MctsAgent:
+    """As `_mcts_informed`, with the root's options judged one step ahead first (`prior`): on a sample too."""
+    return MctsAgent(11, seat, iterations=24, depth=12, rescale=True, epsilon=0.3, prior=5)
+
+
 def _greedy(seat: int) -> GreedyAgent:
     return GreedyAgent(11, seat)
 
 
 @pytest.mark.parametrize(("pack", "make"), [("raising-robots", _mcts), ("goofspiel", _mcts), ("goofspiel", _greedy),
                                             ("robot-factory", _mcts), ("robot-factory", _greedy),
-                                            ("goofspiel", _mcts_informed), ("robot-factory", _mcts_informed)],
+                                            ("goofspiel", _mcts_informed), ("robot-factory", _mcts_informed),
+                                            ("goofspiel", _mcts_prior), ("robot-factory", _mcts_prior)],
                          ids=["mcts-raising-robots", "mcts-goofspiel", "greedy-goofspiel", "mcts-robot-factory",
-                              "greedy-robot-factory", "mcts-informed-goofspiel", "mcts-informed-robot-factory"])
+                              "greedy-robot-factory", "mcts-informed-goofspiel", "mcts-informed-robot-factory",
+                              "mcts-prior-goofspiel", "mcts-prior-robot-factory"])
 def test_a_bot_decides_the_same_when_only_what_it_cannot_see_changes(pack: str, make: Any) -> None:
     honest, peeking = [], []
     for seed in range(1, 9):
@@ -236,6 +243,54 @@ def test_a_sample_at_another_decision_is_put_aside(spec: str, monkeypatch: pytes
     assert 0 <= _choice(BotSpec.parse(spec).make(1, 0), match) < len(match.legal())   # type: ignore[arg-type]
 
 
+def _one_step_has_one_best(match: Match, seat: int) -> bool:
+    """Whether one step ahead (greedy's sample of `match`) a single option is best, both by greedy's value
+    and by the search's (`seat_results`: the lead relative to the two estimates, without greedy's second key,
+    its own estimate)."""
+    from engine.play.agents import decision_rng
+    from engine.play.greedy import one_step, position_value
+    from engine.play.mcts import seat_results
+    assert match.decision is not None
+    trials = one_step(match, seat, match.decision, decision_rng(11, seat, match.answers_known(seat)))
+    assert trials is not None
+    greedy = [position_value(trial, seat) for trial in trials]
+    search = [seat_results(trial)[seat] for trial in trials]
+    for trial in trials:
+        trial.close()
+    best = greedy.index(max(greedy))
+    return greedy.count(greedy[best]) == 1 and search.count(max(search)) == 1 and search[best] == max(search)
+
+
+def test_a_prior_makes_a_short_search_answer_as_greedy_does() -> None:
+    """With `prior`, the root's options start at greedy's values: one iteration answers greedy's option
+    wherever greedy has a single best one; without it, one iteration answers the option it expanded."""
+    pack = engine.load_pack("robot-factory")
+    with_prior, without, positions = [], [], 0
+    for seed in range(1, 40):
+        match = _position(pack, 2, seed=seed, answers=seed % 30 + 1)
+        seat = match.to_move
+        if not _one_step_has_one_best(match, seat):
+            continue
+        positions += 1
+        greedy = _choice(GreedyAgent(11, seat), match)
+        with_prior.append((greedy, _choice(MctsAgent(11, seat, iterations=1, rescale=True, prior=3), match)))
+        without.append((greedy, _choice(MctsAgent(11, seat, iterations=1, rescale=True), match)))
+    assert positions >= 8, positions
+    assert all(g == m for g, m in with_prior), with_prior
+    assert any(g != m for g, m in without), without
+
+
+def test_a_prior_gives_way_to_what_the_search_finds() -> None:
+    """At tic-tac-toe one step ahead sees no difference between blocking O and not (the score is 0 until
+    somebody wins); the search with a prior still finds the block."""
+    match = engine.new_match(TTT, 2, seed=1)
+    for label in ("top left", "center", "bottom right", "top"):     # O threatens "bottom"
+        match.apply_label(label)
+    assert not _one_step_has_one_best(match, 0)
+    bot = BotSpec.parse("mcts:iterations=150,prior=10").make(1, 0)
+    assert match.legal()[_choice(bot, match)] == "bottom"   # type: ignore[arg-type]
+
+
 def test_mast_rollouts_follow_the_best_mean_label_and_try_untried_ones_first() -> None:
     from engine.play.mcts import _Rollout
     match = engine.new_match(TTT, 2, seed=1)
@@ -271,10 +326,12 @@ def test_bot_specs_parse_and_refuse_mistakes() -> None:
     assert {s: str(b) for s, b in seats.items()} == {1: "greedy", 0: "mcts:seconds=0.5"}
     assert describe_seats(seats) == "P1 mcts:seconds=0.5, P2 greedy; random elsewhere"
     assert str(BotSpec.parse("mcts:depth=0,rescale=1,epsilon=0.3")) == "mcts:depth=0,epsilon=0.3,rescale=1"
+    assert str(BotSpec.parse("mcts:prior=8,depth=0")) == "mcts:depth=0,prior=8"
     for bad, message in [("1=alpha", "unknown bot kind"), ("1=greedy:depth=3", "not a parameter"),
                          ("1=mcts:iterations=x", "must be a int"), ("1=mcts:iterations=0", "above 0"),
                          ("1=mcts:depth=-1", "0 or more"), ("1=mcts:epsilon=0", "above 0 and at most 1"),
                          ("1=mcts:epsilon=1.5", "at most 1"), ("1=mcts:rescale=2", "0 or 1"),
+                         ("1=mcts:prior=-1", "0 or more"), ("1=mcts:prior=0.5", "must be a int"),
                          ("5=greedy", "does not exist"), ("greedy", "SEAT=KIND"), ("1=mcts:iterations", "not a")]:
         with pytest.raises(BotSpecError, match=message):
             parse_seats([bad], 4)
@@ -403,6 +460,26 @@ def test_the_ladder_counts_wins_seat_by_seat_with_intervals(capsys: pytest.Captu
     low, high = row["a_win_ci"]
     assert low <= row["a_win_rate"] <= high and row["fair_share"] == 0.5
     assert row["a_decisions"] > 0 and row["b_decision_ms"] >= 0
+
+
+def test_a_ladder_in_the_background_stops_on_a_signal_with_its_summary() -> None:
+    """`kill` (or Ctrl-C) ends a long ladder cleanly: the games played so far, marked interrupted, exit 1."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    root = Path(__file__).resolve().parents[1]
+    command = [sys.executable, str(root / "tools" / "bots_ladder.py"), "--pack", "tic-tac-toe:2",
+               "--pairing", "random/random", "--games", "1000000", "--progress"]
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+                          preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN)) as ladder:
+        assert ladder.stderr is not None
+        assert ladder.stderr.readline().startswith("game 0 seed 1:")
+        ladder.send_signal(signal.SIGTERM)
+        out, _ = ladder.communicate(timeout=60)
+    assert ladder.returncode == 1
+    assert "[interrupted]" in out and "games of this pairing finished" in out
 
 
 def test_the_ladder_refuses_a_bad_pairing_or_pack(capsys: pytest.CaptureFixture[str]) -> None:

@@ -31,7 +31,7 @@ def charged(src: str) -> str:
 
 def test_a_collection_evaluated_first_is_paid_inline() -> None:
     assert charged("for v in C(z.items):\n    f(v)") == (
-        "t_1 = z.items\nt_2 = game.state.work + len(t_1)\ngame.state.work = t_2\n"
+        "t_1 = z.items\nt_2 = t_state.work + len(t_1)\nt_state.work = t_2\n"
         "if t_2 > game.work_limit:\n    raise game.overrun(t_1)\nfor v in t_1:\n    f(v)")
     assert "game.each" not in charged("if len([v for v in C(z.items) if v.ok]) > 0:\n    end()")
     assert "game.each" not in charged("x = offer([v for v in C([*a.items, *b.items]) if v])")

@@ -45,13 +45,41 @@ def test_counts_sums_tests_and_lists_become_loops() -> None:
 
 
 def test_several_fors_become_nested_loops() -> None:
+    assert looped("x = [(p, t) for p in a if p.ok for t in [u for u in b if f(u)] if t > p]") == (
+        "t_1 = []\nfor p in a:\n    if p.ok:\n        t_2 = []\n        for u in b:\n            if f(u):\n"
+        "                t_2.append(u)\n        for t in t_2:\n            if t > p:\n"
+        "                t_1.append((p, t))\nx = t_1")
+
+
+def test_a_last_for_over_a_filter_is_one_loop_with_it() -> None:
+    """`for t in [u for u in b if C]` as the last `for` of a list of combinations (a choice of several parts):
+    one loop over b, as the filter's tests are all that can fail or be seen."""
     assert looped("x = [(p, t) for p in a if p.ok for t in [u for u in b if u > p]]") == (
-        "t_1 = []\nfor p in a:\n    if p.ok:\n        t_2 = []\n        for u in b:\n            if u > p:\n"
-        "                t_2.append(u)\n        for t in t_2:\n            t_1.append((p, t))\nx = t_1")
+        "t_1 = []\nfor p in a:\n    if p.ok:\n        for u in b:\n            if u > p:\n"
+        "                t = u\n                t_1.append((p, t))\nx = t_1")
+    assert looped("x = len([t for p in a for t in [u for u in b if u > p]])") == (
+        "t_1 = 0\nfor p in a:\n    for u in b:\n        if u > p:\n            t = u\n            t_1 += 1\nx = t_1")
+    # a filter whose tests cannot fail nor be seen is one loop with any `for` (here the first: written out with it)
+    assert looped("x = [(p, t) for p in [u for u in b if u != 1] for t in f(p)]") == (
+        "t_1 = []\nfor u in b:\n    if u != 1:\n        p = u\n        for t in f(p):\n"
+        "            t_1.append((p, t))\nx = t_1")
+
+
+@pytest.mark.parametrize("src", [
+    "x = [(p, t) for p in a for t in [u for u in b if u > t]]",        # the filter reads the loop's name
+    "x = [(p, f(t)) for p in a for t in [u for u in b if u > p]]",     # an element that can fail
+    "x = [(p, t) for p in a for t in [u for u in b if u > p] if t.ok]",  # a test of its own that can fail
+    "x = sum([t for p in a for t in [u for u in b if u > p]])",
+    "x = [(p, t) for p in [u for u in b if f(u)] for t in a]",          # not the last `for`, a test that can fail
+    "x = [(p, t) for p in a for t in [u + 1 for u in b if u > p]]",     # not a filter
+])
+def test_a_filter_stays_a_list_where_its_tests_would_move_past_what_can_fail(src: str) -> None:
+    out = looped(src)
+    assert "[" not in out.replace("[]", "") and " = u\n" not in out   # written out, the filter as a list of its own
 
 
 def test_nested_comprehensions_go_inside_out() -> None:
-    out = looped("x = sum([int(w) for w in [v for v in z if v]])")
+    out = looped("x = sum([int(w) for w in [v for v in z if v.ok]])")
     assert "[" not in out.replace("[]", "")
     assert out.index("t_1 = []") < out.index("t_2 = 0")
     # one in a condition is written out inside the loop, before the test that reads it
@@ -78,6 +106,9 @@ def test_a_comprehension_not_first_or_not_on_every_path_stays(src: str) -> None:
     "x = len([v for v in z if v % 3])", "x = sum([v * 2 for v in z if v > 4])", "x = any(v > 8 for v in z)",
     "x = any(v > 80 for v in z)", "x = [v + 1 for v in z if v % 2]", "x = len([v for v in []])",
     "x = [(v, w) for v in z if v % 3 for w in range(v) if w > v - 3]", "x = len([w for v in z for w in range(v)])",
+    "x = [(v, w) for v in [u for u in z if u != 3] for w in [u for u in range(v) if u != v - 2]]",
+    "x = sum([w for v in [u for u in z if u != 3] for w in [u for u in range(v) if u % 3]])",
+    "x = len([(v, w) for v in [u for u in z if u != 3] if v % 2 for w in [u for u in range(12) if u > v] if w % 3])",
 ])
 def test_the_loops_give_the_same_values(src: str) -> None:
     z = list(range(10))
@@ -154,6 +185,24 @@ def test_a_steady_read_is_read_once_before_the_loop_whose_test_names_none_of_its
     assert ast.unparse(ast.fix_missing_locations(ast.Module(out, []))) == (
         "t_1 = []\nt_2 = p.attrs.get('col', 0)\nfor v in z:\n    if v.attrs.get('col', 0) == t_2:\n"
         "        t_1.append(v)\nx = t_1")     # `v` is the loop's own: read per element
+
+
+def test_a_steady_read_of_a_later_for_is_read_once_before_all_the_loops() -> None:
+    """A choice's later part (`t in step(p, forward)`) is gone through once per earlier part: its steady reads
+    that name no loop's local (the table for `forward`) are read once, before the first loop."""
+    table = ast.Subscript(_steady("g.steps[key(d)]"), ast.Name("p", ast.Load()), ast.Load())
+    comp = ast.ListComp(ast.Tuple([ast.Name("p", ast.Load()), ast.Name("t", ast.Load())], ast.Load()), [
+        ast.comprehension(ast.Name("p", ast.Store()), ast.Name("a", ast.Load()), [], 0),
+        ast.comprehension(ast.Name("t", ast.Store()), table, [], 0)])
+    names = itertools.count(1)
+    out = inline_comprehensions([ast.Assign([ast.Name("x", ast.Store())], comp)], lambda: f"t_{next(names)}")
+    assert ast.unparse(ast.fix_missing_locations(ast.Module(out, []))) == (
+        "t_1 = []\nt_2 = g.steps[key(d)]\nfor p in a:\n    for t in t_2[p]:\n        t_1.append((p, t))\nx = t_1")
+    # one that names an earlier part's local stays where it is
+    table.value = _steady("g.steps[key(p)]")
+    names = itertools.count(1)
+    out = inline_comprehensions([ast.Assign([ast.Name("x", ast.Store())], comp)], lambda: f"t_{next(names)}")
+    assert "for t in g.steps[key(p)][p]" in ast.unparse(ast.fix_missing_locations(ast.Module(out, [])))
 
 
 def test_first_of_a_quiet_filter_stops_at_the_first_that_passes(tmp_path: Path) -> None:

@@ -19,6 +19,7 @@ import pytest
 
 import engine
 from engine.errors import MoveError
+from engine.play.agents import RandomAgent
 from engine.play.greedy import GreedyAgent
 from engine.play.match import SEARCHED_CHECKPOINT_EVERY, Match
 from engine.play.mcts import MctsAgent
@@ -245,3 +246,72 @@ def test_the_second_seat_knows_no_count_of_the_first_seats_secret_answers() -> N
     for _ in range(3):
         plain.apply(0)
     assert plain.answers_known(0) == plain.answers_known(1) == len(plain.log) == 3
+
+
+# ---------------------------------------------------------------- answers every seat is told
+RR = engine.load_pack("raising-robots")
+
+
+def _rr_setup() -> Match:
+    """Raising Robots, 4 players, seed 7, 40 random answers into the simultaneous setup (tools/bench/bots.py's
+    position): seat 4 keeps a class card after the others set up, P2 paying for an assembly and gaining 2 Wild."""
+    match = Match(RR, 4, 7, forkable=True, checkpoint_every=SEARCHED_CHECKPOINT_EVERY)
+    match.run([RandomAgent(7, seat) for seat in range(4)], stop_after=40)
+    return match
+
+
+def test_what_a_wildcard_gain_becomes_and_what_pays_are_told_to_every_seat() -> None:
+    """Every seat is told what a seat gains and pays (`gained`/`paid` events; views show the counters), so those
+    answers are public: another seat's samples give them again instead of guessing (`Decision.public`)."""
+    match = _rr_setup()
+    told = [(answer.decision.kind.value, answer.label) for answer in match.log
+            if answer.decision.kind.value in ("gain", "pay")]
+    assert told == [("pay", "pay 1 duct_tape"), ("gain", "microchip"), ("gain", "gear")]
+    assert all(answer.decision.public(answer.index) for answer in match.log
+               if answer.decision.kind.value in ("gain", "pay"))
+    given = [[answer.seat, answer.label] for answer in match.log
+            if answer.decision.kind.value in ("gain", "pay")]
+    heard: list[Any] = []
+    watched = Match(RR, 4, 7, forkable=True, observers=[heard.append])
+    watched.replay([answer.label for answer in match.log])
+    told_p4 = [[event.seat, event.data.get("label")] for event in heard
+               if event.kind.value == "answered" and event.seat != 3 and event.data.get("kind") in ("gain", "pay")
+               and event.seen_by(3) and "label" in event.data]
+    assert told_p4 == given
+    # what the labels say, P4 was told already: P2 paid 1 duct tape, gained Wild, then a microchip and a gear
+    counters = [(event.kind.value, event.data["counter"]) for event in heard
+                if event.kind.value in ("gained", "paid") and event.seat == 1 and event.seen_by(3)]
+    assert [c for c in counters if c[1] != "battery"][:4] == \
+        [("paid", "duct_tape"), ("gained", "wild"), ("gained", "microchip"), ("gained", "gear")]
+
+
+def test_p4s_samples_keep_what_the_others_gained_and_paid() -> None:
+    """P4's view shows P2's counters after P2 paid 1 duct tape and took 2 Wild as a microchip and a gear; its
+    samples inside the setup step keep those answers, so every one shows the counters P4 sees (before the gain
+    and pay answers were public, 22 of 30 samples guessed other ones and showed other counters)."""
+    match = _rr_setup()
+    real = match.view(3)
+    for k in range(12):
+        sample = match.determinize(3, random.Random(k))
+        assert sample.view(3)["players"][1]["counters"] == real["players"][1]["counters"]
+        sample.close()
+
+
+def test_a_deal_plan_deals_a_copy_as_redeal_hidden_deals_the_state() -> None:
+    """The tries of one decision deal fresh copies of the state at the step's start with one `DealPlan`: each
+    copy ends up as `redeal_hidden` leaves the state itself, for the same generator state (RR setup: hands, decks,
+    class cards; RF programming: robots with a `job` set, whose places keep it)."""
+    from engine.runtime.determinize import deal_plan, redeal_hidden
+    rf = Match(RF, 2, 6, forkable=True, checkpoint_every=SEARCHED_CHECKPOINT_EVERY)
+    rf.run([RandomAgent(6, seat) for seat in range(2)], stop_after=45)
+    for match, seat in ((_rr_setup(), 3), (_rr_setup(), 1), (rf, 1), (rf, 0)):
+        state = match.game.state
+        pinned = [item for item in state.items if item.zone is not None and item.zone.visible_to(seat)][:3]
+        plan = deal_plan(state, seat, pinned)
+        for k in range(3):
+            copy, alone = state.copy_as(state.to_data()), state.copy_as(state.to_data())
+            one, other = random.Random(k), random.Random(k)
+            dealt = plan.deal(copy, one)
+            assert dealt == redeal_hidden(alone, seat, other, [alone.items[item.uid] for item in pinned]) > 0
+            assert copy.to_data() == alone.to_data() != state.to_data()
+            assert one.getstate() == other.getstate()

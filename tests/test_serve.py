@@ -40,6 +40,18 @@ def _state(ws: Any) -> dict[str, Any]:
     return message
 
 
+def _synced(ws: Any, key: int) -> tuple[dict[str, Any], int]:
+    """Ask for the state (`sync` with id `key`) and read up to its answer: the state, and how many pushed
+    states came before it."""
+    ws.send_json({"type": "sync", "id": key})
+    pushed = 0
+    while True:
+        message = ws.receive_json()
+        if message["type"] == "state" and message.get("sync") == key:
+            return message, pushed
+        pushed += 1
+
+
 def test_a_whole_robot_factory_game_as_seat_1_over_the_websocket(tmp_path: Path) -> None:
     log = tmp_path / "table.json"
     table = _table(["human", "bot"], log=log)
@@ -130,7 +142,7 @@ def test_no_payload_holds_another_seats_hidden_items(pack: str, players: int, se
             options = states[mover]["decision"]["options"]
             sockets[mover].send_json({"type": "answer", "index": rng.randrange(len(options)),
                                       "version": states[mover]["version"]})
-            states = [_state(ws) for ws in sockets]
+            states = [_synced(ws, _)[0] for ws in sockets]   # a page is pushed a state only when it changed
         for ws in sockets:
             ws.__exit__(None, None, None)
     assert CheckedTable.checked > 100
@@ -179,10 +191,10 @@ def test_undo_takes_back_the_seats_own_answer_and_the_bots_after_it() -> None:
     table = Table.new("1", pack, rules, ["human", "bot"], 1, {}, None)
     before = table.match.state_hash()
     assert not table.can_undo(0)
-    table.answer(0, 4, table.version)
+    table.answer(0, 4, table.page_version(0))
     table.bot_step()
     assert table.can_undo(0) == 2
-    table.undo(0, table.version)
+    table.undo(0, table.page_version(0))
     assert table.match.state_hash() == before and table.match.decision is not None
     assert table.match.decision.seat == 0 and not table.can_undo(0)
 
@@ -196,7 +208,7 @@ def test_undo_is_refused_once_something_hidden_was_revealed() -> None:
         assert decision is not None
         seat = decision.seat
         start = len(table.feeds[seat].events)
-        table.answer(seat, 0, table.version)
+        table.answer(seat, 0, table.page_version(seat))
         if previous is not None and previous != seat:
             assert table.can_undo(previous) == 0          # another person answered since
         if any(table._reveals(e, seat) for e in table.feeds[seat].events[start:]):
@@ -215,7 +227,7 @@ def test_resume_continues_a_table_from_its_log(tmp_path: Path) -> None:
         else:
             decision = table.match.decision
             assert decision is not None
-            table.answer(decision.seat, 0, table.version)
+            table.answer(decision.seat, 0, table.page_version(decision.seat))
     pack, rules = RF
     again = Table.resume("1", pack, rules, GameLog.read(log), ["human", "bot"], log)
     assert again.match.state_hash() == table.match.state_hash()
@@ -225,3 +237,63 @@ def test_serve_rejects_bad_seats(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["serve", "robot-factory", "--seats", "human,robot"]) == 2
     assert "'robot' is neither human nor bot" in capsys.readouterr().err
     assert main(["serve", "robot-factory", "--seats", "human", "--logs", "/dev/null/x"]) == 2
+
+
+def _secret_stretch(table: Table) -> int:
+    """Answer (first option) until seat 1 is to move inside a `simultaneous` step: the seat that answers
+    secretly next, whose answers seat 2 must not be able to count."""
+    for _ in range(400):
+        decision = table.match.decision
+        assert decision is not None
+        if decision.seat == 0 and table.match.game.state.secret_since is not None:
+            return decision.seat
+        table.answer(decision.seat, 0, table.page_version(decision.seat))
+    raise AssertionError("no simultaneous step reached")
+
+
+def test_another_seats_secret_answers_neither_move_a_page_nor_push_to_it() -> None:
+    """Robot Factory's programming is secret (rulebook: the divider is up): P1's answers behind it change
+    nothing P2's page shows, not even its version, and P2's page is sent no message for them."""
+    table = _table(["human", "human"])
+    _secret_stretch(table)
+    tokens = {seat: token for token, seat in table.tokens.items()}
+    with TestClient(create_app(Server([table], bot_delay=0))) as client, \
+            client.websocket_connect(f"/ws/1/{tokens[0]}") as p1, client.websocket_connect(f"/ws/1/{tokens[1]}") as p2:
+        first, seen = _state(p1), _state(p2)
+        assert not seen["can_undo"]                     # whether P1 answered since would be P1's secret
+        answered = 0
+        while answered < 6:
+            p1.send_json({"type": "answer", "index": 0, "version": first["version"]})
+            first = _synced(p1, answered)[0]
+            answered += 1
+            decision = table.match.decision
+            if decision is None or decision.seat != 0 or table.match.game.state.secret_since is None:
+                break                                   # P1 is done: that P2 may see (its turn comes)
+            now, pushed = _synced(p2, 100 + answered)
+            assert pushed == 0
+            assert {k: v for k, v in now.items() if k != "sync"} == {k: v for k, v in seen.items() if k != "refused"}
+        assert answered >= 3
+
+
+def test_inside_a_simultaneous_step_only_the_seat_answering_may_undo() -> None:
+    """P1 may take back its own secret answers while it is still answering; P2's undo button does not
+    depend on whether P1 answered (it would tell P2 so)."""
+    table = _table(["human", "human"])
+    _secret_stretch(table)
+    table.answer(0, 0, table.page_version(0))
+    decision = table.match.decision
+    assert decision is not None and decision.seat == 0 and table.match.game.state.secret_since is not None
+    assert table.can_undo(0) == 1 and table.can_undo(1) == 0
+    answers = len(table.match.log)
+    table.undo(0, table.page_version(0))
+    assert len(table.match.log) == answers - 1
+
+
+def test_a_page_version_moves_only_with_its_payload() -> None:
+    table = _table(["human", "human"])
+    before = table.page_version(1), table.page_version(0)
+    assert before == (table.page_version(1), table.page_version(0))   # asking again moves nothing
+    decision = table.match.decision
+    assert decision is not None
+    table.answer(decision.seat, 0, table.page_version(decision.seat))
+    assert table.page_version(decision.seat) == before[decision.seat == 0] + 1

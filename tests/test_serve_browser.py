@@ -39,7 +39,7 @@ def _settled(driver: Any, table: Table) -> bool:
     """The page shows the table's current version, and the table waits for seat 1 or is over."""
     version = driver.find_element(By.TAG_NAME, "body").get_attribute("data-version")
     decision = table.match.decision
-    return version == str(table.version) and (decision is None or decision.seat == 0)
+    return version == str(table.page_version(0)) and (decision is None or decision.seat == 0)
 
 
 def _wait(driver: Any, table: Table) -> None:
@@ -64,17 +64,17 @@ def test_a_whole_robot_factory_game_by_clicking_with_hidden_checks_and_a_reload(
             shown = {int(e.get_attribute("data-uid")) for e in driver.find_elements(By.CSS_SELECTOR, "[data-uid]")}
             assert shown and not shown & _hidden_uids(table, 0)        # the page never shows hidden items
             if clicks == 6:                                            # reload mid-game: the page re-syncs
-                version = table.version
+                version = table.page_version(0)
                 driver.refresh()
                 _wait(driver, table)
-                assert table.version == version
-            before = table.version
+                assert table.page_version(0) == version
+            before = table.changes
             try:
                 driver.find_elements(By.CSS_SELECTOR, "button.option")[-1].click()
             except StaleElementReferenceException:
                 continue
             clicks += 1
-            WebDriverWait(driver, WAIT).until(lambda d, before=before: table.version > before)
+            WebDriverWait(driver, WAIT).until(lambda d, before=before: table.changes > before)
         result = driver.find_element(By.ID, "result")
         assert result.is_displayed() and "Final result" in result.text
     assert clicks > 10 and table.match.done
@@ -94,14 +94,14 @@ def test_a_stale_click_from_a_second_tab_is_refused_with_a_message() -> None:
                               driver.find_elements(By.CSS_SELECTOR, "button.option")[1])
         driver.switch_to.window(first_tab)
         driver.find_elements(By.CSS_SELECTOR, "button.option")[0].click()
-        WebDriverWait(driver, WAIT).until(lambda d: table.version == 1)
+        WebDriverWait(driver, WAIT).until(lambda d: table.changes == 1)
         driver.switch_to.window(driver.window_handles[1])
         WebDriverWait(driver, WAIT).until(
             lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-version") == "1")
         driver.execute_script("window.stale.click()")             # clicked before the update arrived
         message = WebDriverWait(driver, WAIT).until(lambda d: d.find_element(By.ID, "message").text)
         assert "already answered" in message
-        assert len(table.match.log) == 1 and table.version == 1
+        assert len(table.match.log) == 1 and table.changes == 1 and table.page_version(0) == 1
 
 
 def test_screenshot_helper_writes_a_png(tmp_path: Any) -> None:

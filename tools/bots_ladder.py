@@ -18,11 +18,13 @@ numbers are for quoting (docs/analytics.md "Bots").
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import signal
 import statistics
 import sys
 import time
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -159,11 +161,12 @@ def main(argv: list[str] | None = None) -> int:
         for a, b in pairings:
             pairing = Pairing(name, players, a, b)
             try:
-                for game in range(args.from_game, args.games):
-                    share = pairing.play(loaded[name], args.seed + game, game)
-                    if args.progress:
-                        print(f"game {game} seed {args.seed + game}: {pairing.a} {share:g}"
-                              f" ({pairing.wins:g} of {pairing.games})", file=sys.stderr, flush=True)
+                with _interruptible():
+                    for game in range(args.from_game, args.games):
+                        share = pairing.play(loaded[name], args.seed + game, game)
+                        if args.progress:
+                            print(f"game {game} seed {args.seed + game}: {pairing.a} {share:g}"
+                                  f" ({pairing.wins:g} of {pairing.games})", file=sys.stderr, flush=True)
             except KeyboardInterrupt:
                 if pairing.games:
                     _show(pairing, args.json, interrupted=True)
@@ -172,6 +175,20 @@ def main(argv: list[str] | None = None) -> int:
                 return 1
             _show(pairing, args.json)
     return 0
+
+
+@contextlib.contextmanager
+def _interruptible() -> Iterator[None]:
+    """Ctrl-C and `kill` (SIGINT, SIGTERM) stop the ladder with the summary of the games played, also when
+    it runs in the background, where a shell starts it with SIGINT ignored. The old handlers come back after."""
+    def stop(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+    old = {sig: signal.signal(sig, stop) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for sig, handler in old.items():
+            signal.signal(sig, handler)
 
 
 def _show(pairing: Pairing, as_json: bool, interrupted: bool = False) -> None:

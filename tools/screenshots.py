@@ -32,7 +32,7 @@ def screenshot(spec: str, path: Path, seed: int = 7) -> None:
         if table.bot_to_move():
             table.bot_step()
         else:
-            table.answer(decision.seat, 0, table.version)
+            table.answer(decision.seat, 0, table.page_version(decision.seat))
     while table.bot_to_move():
         table.bot_step()
     token = next(iter(table.tokens))
@@ -40,7 +40,7 @@ def screenshot(spec: str, path: Path, seed: int = 7) -> None:
         driver.get(f"{url}/t/1/{token}")
         from selenium.webdriver.support.ui import WebDriverWait
         WebDriverWait(driver, 30).until(
-            lambda d: d.find_element("tag name", "body").get_attribute("data-version") == str(table.version))
+            lambda d: d.find_element("tag name", "body").get_attribute("data-version") == str(table.page_version(0)))
         path.parent.mkdir(parents=True, exist_ok=True)
         driver.save_screenshot(str(path))
 

@@ -9,12 +9,13 @@ their statement evaluates (`for x in pile`, `count(hand where ...) > 0`,
 and the statement reads the collection from a local:
 
     t = X
-    t_w = game.state.work + len(t)
-    game.state.work = t_w
+    t_w = t_state.work + len(t)
+    t_state.work = t_w
     if t_w > game.work_limit:
         raise game.overrun(t)
 
-The same work in the same order, the same error at the same DSL line. A
+(`t_state` is the function's local for `game.state`, one object for the whole match: codegen's prologue
+reads it once where the body uses it.) The same work in the same order, the same error at the same DSL line. A
 collection with a call before it (whatever the call does happens first), or
 that is evaluated only on some paths (after `and`/`or`, in a branch of
 `x if c else y`, a later comparison of a chain, a `while` test, inside a
@@ -40,7 +41,7 @@ def inline_charges(body: list[ast.stmt], temp: Callable[[], str]) -> list[ast.st
             call = node_at(path)
             assert isinstance(call, ast.Call)
             local = temp()
-            charge = stmts("T = X\nW = game.state.work + len(T)\ngame.state.work = W\n"
+            charge = stmts("T = X\nW = t_state.work + len(T)\nt_state.work = W\n"
                            "if W > game.work_limit:\n    raise game.overrun(T)",
                            T=local, W=temp(), X=call.args[0])
             out.extend(ast.copy_location(node, stmt) for node in charge)

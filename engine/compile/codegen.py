@@ -217,12 +217,15 @@ class Unit:
         every function has, so a procedure nests no deeper in Python blocks than any other text.
         Errors of the prologue are raised outside that `try`: the caller's statement is named.
         """
+        read = _locals_read(body)
+        head = "def dsl(ctx):\n    game = ctx.game\n" + ("    t_self = ctx.self_item\n" if "t_self" in read else "")
         if procedure is None:
-            code = stmts("def dsl(ctx):\n    game = ctx.game\n    t_self = ctx.self_item\n    try:\n        BODY\n"
+            code = stmts(head + ("    t_state = game.state\n" if "t_state" in read else "") +
+                         "    try:\n        BODY\n"
                          "    except content_faults as exc:\n        raise located(exc, exc.__traceback__) from None",
                          BODY=body or [ast.Pass()])
         else:
-            code = stmts("def dsl(ctx):\n    game = ctx.game\n    t_self = ctx.self_item\n    t_state = game.state\n"
+            code = stmts(head + "    t_state = game.state\n"
                          "    t_state.work += WORK\n    if t_state.work > game.work_limit:\n"
                          "        raise game.out_of_work(CALLING)\n    t_depth = game.call_depth\n"
                          "    if t_depth >= DEPTH:\n        raise LIMIT(NESTED)\n    game.call_depth = t_depth + 1\n"
@@ -237,6 +240,17 @@ class Unit:
         assert isinstance(code[0], ast.FunctionDef)
         code[0].name = name  # any text: only tracebacks and profiles show it
         return ast.Module(stamp(code, 1), [])
+
+
+_PROLOGUE_LOCALS = frozenset({"t_self", "t_state"})
+
+
+def _locals_read(body: list[ast.stmt]) -> set[str]:
+    """Which of the prologue's optional locals generated statements read: `t_self` (the item `self` names)
+    and `t_state` (`game.state`, read by inline charges). The prologue sets only those: a function runs
+    for every trigger, attribute and procedure call, and most read neither."""
+    return {node.id for stmt in body for node in ast.walk(stmt)
+            if node.__class__ is ast.Name and node.id in _PROLOGUE_LOCALS}
 
 
 class _Pending:

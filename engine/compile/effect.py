@@ -314,9 +314,7 @@ class EffectCompiler(ExprCompiler):
         if kind_of(item) != "item":
             item = expr("need_item(I, 'move')", I=item)
         zone = _zone(self.expr(zone_t))
-        if top is None:   # (a call without the keyword is cheaper: moves are among the commonest statements)
-            return stmts("game.move(ctx, I, Z)", I=item, Z=zone), None
-        return stmts("game.move(ctx, I, Z, True)", I=item, Z=zone), None
+        return stmts("game.move(ctx, I, Z, TOP)", I=item, Z=zone, TOP=const(top is not None)), None
 
     def _zone_op(self, t: Tree):
         return stmts(f"game.{t.data}(Z)", Z=_zone(self.expr(t.children[0]))), None
@@ -376,7 +374,7 @@ class EffectCompiler(ExprCompiler):
         body = self.effect(body_t)
         label = self.option_label(label_tok, reserved=("no",))
         prompt = self.prompt(t.children[0], f"do: {body.text}?")
-        code = stmts("if game.ask(ctx, 'may', P, [Y, 'no'], [True, False], optional=True, rules=[T, '']):\n"
+        code = stmts("if game.ask(ctx, 'may', P, [Y, 'no'], [True, False], True, [T, '']):\n"
                      "    BODY", P=prompt, Y=const(label or f"{YES}{body.text}"), T=const(body.text),
                      BODY=body.body or [ast.Pass()])
         if body.legal is not None:
@@ -440,7 +438,7 @@ class EffectCompiler(ExprCompiler):
         after = self._committed(stmts("try:\n    RUN\nexcept StopLoop:\n    break", RUN=run) if repeat
                                 else [*run, ast.Break()])
         return stmts("while True:\n    O = []\n    L = []\n    R = []\n    OFFER\n    if not O:\n        break\n"
-                     "    DONE_\n    C = game.ask(ctx, 'choose', P, L, O, optional=REP, rules=R, fresh=True)\n"
+                     "    DONE_\n    C = game.ask(ctx, 'choose', P, L, O, REP, R, True)\n"
                      "    if C is reask:\n        continue\n    if C is None:\n        break\n    AFTER", O=opts,
                      L=labels, R=rules, C=chosen, OFFER=offer or [ast.Pass()], DONE_=done or [ast.Pass()], P=prompt,
                      REP=const(repeat), AFTER=after)
@@ -476,6 +474,10 @@ class EffectCompiler(ExprCompiler):
                                  ast.List([const(n) for n in names], ast.Load())], ast.Load())
         elif getattr(coll, "cog_distinct", False):   # a new list of numbers that differ: as offer() would find
             options = ast.Tuple([paid(options), const(None)], ast.Load())
+        elif generating() and self.kinds.get(py) == "item" and item_names_unique(self.pack):
+            # items each named as no other item is: offer() would merge none and leave the labels to be made
+            # if read (a fact of the whole pack, asked only when generating)
+            options = ast.Tuple([expr("list(X)", X=paid(options)), const(None)], ast.Load())
         else:
             options = expr("offer(X)", X=paid(options))
         return self._item_asker(py, options, prompt, body, repeat, optional), (None if repeat or optional else legal)
@@ -528,7 +530,7 @@ class EffectCompiler(ExprCompiler):
         after = self._committed(stmts("try:\n    BODY\nexcept StopLoop:\n    break", BODY=body.body or [ast.Pass()])
                                 if repeat else [*body.body, ast.Break()])
         return stmts("while True:\n    T, L = OPTIONS\n    if not T:\n        break\n"
-                     "    DONE_\n    V = game.ask(ctx, 'choose', P, L, T, optional=OPT, fresh=True)\n"
+                     "    DONE_\n    V = game.ask(ctx, 'choose', P, L, T, OPT, None, True)\n"
                      "    if V is reask:\n        continue\n    STOP\n    AFTER",
                      T=things, OPTIONS=options, L=labels, DONE_=done or [ast.Pass()], V=chosen, P=prompt,
                      OPT=const(may_stop), STOP=stop or [ast.Pass()], AFTER=after)

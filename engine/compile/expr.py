@@ -19,7 +19,7 @@ from lark import Token, Tree
 
 from engine.compile.acting import ACTING, with_acting_player
 from engine.compile.charges import inline_charges
-from engine.compile.codegen import Unit, checking_only, const, expr, stmts
+from engine.compile.codegen import Unit, checking_only, const, expr, generating, stmts
 from engine.compile.loops import inline_comprehensions, quiet, steady
 from engine.diagnostics import did_you_mean
 from engine.dsl.functions import FUNCTIONS
@@ -31,7 +31,7 @@ from engine.runtime import dsl_values as values
 from engine.runtime import limits
 from engine.runtime.anytime import REASK
 from engine.runtime.containers import need_containers
-from engine.runtime.defs import Cost, Expr, Pack
+from engine.runtime.defs import Cost, Expr, Pack, held_by_every_item
 from engine.runtime.grids import direction_key
 from engine.runtime.limits import MAX_LIST
 from engine.runtime.state import Item, PlayerRef
@@ -328,6 +328,9 @@ class ExprCompiler(Walker):
         """Two lists compare element by element (limits.compared pays for long ones); when either side is
         surely not a list, Python's operator is O(1)."""
         a, b = (self.expr(c) for c in t.children)
+        some = _some_pass(a, b, t.data)
+        if some is not None:
+            return some
         if not (_not_a_list(a) or _not_a_list(b)):
             return expr(f"compared(game, A, B, op_{t.data})", A=a, B=b)
         return ast.Compare(a, [_COMPARE[t.data]()], [b])
@@ -399,7 +402,8 @@ class ExprCompiler(Walker):
             return expr("plain_attr(ctx, B, N)", B=base, N=const(name))
         number = numbers_everywhere(self.pack, name)     # `set` keeps it so (effect.py)
         if kind_of(base) == "item":   # an item's dict: the read cannot fail (a loop reads a local's once)
-            read = kinded(expr("B.attrs.get(N, 0)", B=base, N=const(name)), "value")
+            held = generating() and held_by_every_item(self.pack, name)   # no default needed: a plain read
+            read = kinded(expr("B.attrs[N]" if held else "B.attrs.get(N, 0)", B=base, N=const(name)), "value")
             return numeric(steady(read) if isinstance(base, ast.Name) else read, number)
         if isinstance(base, ast.Name):
             return numeric(kinded(expr("B.attrs.get(N, 0) if B.__class__ is Item else get_attr(ctx, B, N)", B=base,
@@ -595,11 +599,14 @@ class ExprCompiler(Walker):
         known to be an item (a dict key must be one)."""
         cell = self.expr(args[0])
         words = _written_directions(args[1])
-        key = const("\n".join(words)) if words is not None else expr("direction_key(D)", D=self.expr(args[1]))
+        directions = self.expr(args[1]) if words is None else None
+        key = const("\n".join(words)) if words is not None else expr("direction_key(D)", D=directions)
         if kind_of(cell) != "item":
             return kinded(expr("game.grids.step(C, K)", C=cell, K=key), "items")
-        # made at its first read, keyed by a key that is always made: cannot fail
-        run = kinded(expr("S[C]", S=steady(expr("game.grids.steps[K]", K=key)), C=cell), "items")
+        # made at its first read, keyed by a key that is always made: cannot fail (nor can DIRS, if quiet)
+        table = expr("game.grids.steps[K]", K=key)
+        fixed = directions is None or quiet(directions)
+        run = kinded(expr("S[C]", S=steady(table) if fixed else table, C=cell), "items")
         copied = kinded(expr("list(X)", X=run), "items")
         copied.cog_copy_of = run  # type: ignore[attr-defined]   # what `read` takes (it never changes it)
         return copied
@@ -701,6 +708,26 @@ def kinded(node: ast.expr, kind: str | None) -> ast.expr:
     if kind is not None:
         node.cog_kind = kind  # type: ignore[attr-defined]
     return node
+
+
+# `count(X where C)` compared with a number that asks only whether some element passes: (op, number) -> whether
+# the comparison holds when one does
+_SOME = {("gt", 0): True, ("ne", 0): True, ("ge", 1): True, ("eq", 0): False, ("le", 0): False, ("lt", 1): False}
+
+
+def _some_pass(a: ast.expr, b: ast.expr, op: str) -> ast.expr | None:
+    """`count(X where C) > 0` (or `== 0`, ...) as `any(True for it in X if C)` where C is `quiet`: it stops at
+    the first element that passes (written out with a `break`, engine/compile/loops.py). The same answer and
+    work (X is paid for by its length before the loop), since a quiet C cannot fail and has no effect."""
+    holds = _SOME.get((op, b.value)) if isinstance(b, ast.Constant) and b.value.__class__ is int else None
+    if holds is None or not (isinstance(a, ast.Call) and isinstance(a.func, ast.Name) and a.func.id == "len"
+                             and len(a.args) == 1 and isinstance(a.args[0], ast.ListComp)):
+        return None
+    comp = a.args[0]
+    if not (getattr(comp, "cog_quiet", False) and len(comp.generators) == 1):
+        return None
+    some = ast.Call(ast.Name("any", ast.Load()), [ast.GeneratorExp(ast.Constant(True), comp.generators)], [])
+    return some if holds else ast.UnaryOp(ast.Not(), some)
 
 
 def charged(node: ast.expr) -> ast.expr:

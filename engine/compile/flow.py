@@ -189,11 +189,20 @@ class FlowCompiler:
         # it means it never would, and stopping there quietly would print winners of a game not over
         line, col = src.key_pos((*path, "repeat"))
         endless = [] if "count" in spec else stmts("rounds_exhausted(W)", W=const(f"{src.display}:{line}:{col}"))
-        return stmts("N = 0\nLIMIT = COUNT\ntry:\n    while N < LIMIT:\n        N += 1\n"
+        code = stmts("N = 0\nLIMIT = COUNT\ntry:\n    while N < LIMIT:\n        N += 1\n"
                      "        game.round_started(N)\n        MARK\n        BODY\n        STOP\n"
                      "    else:\n        ENDLESS\nexcept StopLoop:\n    game.stopped()", N=n, LIMIT=limit, COUNT=count,
                      MARK=mark or [ast.Pass()], BODY=body or [ast.Pass()], STOP=stop or [ast.Pass()],
                      ENDLESS=endless or [ast.Pass()])
+        # the untraced flow (always live) does what `round_started` does inline: a call less per round
+        loop = code[2]
+        assert isinstance(loop, ast.Try) and isinstance(loop.body[0], ast.While)
+        started = loop.body[0].body[1]
+        assert isinstance(started, ast.Expr)
+        _untraced_as(started, stmts("S.periods['round'] += 1\nS.work += 1\nif S.work > game.work_limit:\n"
+                                    "    raise game.out_of_work('a flow repeat')\nif game.observers:\n"
+                                    "    game.round_told(N)", S=self.state, N=n))
+        return code
 
     def _for(self, src: SourceFile, path: tuple, d: Any, prefix: str) -> list[ast.stmt]:
         spec = d["for"] or {}

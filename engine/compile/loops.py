@@ -16,6 +16,10 @@ statements before it instead, and the statement reads the result from a local:
 (`first` stops at the first element that passes only where C is `quiet`: it cannot fail and has no effect,
 so the elements after it need no test; `first(())` fails as `first` of nothing did.)
 
+A `for` that goes through a filter, `for T in [IT for IT in E if C]`, is one loop with it where that
+cannot be told apart (`_fusable`): `for IT in E: if C: T = IT; ...`. Reads marked `steady` are read once
+before the loop whose tests (or, for a later `for`, whose iterable) they are in.
+
 The same values, the same work, the same errors at the same DSL line, in the same order (a count or a
 sum goes through every item, as the list did). Only comprehensions whose `for`s go over plain names
 are written out (a generator with one `for`); others, and those after a call or on some paths only,
@@ -44,6 +48,7 @@ def inline_comprehensions(body: list[ast.stmt], temp: Callable[[], str], depth: 
     for stmt in body:
         stmt = _with_nested(stmt, temp, depth)
         while (path := first_in_statement(stmt, _is_loop)) is not None:
+            path = _outward(path)
             comp = node_at(path)
             assert isinstance(comp, (ast.ListComp, ast.GeneratorExp))
             if depth + len(comp.generators) > BLOCK_ROOM:
@@ -59,6 +64,23 @@ def inline_comprehensions(body: list[ast.stmt], temp: Callable[[], str], depth: 
             stmt = replaced(stmt, path, ast.Name(local, ast.Load()))
         out.append(stmt)
     return out
+
+
+def _outward(path: list) -> list:
+    """The path of the comprehension whose first `for` goes through the one at `path` (a filter evaluated
+    first) when the two can be one loop (`_fusable`): both are written out together, outermost first."""
+    while len(path) >= 3:
+        gen, field, _ = path[-1]
+        outer, outer_field, index = path[-2]
+        if not (field == "iter" and outer_field == "generators" and index == 0 and _is_loop(outer)
+                and gen is outer.generators[0]):
+            break
+        reducer = _reducer(path[:-2])
+        if (reducer is None and isinstance(outer, ast.GeneratorExp)) or len(outer.generators) > BLOCK_ROOM \
+                or _fusable(outer, 0, reducer, node_at(path)) is None:
+            break
+        path = path[:-2]
+    return path
 
 
 def _with_nested(stmt: ast.stmt, temp: Callable[[], str], depth: int) -> ast.stmt:
@@ -128,17 +150,64 @@ def _written_out(comp: ast.ListComp | ast.GeneratorExp, reducer: str | None, loc
         append = ast.Attribute(ast.Name(local, ast.Load()), "append", ast.Load())
         inner = [ast.Expr(ast.Call(append, [comp.elt], []))]
     targets = [gen.target.id for gen in comp.generators if isinstance(gen.target, ast.Name)]
+    outermost: list[ast.stmt] = []   # steady reads of a later `for`'s iterable, read once before all the loops
     for depth in reversed(range(len(comp.generators))):
         gen = comp.generators[depth]
         tests, before = _read_once(gen.ifs, set(targets[depth:]), temp)
         for test in reversed(tests):
             inner = [ast.If(test, inner, [])]
         assert isinstance(gen.target, ast.Name)
+        over = gen.iter
+        fused = _fusable(comp, depth, reducer, over)
+        if fused is not None:   # `for t in [IT for IT in E if C]`: one loop over E
+            assert isinstance(fused.target, ast.Name)
+            target = fused.target.id
+            over, inner_tests, inner_before = fused.iter, *_read_once(fused.ifs, {targets[depth], target}, temp)
+            inner = [ast.Assign([ast.Name(gen.target.id, ast.Store())], ast.Name(target, ast.Load())), *inner]
+            for test in reversed(inner_tests):
+                inner = [ast.If(test, inner, [])]
+            before = [*before, *inner_before]
+        else:
+            target = gen.target.id
+        if depth > 0:   # gone through once per element of the `for`s before it: its steady reads once in all
+            bound = set(targets) | {n.id for n in ast.walk(over) if isinstance(n, ast.Name) and not isinstance(
+                n.ctx, ast.Load)}
+            lifted, once = _read_once([over], bound, temp)
+            over = lifted[0]
+            outermost += once
         nothing: list[ast.stmt] = [ast.Assign([store], ast.Call(ast.Name("first", ast.Load()),
                                                                 [ast.Tuple([], ast.Load())], []))]
-        inner = [*before, ast.For(ast.Name(gen.target.id, ast.Store()), gen.iter, inner,
-                                  nothing if reducer == "first" else [])]
-    return [ast.Assign([ast.Name(local, ast.Store())], start), *inner]
+        inner = [*before, ast.For(ast.Name(target, ast.Store()), over, inner, nothing if reducer == "first" else [])]
+    return [ast.Assign([ast.Name(local, ast.Store())], start), *outermost, *inner]
+
+
+def _fusable(comp: ast.ListComp | ast.GeneratorExp, depth: int, reducer: str | None,
+             over: ast.AST) -> ast.comprehension | None:
+    """The `for` of `over` when the comprehension's `for` at `depth` goes through a filter
+    `[IT for IT in E if C]` that can be one loop with it: `for IT in E: if C: T = IT; ...`.
+
+    The filter's tests then run between the elements' own work instead of all before it. Nobody can tell
+    when C is quiet (it cannot fail, has no effect, and reads nothing that work changes: a choice's later
+    parts only pay and test). Otherwise the work must be unable to fail or be seen: the filter is the last
+    `for`, its own tests and the element are quiet, and it only adds to the list (or the count) being made.
+    The filter must not read the loop's name (the loop sets it as it goes)."""
+    gen = comp.generators[depth]
+    if not isinstance(over, ast.ListComp) or len(over.generators) != 1 or not isinstance(gen.target, ast.Name):
+        return None
+    inner = over.generators[0]
+    if inner.is_async or not isinstance(inner.target, ast.Name) or not isinstance(over.elt, ast.Name) \
+            or over.elt.id != inner.target.id or inner.target.id == gen.target.id:
+        return None
+    if any(isinstance(n, ast.Name) and n.id == gen.target.id for n in ast.walk(over)):
+        return None
+    if all(map(quiet, inner.ifs)):
+        return inner
+    if depth != len(comp.generators) - 1 or reducer not in (None, "len"):
+        return None
+    parts = comp.elt.elts if isinstance(comp.elt, ast.Tuple) else [comp.elt]
+    if not all(isinstance(part, (ast.Name, ast.Constant)) for part in parts) or not all(map(quiet, gen.ifs)):
+        return None
+    return inner
 
 
 def steady(node: ast.expr) -> ast.expr:

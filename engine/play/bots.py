@@ -19,13 +19,14 @@ KINDS: dict[str, dict[str, type]] = {
     "random": {},
     "greedy": {},
     "mcts": {"iterations": int, "seconds": float, "depth": int, "exploration": float, "rescale": int,
-             "epsilon": float},
+             "epsilon": float, "prior": int},
 }
 # the parameters whose range is not "above 0": (lowest, highest, the range in words)
 RANGES: dict[str, tuple[float, float, str]] = {
     "depth": (0, math.inf, "0 or more"),
     "rescale": (0, 1, "0 or 1"),
     "epsilon": (1e-9, 1, "above 0 and at most 1"),
+    "prior": (0, math.inf, "0 or more"),
 }
 DEFAULT = "random"
 
@@ -75,7 +76,7 @@ class BotSpec:
             p = dict(self.params)
             return MctsAgent(seed, seat, _whole(p.get("iterations")), _real(p.get("seconds")), _whole(p.get("depth")),
                              float(p.get("exploration", EXPLORATION)), bool(p.get("rescale", 0)),
-                             float(p.get("epsilon", 1.0)))
+                             float(p.get("epsilon", 1.0)), int(p.get("prior", 0)))
         return RandomAgent(seed, seat)
 
     @property

@@ -48,21 +48,11 @@ class GreedyAgent:
         if match is None:
             raise RuntimeError("a greedy bot plays only a match it was bound to (Match.run binds it)")
         rng = decision_rng(self.seed, self.seat, match.answers_known(self.seat))
-        labels = list(decision.labels)
-        for _ in range(SAMPLE_TRIES):   # one sample for every option: they are compared on the same deal
-            sample = rng.getrandbits(64)
-            first = match.determinize(self.seat, random.Random(sample))
-            if first.legal() == labels:
-                break
-            first.close()
-        else:
+        tried = one_step(match, self.seat, decision, rng)
+        if tried is None:
             return int(rng.random() * decision.size)
         self.been.add(match.seen_key(self.seat))
-        trials = []
-        for index in range(len(decision.labels)):
-            trial = first if index == 0 else match.determinize(self.seat, random.Random(sample))
-            trial.apply(index)
-            trials.append((position_value(trial, self.seat), rng.random(), trial))
+        trials = [(position_value(trial, self.seat), rng.random(), trial) for trial in tried]
         top = max(value for value, _, _ in trials)
         best, best_key = 0, None
         for index, (value, coin, trial) in enumerate(trials):
@@ -75,6 +65,29 @@ class GreedyAgent:
 
     def observe(self, decision: Decision, index: int) -> None:
         return None
+
+
+def one_step(match: Match, seat: int, decision: Decision, rng: random.Random) -> list[Match] | None:
+    """Every option of `decision` applied on its own sample of `match` for `seat` (the match's pending
+    decision), each run on to the next decision: the samples are dealt alike (one seed drawn from `rng`), so
+    the options are compared on the same deal. A sample that does not offer this decision's options (a bot
+    called with another decision than the pending one) is put aside and another drawn; None after
+    `SAMPLE_TRIES` such samples. The caller closes the trials."""
+    labels = list(decision.labels)
+    for _ in range(SAMPLE_TRIES):
+        sample = rng.getrandbits(64)
+        first = match.determinize(seat, random.Random(sample))
+        if first.legal() == labels:
+            break
+        first.close()
+    else:
+        return None
+    trials = []
+    for index in range(len(labels)):
+        trial = first if index == 0 else match.determinize(seat, random.Random(sample))
+        trial.apply(index)
+        trials.append(trial)
+    return trials
 
 
 def position_value(match: Match, seat: int) -> tuple[float, int, int]:

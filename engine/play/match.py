@@ -28,12 +28,13 @@ from engine.errors import GameOver, MoveError, RuleError, StopLoop
 from engine.play.agents import Agent, Searcher, is_searcher
 from engine.play.log import Answer, GameLog
 from engine.runtime.context import Ctx
-from engine.runtime.decision import Decision
+from engine.runtime.decision import Decision, DecisionKind
 from engine.runtime.defs import Pack
-from engine.runtime.determinize import offered_items, redeal_hidden, seen_items
+from engine.runtime.determinize import DealPlan, deal_plan, offered_items, redeal_hidden, seen_items
 from engine.runtime.events import Event, EventKind
 from engine.runtime.interpreter import NEVER, Interpreter
 from engine.runtime.scoring import PlayerResult, Verdict, estimates, final_scores, team_lost, verdict
+from engine.runtime.state import Item
 from engine.runtime.views import SeatView, in_simultaneous, seen_key, snapshot, state_hash
 
 Observer = Callable[[Event], None]
@@ -91,6 +92,7 @@ class Match:
         self._forced: list[_Forced] = []
         self._redeals: list[_Redeal] = []   # a determinized match: where its hidden items were dealt again
         self._last_secret: _SecretCall | None = None   # the last sample made inside a simultaneous step
+        self._secret_start: _SecretStart | None = None   # what the samples at the pending decision share
         if _resume is not None:
             self.log, self._checkpoints, self._forced = _resume
         if log_forced:
@@ -115,10 +117,11 @@ class Match:
         agent (`Searcher`) plays through `run`, on a match it can fork. An error (a rule's, an agent's) is
         raised without the match: to keep a failed game, play it again with `Match(...)` and `run`, which
         stops where it failed (the same seed and agents play the same game)."""
-        if any(is_searcher(agent) for agent in agents):
-            match = cls(pack, players, seed, options, observers=observers)
-            match.run(agents)
-            return match
+        for agent in agents:   # (a loop, not `any` of a generator: this runs for every game)
+            if is_searcher(agent):
+                match = cls(pack, players, seed, options, observers=observers)
+                match.run(agents)
+                return match
         return cls(pack, players, seed, options, observers=observers, _played=agents)
 
     def _play_through(self, agents: list[Agent]) -> None:
@@ -359,46 +362,67 @@ class Match:
         (drawn in the step, say: they stay where they were, so the same draws draw them again)."""
         real = self.decision
         assert real is not None
-        start, last = rng.getstate(), self._last_secret
-        if last is not None and last.decision is real and last.seat == seat and last.rng == start:
+        state, last = rng.getstate(), self._last_secret
+        start = self._secret_start
+        if start is None or start.decision is not real or start.seat != seat or start.answers != len(self.log):
+            start = self._secret_start = self._started_secret(seat, since)
+        if last is not None and last.decision is real and last.seat == seat and last.rng == state:
             rng.setstate(last.after)    # the same call again (a greedy bot, once per option): the same sample
-            return None if last.recipe is None else self._dealt_again(since, *last.recipe)
-        sample = self._secret_tries(seat, since, rng)
+            return None if last.recipe is None else self._dealt_again(start, *last.recipe)
+        sample = self._secret_tries(start, rng)
         recipe = None if sample is None else (sample._redeals[-1], [answer.index for answer in sample.log[since:]])
-        self._last_secret = _SecretCall(real, seat, start, rng.getstate(), recipe)
+        self._last_secret = _SecretCall(real, seat, state, rng.getstate(), recipe)
         return sample
 
-    def _dealt_again(self, since: int, redeal: _Redeal, answers: list[int]) -> Match:
-        """The sample a try made: dealt as `redeal` after `since` answers, then given `answers`."""
-        sample = self._replayed(since, drop_later_deals=True)
-        sample._forget_history()
-        sample._deal(redeal)
-        for index in answers:
-            sample.apply(index)
-        return sample
-
-    def _secret_tries(self, seat: int, since: int, rng: random.Random) -> Match | None:
-        """`_secret_sample`'s tries (up to `SECRET_TRIES`, fewer in a long step): the first whose view is this
-        match's, else the first that reached `seat`'s decision, else None."""
+    def _started_secret(self, seat: int, since: int) -> _SecretStart:
+        """What every sample for `seat` at the pending decision shares (see `_SecretStart`)."""
         real = self.decision
         assert real is not None
-        seen = seen_items(self.game.state, seat)
+        state = self.game.state
+        seen = seen_items(state, seat)
         offered = {item.uid for item in offered_items(real.payloads)} if real.seat == seat else set()
-        pins = tuple(sorted(seen | offered))
-        want = self.seen_key(seat)
+        answers = self.log[since:]
+        known: dict[_Asked, list[str]] = {}
+        for answer in answers:
+            if answer.decision.seat != seat and _known(answer.decision, answer.index, seen):
+                known.setdefault(_asked(answer.decision), []).append(answer.label)
+        return _SecretStart(
+            real, seat, len(self.log), since, seen, tuple(sorted(seen | offered)), self.seen_key(seat),
+            [answer.label for answer in answers if answer.decision.seat == seat], known)
+
+    def _dealt_again(self, start: _SecretStart, redeal: _Redeal, answers: list[int]) -> Match:
+        """The sample a try made: dealt as `redeal` at the step's start, then given `answers`."""
+        sample = self._secret_copy(start)
+        sample._deal(redeal, start.plan)
+        for index in answers:
+            sample._give(index)
+        return sample
+
+    def _secret_copy(self, start: _SecretStart) -> Match:
+        """A light copy of this match at the start of the simultaneous step `start` is about, not dealt yet."""
+        sample = self._replayed(start.since, drop_later_deals=True)
+        sample._forget_history()
+        if start.plan is None:    # (every copy holds the same state there: one plan deals them all)
+            state = sample.game.state
+            start.plan = deal_plan(state, start.seat, [state.items[uid] for uid in start.pins])
+        return sample
+
+    def _secret_tries(self, start: _SecretStart, rng: random.Random) -> Match | None:
+        """`_secret_sample`'s tries (up to `SECRET_TRIES`, fewer in a long step): the first whose view is this
+        match's, else the first that reached `seat`'s decision, else None."""
+        real, seat, since = start.decision, start.seat, start.since
         kept: Match | None = None
         tries = done = 0
         while done < max(tries, 1):
-            sample = self._replayed(since, drop_later_deals=True)
-            sample._forget_history()
-            sample._deal(_Redeal(since, seat, rng.getstate(), pins))
+            sample = self._secret_copy(start)
+            sample._deal(_Redeal(since, seat, rng.getstate(), start.pins), start.plan)
             rng.setstate(sample._redeals[-1].after)
-            reached = sample._play_again(seat, self.log[since:], seen, real, rng)
+            reached = sample._play_again(start, real, rng)
             if not done:    # as many tries as there is room for tries as long as this one
                 tries = min(SECRET_TRIES, SECRET_TRY_ANSWERS // max(1, len(sample.log) - since))
             done += 1
             if reached:
-                if sample.seen_key(seat) == want:
+                if sample.seen_key(seat) == start.want:
                     if kept is not None:
                         kept.close()
                     return sample
@@ -408,11 +432,11 @@ class Match:
             sample.close()
         return kept
 
-    def _play_again(self, seat: int, since: list[Answer], seen: set[int], real: Decision,
-                    rng: random.Random) -> bool:
-        """Answer on from here as the answers `since` (given in the real match from here on) allow, until
-        `seat`'s answers are given and the decision pending is `real`'s seat's (with `real`'s options, when it
-        is `seat`'s); whether that was reached.
+    def _play_again(self, start: _SecretStart, real: Decision, rng: random.Random) -> bool:
+        """Answer on from here (a copy of the match at the start of the step `start` is about, dealt again)
+        as the answers given in the real match since then allow, until `seat`'s answers are given and the
+        decision pending is `real`'s seat's (with `real`'s options, when it is `seat`'s); whether that was
+        reached.
 
         `seat`'s own answers are given again in turn. Of the others' answers, `seat` knows only those it was
         told (`Decision.public`: an item taken from a public zone, a `choose { ... }` branch) and those that
@@ -420,10 +444,9 @@ class Match:
         of its seat, step and kind that offers it (`_take_known`). Every other answer is a random option
         that is neither (`_secret_option`): inside a simultaneous step nobody is told that a private answer
         was even given, so how many there were is not followed."""
-        mine = [answer.label for answer in since if answer.decision.seat == seat]
-        known = [answer for answer in since
-                 if answer.decision.seat != seat and _known(answer.decision, answer.index, seen)]
-        limit = SECRET_ANSWERS_PER_ANSWER * (len(mine) + len(known)) + SECRET_ANSWERS_EXTRA
+        seat, mine, seen = start.seat, start.mine, start.seen
+        known = {asked: list(labels) for asked, labels in start.known.items()}   # (each is taken once)
+        limit = SECRET_ANSWERS_PER_ANSWER * (len(mine) + sum(map(len, known.values()))) + SECRET_ANSWERS_EXTRA
         given = others = 0
         while (pending := self.decision) is not None:
             if given == len(mine) and pending.seat == real.seat and \
@@ -436,30 +459,42 @@ class Match:
                     return False
                 given += 1
             else:
-                index = _take_known(pending, known, seen)
+                index = _take_known(pending, known, seen) if known else None
                 if index is None:
                     others += 1
                     if others > limit:
                         return False
                     index = _secret_option(pending, seen, rng)
-            self.apply(index)
+            self._give(index)
         return False
+
+    def _give(self, index: int) -> None:
+        """`apply` for a copy only the caller holds (a sample being made): the same answer, without the check
+        that no other call or thread is advancing it."""
+        decision = self.decision
+        assert decision is not None
+        self._record(decision, index)
+        self._advance(index)
 
     @property
     def is_sample(self) -> bool:
         """Whether this match came from `determinize` (its hidden items were dealt again)."""
         return bool(self._redeals)
 
-    def _deal(self, redeal: _Redeal) -> None:
-        """Deal the hidden items again as `redeal` says (at the pending decision it was made at)."""
+    def _deal(self, redeal: _Redeal, plan: DealPlan | None = None) -> None:
+        """Deal the hidden items again as `redeal` says (at the pending decision it was made at); `plan`: where
+        `redeal_hidden` deals them, worked out already (`deal_plan` of a state this one is a copy of)."""
         rng = random.Random()
         rng.setstate(redeal.rng)
         state, pending = self.game.state, self.decision
-        if redeal.pinned is not None:
-            pinned: list[Any] = [state.items[uid] for uid in redeal.pinned]
+        if plan is not None:
+            plan.deal(state, rng)
         else:
-            pinned = offered_items(pending.payloads) if pending is not None else []
-        redeal_hidden(state, redeal.seat, rng, pinned)
+            if redeal.pinned is not None:
+                pinned: list[Any] = [state.items[uid] for uid in redeal.pinned]
+            else:
+                pinned = offered_items(pending.payloads) if pending is not None else []
+            redeal_hidden(state, redeal.seat, rng, pinned)
         self._redeals.append(_Redeal(redeal.answers, redeal.seat, redeal.rng, redeal.pinned, rng.getstate()))
 
     def close(self) -> None:
@@ -613,7 +648,7 @@ class Match:
             match.decision = decision   # a searching agent reads its match (`determinize` starts from this)
             try:
                 index = chooses[seat](views[seat], decision)
-                if ANSWERED in heard or type(index) is not int or not 0 <= index < decision.size:
+                if ANSWERED in heard or index.__class__ is not int or not 0 <= index < decision.size:
                     record(decision, index)            # checked, told
                 else:
                     log.append(Answer(decision, index))   # what `_record` does with a good index, unwatched
@@ -707,14 +742,35 @@ class _SecretCall:
     recipe: tuple[_Redeal, list[int]] | None
 
 
-def _take_known(decision: Decision, known: list[Answer], seen: set[int]) -> int | None:
-    """The option of `decision` that gives the first answer of `known` it can give again (asked alike, and
-    known in the sample too), taken off `known`; None when there is none."""
-    for at, answer in enumerate(known):
-        if _asked_alike(answer.decision, decision):
-            index = _index_of(decision, answer.label)
+@dataclass(slots=True)
+class _SecretStart:
+    """What every sample for `seat` at `decision` (after `answers` answers) shares, worked out at the first:
+    the simultaneous step began after `since` answers; the items `seat` sees (`seen`); those pinned at the
+    deal (`pins`: seen or offered to it); its view's key (`want`); its own answers since (labels, `mine`);
+    the others' answers it knows of (`known`); where the deal at the step's start deals (`plan`, made on the
+    first copy there). An MCTS decision makes a sample per iteration, each of several tries."""
+
+    decision: Decision
+    seat: int
+    answers: int
+    since: int
+    seen: set[int]
+    pins: tuple[int, ...]
+    want: int
+    mine: list[str]
+    known: dict[_Asked, list[str]]
+    plan: DealPlan | None = None
+
+
+def _take_known(decision: Decision, known: dict[_Asked, list[str]], seen: set[int]) -> int | None:
+    """The option of `decision` that gives the first answer of `known` (labels by how they were asked) it can
+    give again (asked alike, and known in the sample too), taken off `known`; None when there is none."""
+    labels = known.get(_asked(decision))
+    if labels:
+        for at, label in enumerate(labels):
+            index = _index_of(decision, label)
             if index is not None and _known(decision, index, seen):
-                del known[at]
+                del labels[at]
                 return index
     return None
 
@@ -727,20 +783,26 @@ def _secret_option(decision: Decision, seen: set[int], rng: random.Random) -> in
 
 
 def _known(decision: Decision, index: int, seen: set[int]) -> bool:
-    """Whether every seat was told option `index` of `decision` was chosen, or it takes only items of `seen`."""
-    return decision.public(index) or _takes_only(decision, index, seen)
+    """Whether every seat was told option `index` of `decision` was chosen, or it takes only items of `seen`
+    (it names items, each one of `seen`, by uid)."""
+    if decision.public(index):
+        return True
+    payload = decision.payloads[index] if index < len(decision.payloads) else None
+    if isinstance(payload, Item):   # (most options that name items name one)
+        return payload.uid in seen
+    if isinstance(payload, list | tuple):
+        items = offered_items(payload)
+        return bool(items) and all(item.uid in seen for item in items)
+    return False
 
 
-def _asked_alike(one: Decision, other: Decision) -> bool:
-    """Whether two decisions are alike as far as every seat may know: the same seat asked, in the same step,
-    the same kind of question (the prompt may name hidden items)."""
-    return one.seat == other.seat and one.step == other.step and one.kind is other.kind
+_Asked = tuple[int, str, DecisionKind]
 
 
-def _takes_only(decision: Decision, index: int, seen: set[int]) -> bool:
-    """Whether option `index` of `decision` names items, each one of `seen` (by uid)."""
-    items = offered_items([decision.payloads[index]]) if index < len(decision.payloads) else []
-    return bool(items) and all(item.uid in seen for item in items)
+def _asked(decision: Decision) -> _Asked:
+    """How `decision` was asked as far as every seat may know: two decisions are alike when the same seat was
+    asked, in the same step, the same kind of question (the prompt may name hidden items)."""
+    return decision.seat, decision.step, decision.kind
 
 
 def _index_of(decision: Decision, label: str) -> int | None:

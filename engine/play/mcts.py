@@ -10,7 +10,7 @@ gathers what the samples have in common; an option is counted as available each 
 it, which keeps options that are rarely legal from looking better than they are. The bot then answers
 with the option visited most.
 
-Two options make the search stronger where a position estimate decides (docs/analytics.md "Bots"):
+Three options make the search stronger where a position estimate decides (docs/analytics.md "Bots"):
 - `rescale`: UCB compares the children's mean results rescaled to the range of results this search has
   seen (as MuZero does). A cut's value is 0.5 moved by a *relative* margin, so in a game whose estimates
   are in the thousands every cut is within a few hundredths of 0.5, and UCB's exploration term (sized
@@ -21,6 +21,11 @@ Two options make the search stronger where a position estimate decides (docs/ana
   of every answer given on the tree's paths and in rollouts, per seat and label). Uniform rollouts model
   an opponent who plays at random; these follow what the search has found good for each seat, at the
   cost of a table look-up per answer (no fork). Absent, or 1: uniform random, as before.
+- `prior`: before searching, each option is judged one step ahead as the greedy bot judges it (one sample
+  per option, dealt alike: `greedy.one_step`), and the root's child for it starts with `prior` visits at
+  that value (prior knowledge as virtual visits, Gelly and Silver 2007). The search then starts from
+  greedy's choice and leaves it only when its own results say so: with few iterations it answers as greedy
+  would. Absent, or 0: no prior, as before.
 """
 
 from __future__ import annotations
@@ -33,6 +38,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.play.agents import decision_rng
+from engine.play.greedy import one_step
 from engine.play.match import Match
 from engine.runtime.decision import Decision
 from engine.runtime.scoring import Verdict
@@ -78,17 +84,17 @@ class _Range:
 class MctsAgent:
     """Searches `iterations` samples per decision, or as many as fit in `seconds` (a time budget makes
     the games depend on the machine's speed); `depth` cuts rollouts short and scores the position there
-    (0: no rollout); `rescale` and `epsilon` as the module says."""
+    (0: no rollout); `rescale`, `epsilon` and `prior` as the module says."""
 
     kind = "mcts"
 
     def __init__(self, seed: int, seat: int, iterations: int | None = None, seconds: float | None = None,
                  depth: int | None = None, exploration: float = EXPLORATION, rescale: bool = False,
-                 epsilon: float = 1.0) -> None:
+                 epsilon: float = 1.0, prior: int = 0) -> None:
         self.seed, self.seat = seed, seat
         self.iterations = iterations if iterations is not None or seconds is not None else DEFAULT_ITERATIONS
         self.seconds, self.depth, self.exploration = seconds, depth, exploration
-        self.rescale, self.epsilon = rescale, epsilon
+        self.rescale, self.epsilon, self.prior = rescale, epsilon, prior
         self.match: Match | None = None
 
     def bind(self, match: Match) -> None:
@@ -100,6 +106,8 @@ class MctsAgent:
             raise RuntimeError("an MCTS bot plays only a match it was bound to (Match.run binds it)")
         search = _Search(self, decision_rng(self.seed, self.seat, match.answers_known(self.seat)))
         deadline = None if self.seconds is None else time.monotonic() + self.seconds
+        if self.prior:
+            search.judge_options(match, decision)
         labels = list(decision.labels)
         done = 0
         while done == 0 or ((self.iterations is None or done < self.iterations)
@@ -128,6 +136,20 @@ class _Search:
         self.root = _Node(seat=agent.seat)
         self.range = _Range()
         self.table: dict[Key, list[float]] | None = {} if agent.epsilon < 1 else None   # key -> [total, count]
+
+    def judge_options(self, match: Match, decision: Decision) -> None:
+        """The root's children with `prior` visits each at the option's value one step ahead (`prior`)."""
+        seat, weight = self.agent.seat, self.agent.prior
+        trials = one_step(match, seat, decision, self.rng)
+        if trials is None:    # no sample stood at this decision: search without a prior
+            return
+        for label, trial in zip(decision.labels, trials, strict=True):
+            value = seat_results(trial)[seat]
+            trial.close()
+            self.root.children[(seat, label)] = _Node(seat=seat, visits=weight, available=weight,
+                                                      reward=weight * value)
+            if self.agent.rescale:
+                self.range.add([value])
 
     def iterate(self, game: Match) -> None:
         agent, rng = self.agent, self.rng

@@ -24,6 +24,9 @@ class DecisionKind(StrEnum):
 
 
 KINDS = {kind.value: kind for kind in DecisionKind}
+# kinds whose answer every seat is told anyway: a dice pool lies on the table; a wildcard gain's counter and the
+# counters a payment spends are told to every seat (`gained`, `paid` events) and shown in every view
+_TOLD = frozenset((DecisionKind.REROLL, DecisionKind.GAIN, DecisionKind.PAY))
 DONE = "done"   # the option that ends a repeated choice (`repeat choose`, `optional`, `reroll`)
 YES = "yes: "   # an unlabelled `may`'s yes option is "yes: <its DSL>"
 Prompt = str | tuple[Any, ...]   # a prompt's text, or (PIECES, v1, v2, ...) joined when read (`joined_prompt`)
@@ -120,8 +123,10 @@ class Decision:
     def public(self, index: int) -> bool:
         """Whether every seat may learn that option `index` was chosen: it names no item hidden from anyone
         and the rules asking belong to no hidden item. A `choose { ... }` alternative or a `may` statement's
-        answer, an item in a public zone, or several such items chosen together; anything else (actions,
-        costs, numbers, values) stays private."""
+        answer, an item in a public zone, or several such items chosen together; what a wildcard gain
+        becomes and which counters pay a cost (every seat is told what a seat gains and pays: the `gained`
+        and `paid` events, and every view shows the counters); anything else (actions, alternative costs,
+        numbers, other values) stays private."""
         if not self.open_source:
             return False
         payload = self.payloads[index] if index < len(self.payloads) else None
@@ -129,7 +134,7 @@ class Decision:
             return _in_public_zone(payload)
         if isinstance(payload, tuple):           # a choice of several parts (`choose p in A, t in B`)
             return all(isinstance(part, Item) and _in_public_zone(part) for part in payload)
-        if self.kind is DecisionKind.REROLL:      # dice pools lie on the table
+        if self.kind in _TOLD:
             return True
         return self.is_branch(index) or (self.kind is DecisionKind.MAY and self.is_branch(0))
 

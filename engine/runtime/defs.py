@@ -365,8 +365,22 @@ class Pack:
     # each item of a match has a name no other item has, with no ", " in it (see `item_names_unique`): None
     # until first asked, when the pack is complete
     names_unique: bool | None = None
+    # attribute name -> every item of a match starts with it (see `held_by_every_item`), once asked
+    held_attrs: dict[str, bool] = field(default_factory=dict)
     modified: bool = False     # some component has cost modifiers: costs pass the quote stage
     anytime: bool = False      # some component has anytime actions: choices offer them
+
+
+def held_by_every_item(pack: Pack, name: str) -> bool:
+    """Every component's starting values hold `name` (its type declares it with a value or default), so every
+    item's attributes hold it for good: an item's attribute dict only gains keys (a `set`), and every copy of
+    one (`State.load`, `copy_as`, a determinized deal) keeps them all. Then `item.attrs[name]` cannot fail. Ask
+    only when the pack is complete (code generation)."""
+    held = pack.held_attrs.get(name)
+    if held is None:
+        held = pack.held_attrs[name] = bool(pack.components) and all(
+            name in c.values for c in pack.components.values())
+    return held
 
 
 def item_names_unique(pack: Pack) -> bool:

@@ -39,40 +39,82 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
-from engine.runtime.state import Item, State, Zone
+from engine.runtime.state import Item, State
 
 
 def redeal_hidden(state: State, seat: int, rng: random.Random, pinned: Iterable[Item] = ()) -> int:
     """Re-deal, in place, every item `seat` cannot see (but `pinned`) and reseed the state's RNG; how many
     items were dealt (a group of one, with nothing to trade places with, is not)."""
+    return deal_plan(state, seat, pinned).deal(state, rng)
+
+
+@dataclass(frozen=True, slots=True)
+class _Group:
+    """Hidden places whose items trade places (one owner, one component type): where they are (zone number
+    in `State.all_zones`, position), the state the game gave each place (`_state_given`), the uids of the
+    items there in canonical order, and those of them that hold their printed values."""
+
+    spots: tuple[tuple[int, int], ...]
+    given: tuple[dict[str, Any] | None, ...]
+    uids: tuple[int, ...]
+    printed: frozenset[int]
+
+
+@dataclass(frozen=True, slots=True)
+class DealPlan:
+    """What `redeal_hidden` shuffles in one state, worked out once: `deal` deals any copy of that state (the
+    same items in the same places, with the same attributes) as `redeal_hidden` deals the state itself, for
+    the same generator state. A searching bot's samples inside a simultaneous step all deal at the step's
+    start (engine/play/match.py), so each deals a fresh copy of one state."""
+
+    groups: tuple[_Group, ...]
+
+    def deal(self, state: State, rng: random.Random) -> int:
+        """Deal `state` (a copy of the planned one) in place and reseed its RNG; how many items were dealt."""
+        zones, every = state.all_zones(), state.items
+        dealt = 0
+        for group in self.groups:
+            items = [every[uid] for uid in group.uids]
+            rng.shuffle(items)
+            printed = group.printed
+            for (at, position), item, state_here in zip(group.spots, items, group.given, strict=True):
+                zone = zones[at]
+                if zone.items[position] is not item:
+                    zone.items[position] = item
+                    item.zone = zone
+                if state_here is not None or item.uid not in printed:
+                    item.attrs = {**item.comp.values, **state_here} if state_here else dict(item.comp.values)
+            dealt += len(items)
+        state.rng.seed(rng.getrandbits(64))
+        return dealt
+
+
+def deal_plan(state: State, seat: int, pinned: Iterable[Item] = ()) -> DealPlan:
+    """Where `redeal_hidden(state, seat, rng, pinned)` deals: the groups of hidden places, in the order their
+    items are shuffled (a group of one, with nothing to trade places with, is left out)."""
     keep = {item.uid for item in pinned}
-    places: dict[tuple[int, str], list[tuple[Zone, int]]] = {}
-    for zone in state.all_zones():
+    places: dict[tuple[int, str], list[tuple[int, int]]] = {}
+    zones = state.all_zones()
+    for at, zone in enumerate(zones):
         if zone.visible_to(seat):
             continue
         for position, item in enumerate(zone.items):
             if item.uid not in keep and not zone.shows(item, seat):   # the visible top, face-up items stay
                 owner = -1 if item.owner is None else item.owner
-                places.setdefault((owner, item.comp.ctype.id), []).append((zone, position))
-    dealt = 0
+                places.setdefault((owner, item.comp.ctype.id), []).append((at, position))
+    groups = []
     for key in sorted(places):
         spots = places[key]
         if len(spots) < 2:      # nothing to trade places with
             continue
-        items = sorted((zone.items[position] for zone, position in spots), key=_uid)
-        given = [_state_given(zone.items[position]) for zone, position in spots]
-        rng.shuffle(items)
-        for (zone, position), item, state_here in zip(spots, items, given, strict=True):
-            if zone.items[position] is not item:
-                zone.items[position] = item
-                item.zone = zone
-            if state_here is not None or item.attrs != item.comp.values:
-                item.attrs = {**item.comp.values, **state_here} if state_here else dict(item.comp.values)
-        dealt += len(items)
-    state.rng.seed(rng.getrandbits(64))
-    return dealt
+        here = [zones[at].items[position] for at, position in spots]
+        groups.append(_Group(tuple(spots), tuple(_state_given(item) for item in here),
+                             tuple(sorted(item.uid for item in here)),
+                             frozenset(item.uid for item in here if item.attrs == item.comp.values)))
+    return DealPlan(tuple(groups))
 
 
 def seen_items(state: State, seat: int) -> set[int]:
@@ -104,7 +146,3 @@ def _state_given(item: Item) -> dict[str, Any] | None:
     if attrs == printed:
         return None
     return {name: value for name, value in attrs.items() if name not in printed or printed[name] != value}
-
-
-def _uid(item: Item) -> int:
-    return item.uid

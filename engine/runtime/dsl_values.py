@@ -273,7 +273,8 @@ def offer(things: list[Any]) -> tuple[list[Any], list[str] | None]:
 
     Distinct numbers and items with as many names as there are items (so of different components: the usual
     cases) need no merging, and their labels are the numbers and names, which never change: for those the
-    labels are None, made by the `Decision` only if someone reads them.
+    labels are None, made by the `Decision` only if someone reads them. Items whose names clash (copies of a
+    card in a hand) are merged and labelled in one pass over the names read already.
     """
     size = len(things)
     if size > 1:
@@ -282,12 +283,33 @@ def offer(things: list[Any]) -> tuple[list[Any], list[str] | None]:
                 names = {thing.comp.name for thing in things}
             except AttributeError:
                 names = None
-            if names is not None and len(names) == size:
-                return list(things), None
+            if names is not None:
+                if len(names) == size:
+                    return list(things), None
+                return _distinct_items(things)
         elif set(map(type, things)) == _INTS and len(set(things)) == size:   # (C loops: at every choice)
             return list(things), None
     options = distinct(things)
     return options, option_labels(options)
+
+
+def _distinct_items(items: list[Item]) -> tuple[list[Item], list[str]]:
+    """`distinct(items)` and its `option_labels`, in one pass, for items some of whose names clash."""
+    out: list[Item] = []
+    raw: list[str] = []
+    kept: dict[str, list[dict[str, Any]]] = {}  # component id -> attributes of the items kept
+    for item in items:
+        comp = item.comp
+        same = kept.get(comp.id)
+        if same is None:
+            kept[comp.id] = [item.attrs]
+        elif item.attrs in same:
+            continue
+        else:
+            same.append(item.attrs)
+        out.append(item)
+        raw.append(comp.name)
+    return out, raw if len(set(raw)) == len(raw) else _clashing_labels(out, raw)
 
 
 def option_labels(things: list[Any]) -> list[str]:
@@ -295,6 +317,11 @@ def option_labels(things: list[Any]) -> list[str]:
     raw = [x.comp.name if x.__class__ is Item else _joined(x) if x.__class__ is tuple else str(x) for x in things]
     if len(set(raw)) == len(raw):
         return raw
+    return _clashing_labels(things, raw)
+
+
+def _clashing_labels(things: list[Any], raw: list[str]) -> list[str]:
+    """`option_labels` of `things` whose plain labels `raw` clash: ids added, then what tells copies apart."""
     out = []
     for thing, label in zip(things, raw, strict=True):
         if raw.count(label) > 1 and isinstance(thing, Item):

@@ -26,13 +26,17 @@ class GridCells:
 
     def __init__(self, game: Interpreter) -> None:
         self.game = game
+        # `in_a_row_of`'s lines, by (cell uid, N), kept with the layout (per pack and player count)
+        self.lines = game.layout.grid_lines
         # `at(TYPE, COL, ROW)` on a board no player owns compiles to `game.grids.shared[TYPE][(COL, ROW)]`:
-        # two dict reads, no call (each board's map is made at its first use in the match)
-        self.shared = _SharedBoards(self)
+        # two dict reads, no call (each board's map is made at its first use in the match, and holds the cells
+        # read so far); (made without an `__init__` of their own: this runs for every match)
+        self.shared = shared = _SharedBoards()
         # and `column(TYPE, N)` / `row(TYPE, N)` to `list(game.grids.shared_runs[TYPE, 0 or 1][N])`
-        self.shared_runs = _SharedRuns(self)
+        self.shared_runs = runs = _SharedRuns()
         # and `step(CELL, DIRS)` to `list(game.grids.steps[direction_key(DIRS)][CELL])` ("D1\nD2" when written out)
-        self.steps = _StepTables(self)
+        self.steps = steps = _StepTables()
+        shared.grids = runs.grids = steps.grids = self
 
     def _grid(self, type_id: str) -> Grid:
         grid = self.game.pack.grids.get(type_id)
@@ -158,31 +162,28 @@ class GridCells:
 
     def in_a_row_of(self, cell: Any, n: Any, attr: str, value: Any) -> bool:
         """`in_a_row(CELL, N, it.ATTR == VALUE)` for a plain attribute and a VALUE that does not depend on `it`:
-        the same answer, each cell's attribute compared without a call per cell."""
-        rays = self.game.layout.grid_rays.get(cell.uid) if cell.__class__ is Item else None   # made already
-        if rays is None:
-            rays = self._rays(cell)
+        the same answer, each cell's attribute compared without a call per cell. Reading an attribute has no
+        effect and cannot fail, so unlike `in_a_row` it may skip cells: it reads the lines a run of N could
+        lie on (`_lines`: each ray cut at N - 1 cells, axes too short for N left out)."""
+        if cell.__class__ is not Item:
+            self._rays(cell)    # a rule error: no cell
         need = n if n.__class__ is int else int(n)
+        found = self.lines.get((cell.uid, need))
+        if found is None:
+            found = self._lines(cell, need)
         if cell.attrs.get(attr, 0) != value:
             return need <= 0
         if need <= 1:
             return True
-        items = self.game.state.items
-        for ahead, behind in rays:     # as in_a_row
-            run = 1
-            for uid in ahead:
-                if items[uid].attrs.get(attr, 0) != value:
-                    break
-                run += 1
-                if run >= need:
-                    return True
-            for uid in behind:
-                if items[uid].attrs.get(attr, 0) != value:
-                    break
-                run += 1
-                if run >= need:
-                    return True
-        return False
+        return _run(found, self.game.state.items, attr, value, need)
+
+    def _lines(self, cell: Any, need: int) -> list[tuple[list[int], list[int]]]:
+        """The rays through `cell` (`_rays`) a run of `need` could lie on, each cut at `need - 1` cells: made
+        once per cell and length (per pack and player count)."""
+        rays = self._rays(cell)
+        keep = max(need - 1, 0)
+        lines = [(ahead[:keep], behind[:keep]) for ahead, behind in rays if len(ahead) + len(behind) >= keep]
+        return self.lines.setdefault((cell.uid, need), lines)
 
     def _rays(self, cell: Any) -> list[tuple[list[int], list[int]]]:
         """The straight lines through a cell, one per axis: the uids going one way and going the other, each
@@ -207,13 +208,33 @@ class GridCells:
         return found
 
 
+def _run(lines: list[tuple[list[int], list[int]]], items: list[Item], attr: str, value: Any, need: int) -> bool:
+    """`in_a_row_of`'s search along `lines` (a cell without the attribute reads as 0, as `it.ATTR` does)."""
+    for ahead, behind in lines:
+        run = 1
+        for uid in ahead:
+            if items[uid].attrs.get(attr, 0) != value:
+                break
+            run += 1
+        else:
+            if run >= need:
+                return True
+        for uid in behind:
+            if items[uid].attrs.get(attr, 0) != value:
+                break
+            run += 1
+            if run >= need:
+                return True
+    return False
+
+
 def direction_key(value: Any) -> str:
     """The key of `step`'s table for the directions it was given (one as text, or a list of them): the
     directions one a line. Never fails: a value that is no direction (a number) makes a key whose table reports
     it when a cell is looked up, where the rule reads it."""
     if value.__class__ is str:
         return value
-    if isinstance(value, list | tuple):
+    if isinstance(value, (list, tuple)):   # (not `list | tuple`: a new union at every call)
         try:
             return "\n".join(value)
         except TypeError:
@@ -223,18 +244,26 @@ def direction_key(value: Any) -> str:
 
 class _Steps(dict[Any, list[Item]]):
     """Cell -> the cells one step from it in the given directions, for one list of directions in this match
-    (callers copy the list they read). A miss works the cell's steps out once, or is a rule error when the key
-    is no cell of a grid or a direction is not the grid's."""
+    (callers copy the list they read). A miss reads the cell's steps as uids, worked out once per pack and
+    player count (`Layout.grid_steps`, as `in_a_row`'s lines), or is a rule error when the key is no cell of
+    a grid or a direction is not the grid's."""
 
-    __slots__ = ("directions", "grids")
+    __slots__ = ("directions", "grids", "uids")
 
-    def __init__(self, grids: GridCells, directions: tuple[str, ...]) -> None:
+    def __init__(self, grids: GridCells, directions: tuple[str, ...], uids: dict[int, list[int]]) -> None:
         super().__init__()
         self.grids = grids
         self.directions = directions
+        self.uids = uids
 
     def __missing__(self, cell: Any) -> list[Item]:
-        found = self.grids._step_cells(cell, self.directions)
+        uids = self.uids.get(cell.uid) if cell.__class__ is Item else None
+        if uids is None:
+            found = self.grids._step_cells(cell, self.directions)
+            self.uids.setdefault(cell.uid, [item.uid for item in found])
+        else:
+            items = self.grids.game.state.items
+            found = [items[uid] for uid in uids]
         self[cell] = found
         return found
 
@@ -244,50 +273,48 @@ class _StepTables(dict[str, _Steps]):
     when first read."""
 
     __slots__ = ("grids",)
-
-    def __init__(self, grids: GridCells) -> None:
-        super().__init__()
-        self.grids = grids
+    grids: GridCells
 
     def __missing__(self, directions: str) -> _Steps:
-        steps = _Steps(self.grids, tuple(directions.split("\n")) if directions else ())
+        known = self.grids.game.layout.grid_steps
+        steps = _Steps(self.grids, tuple(directions.split("\n")) if directions else (),
+                       known.get(directions) or known.setdefault(directions, {}))
         self[directions] = steps
         return steps
 
 
 class _Board(dict[tuple[Any, Any], Item]):
-    """(column, row) -> this match's cell there, for one board no player owns. A miss does what `at` does:
-    coordinates that are not plain numbers are converted (a dict read already equates True and 1), and
-    off the board is a rule error."""
+    """(column, row) -> this match's cell there, for one board no player owns: filled as cells are read (a game
+    reads few of its cells with `at`: making the whole map each match cost more than the reads). A miss does
+    what `at` does: coordinates that are not plain numbers are converted (a dict read already equates True and
+    1), and off the board is a rule error."""
 
-    __slots__ = ("type_id",)
+    __slots__ = ("game", "type_id", "uids")
 
-    def __init__(self, type_id: str, cells: dict[tuple[Any, Any], Item]) -> None:
-        super().__init__(cells)
-        self.type_id = type_id
+    def __init__(self, game: Interpreter, type_id: str, uids: dict[tuple[int, int], int]) -> None:
+        super().__init__()
+        self.game, self.type_id, self.uids = game, type_id, uids
 
     def __missing__(self, key: tuple[Any, Any]) -> Item:
+        uid = self.uids.get(key)
+        if uid is not None:
+            found = self[key] = self.game.state.items[uid]
+            return found
         col, row = key
-        found = self.get((int(col), int(row)))
-        if found is None:
+        uid = self.uids.get((int(col), int(row)))
+        if uid is None:
             raise RuleError(f"there is no cell at column {col}, row {row} of the '{self.type_id}' grid")
-        return found
+        return self.game.state.items[uid]
 
 
 class _SharedBoards(dict[str, _Board]):
     """Grid type -> its `_Board` in this match, made when first read."""
 
     __slots__ = ("grids",)
-
-    def __init__(self, grids: GridCells) -> None:
-        super().__init__()
-        self.grids = grids
+    grids: GridCells
 
     def __missing__(self, type_id: str) -> _Board:
-        items = self.grids.game.state.items
-        cells = self.grids.cells(type_id, None)
-        board = _Board(type_id, dict(zip(cells, map(items.__getitem__, cells.values()), strict=True)))
-        self[type_id] = board
+        board = self[type_id] = _Board(self.grids.game, type_id, self.grids.cells(type_id, None))
         return board
 
 
@@ -306,10 +333,7 @@ class _SharedRuns(dict[tuple[str, int], _Runs]):
     """(grid type, 0 for columns or 1 for rows) -> its `_Runs` in this match, made when first read."""
 
     __slots__ = ("grids",)
-
-    def __init__(self, grids: GridCells) -> None:
-        super().__init__()
-        self.grids = grids
+    grids: GridCells
 
     def __missing__(self, key: tuple[str, int]) -> _Runs:
         type_id, by = key

@@ -112,8 +112,8 @@ class Interpreter:
         self.seats[None] = _NOBODY
         # zones whose items' triggers answer a seat's events: its own active zones, then the shared ones
         # (cards on the table answer every player; their `when` says for whom)
-        zones = self.state.all_zones()
-        self._active_zones = [[zones[i] for i in slots] for slots in plan.active]
+        zones = self.state.all_zones().__getitem__
+        self._active_zones = [list(map(zones, slots)) for slots in plan.active]
         self._rotations, self._orders = plan.rotations, plan.orders   # (read-only: shared by every match)
 
     def _size_zones(self, players: int) -> None:
@@ -189,14 +189,16 @@ class Interpreter:
             self.trace.append(_STOPPED)
 
     def round_started(self, n: int) -> None:
-        """A flow `repeat` begins its pass `n`."""
-        state = self.state
-        state.periods["round"] += 1
-        if self.live:   # a fork catching up loads its checkpoint's budget when it arrives (`spend`, inlined)
-            work = state.work = state.work + 1
-            if work > self.work_limit:
-                raise self.out_of_work("a flow repeat")
-        if self.observers and ROUND_STARTED in self.heard:
+        """A flow `repeat` begins its pass `n` (the untraced flow does this inline: engine/compile/flow.py)."""
+        self.state.periods["round"] += 1
+        if self.live:   # a fork catching up loads its checkpoint's budget when it arrives
+            self.spend(1, "a flow repeat")
+        if self.observers:
+            self.round_told(n)
+
+    def round_told(self, n: int) -> None:
+        """Tell the observers a flow `repeat` began its pass `n`."""
+        if ROUND_STARTED in self.heard:
             self.tell(Event(ROUND_STARTED, None, {"round": n}))
 
     # ---------------------------------------------------------------- events

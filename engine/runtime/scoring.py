@@ -95,4 +95,13 @@ def verdict(results: list[PlayerResult], team_loss: bool = False) -> tuple[Verdi
 
 def winners(game: Interpreter) -> list[int]:
     """The seats that would win if the game ended now."""
+    scoring = game.pack.scoring
+    if scoring is not None and not (scoring.tiebreak or scoring.breakdown or scoring.ranks) \
+            and scoring.eliminated is None and scoring.team_loss is None:
+        # a score alone decides (the usual case; this runs at the end of every game): the seats with the best
+        # one, as `verdict` finds them, without the results it would build and throw away
+        score_of = scoring.score
+        scores = [int(score_of(Ctx(game, seat))) for seat in range(len(game.state.players))]
+        best = max(scores, default=0)
+        return [seat for seat, score in enumerate(scores) if score == best]
     return verdict(final_scores(game), team_lost(game))[1]

@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import random
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import TYPE_CHECKING, Any
 
 from engine.runtime.boards import Graph
@@ -138,7 +138,7 @@ class State:
     # (trigger id, seat, "period:count") -> uses: triggers limited to once per turn, round or game
     trigger_uses: dict[tuple[str, int | None, str], int] = field(default_factory=dict)
     step: str = ""                # the flow step running now
-    periods: dict[str, int] = field(default_factory=lambda: {"turn": 0, "round": 0})  # turns and rounds begun
+    periods: dict[str, int] = field(default_factory=partial(dict, turn=0, round=0))  # turns and rounds begun
     decisions: int = 0            # decisions asked (forced single options are not asked)
     firings: int = 0              # triggers fired (a budget against trigger loops)
     work: int = 0                 # units of work spent: bounded by MAX_WORK (engine/runtime/limits.py)
@@ -326,10 +326,12 @@ def new_state(pack: Pack, players: int, seed: int, plan: Layout | None = None) -
     the caller has it)."""
     if plan is None:
         plan = layout(pack, players)
-    seats = [Player(seat, dict(plan.player_counters), {z.id: Zone(z, seat) for z in plan.player_zones})
-             for seat in range(players)]
+    # (no comprehension for what a pack leaves empty: this runs for every match)
+    seats = [Player(seat, dict(plan.player_counters), {z.id: Zone(z, seat) for z in plan.player_zones}
+                    if plan.player_zones else {}) for seat in range(players)]
     state = State(seats, dict(plan.counters), {z.id: Zone(z, None) for z in plan.global_zones}, seed)
-    state.dice = {did: [] for did in pack.dice}
+    if pack.dice:
+        state.dice = {did: [] for did in pack.dice}
     new = Item.__new__
     items = state.items
     append = items.append
@@ -374,6 +376,10 @@ class Layout:
     grid_cells: dict[tuple[str, int | None], dict[tuple[int, int], int]] = field(default_factory=dict)
     grid_runs: dict[tuple[str, int | None, int], dict[int, list[int]]] = field(default_factory=dict)
     grid_rays: dict[int, list[tuple[list[int], list[int]]]] = field(default_factory=dict)  # cell uid -> its lines
+    # `step`'s directions (one a line) -> cell uid -> the uids one step from it that way
+    grid_steps: dict[str, dict[int, list[int]]] = field(default_factory=dict)
+    # (cell uid, N) -> the lines a run of N through the cell could lie on (`GridCells.in_a_row_of`)
+    grid_lines: dict[tuple[int, int], list[tuple[list[int], list[int]]]] = field(default_factory=dict)
 
 
 def layout(pack: Pack, players: int) -> Layout:

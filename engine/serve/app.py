@@ -2,8 +2,10 @@
 
 A seat's URL carries its secret token (`/t/TABLE/TOKEN`); the page opens `/ws/TABLE/TOKEN` and receives
 only `Table.payload(seat)`: its redacted view and feed, never the state. Messages from a page:
-`{"type": "answer", "index": i, "version": v}`, `{"type": "undo", "version": v}`, `{"type": "sync"}`.
-Bots answer in a task per table, one answer per `bot_delay` seconds, so people can follow them.
+`{"type": "answer", "index": i, "version": v}`, `{"type": "undo", "version": v}`, `{"type": "sync"}` (with
+an optional `"id"`, echoed as `"sync"` in the state it gets back). A page is pushed a state only when what it
+shows changed, so the messages it receives do not count another seat's secret answers. Bots answer in a
+task per table, one answer per `bot_delay` seconds, so people can follow them.
 """
 
 from __future__ import annotations
@@ -27,13 +29,30 @@ from engine.serve.table import RefusedError, Table
 STATIC = resources.files("engine.serve") / "static"
 
 
+class _Page:
+    """An open page: its seat, its socket, and the version of the last state it was sent."""
+
+    __slots__ = ("seat", "socket", "version")
+
+    def __init__(self, seat: int, socket: WebSocket) -> None:
+        self.seat, self.socket, self.version = seat, socket, -1
+
+    async def send(self, table: Table, extra: dict[str, Any] | None = None, *, if_changed: bool = False) -> None:
+        """Send the seat's payload (`if_changed`: only if its version is not the one last sent)."""
+        payload = table.payload(self.seat)
+        if if_changed and payload["version"] == self.version:
+            return
+        self.version = payload["version"]
+        await self.socket.send_json({"type": "state", **payload, **(extra or {})})
+
+
 class Server:
     """The tables one server hosts, the pages connected to each, and their bots' pacing."""
 
     def __init__(self, tables: list[Table], bot_delay: float = 0.6) -> None:
         self.tables = {t.name: t for t in tables}
         self.bot_delay = bot_delay
-        self.pages: dict[str, list[tuple[int, WebSocket]]] = {name: [] for name in self.tables}
+        self.pages: dict[str, list[_Page]] = {name: [] for name in self.tables}
         self._bots: dict[str, asyncio.Task[None]] = {}
 
     def find(self, table: str, token: str) -> tuple[Table, int] | None:
@@ -42,15 +61,15 @@ class Server:
         return None if found is None or seat is None else (found, seat)
 
     async def push(self, table: Table) -> None:
-        """Send every page of `table` its seat's payload."""
-        for seat, socket in list(self.pages[table.name]):
+        """Send every page of `table` whose seat's payload changed since it was last sent one."""
+        for page in list(self.pages[table.name]):
             try:
-                await socket.send_json({"type": "state", **table.payload(seat)})
+                await page.send(table, if_changed=True)
             except (WebSocketDisconnect, RuntimeError):
-                self._drop(table.name, socket)
+                self._drop(table.name, page.socket)
 
     def _drop(self, name: str, socket: WebSocket) -> None:
-        self.pages[name] = [(s, w) for s, w in self.pages[name] if w is not socket]
+        self.pages[name] = [p for p in self.pages[name] if p.socket is not socket]
 
     def wake_bots(self, table: Table) -> None:
         """Start the table's bot task unless it runs already."""
@@ -90,13 +109,14 @@ def create_app(server: Server) -> Starlette:
             return
         table, seat = found
         await ws.accept()
-        server.pages[table.name].append((seat, ws))
+        page = _Page(seat, ws)
+        server.pages[table.name].append(page)
         try:
-            await ws.send_json({"type": "state", **table.payload(seat)})
+            await page.send(table)
             server.wake_bots(table)
             while True:
                 message = await ws.receive_json()
-                await _handle(server, table, seat, ws, message)
+                await _handle(server, table, page, message)
         except WebSocketDisconnect:
             pass
         finally:
@@ -116,8 +136,9 @@ def create_app(server: Server) -> Starlette:
     ], lifespan=lifespan)
 
 
-async def _handle(server: Server, table: Table, seat: int, ws: WebSocket, message: Any) -> None:
+async def _handle(server: Server, table: Table, page: _Page, message: Any) -> None:
     kind = message.get("type") if isinstance(message, dict) else None
+    seat = page.seat
     try:
         if kind == "answer":
             index, version = message.get("index"), message.get("version")
@@ -128,13 +149,14 @@ async def _handle(server: Server, table: Table, seat: int, ws: WebSocket, messag
             version = message.get("version")
             table.undo(seat, version if isinstance(version, int) else -1)
         elif kind == "sync":
-            await ws.send_json({"type": "state", **table.payload(seat)})
+            sync = message.get("id")
+            await page.send(table, {"sync": sync} if isinstance(sync, int | str) else None)
             return
         else:
             raise RefusedError(f"unknown message type {kind!r}")
     except (RefusedError, CogworkError) as exc:
-        await ws.send_json({"type": "refused", "message": str(exc)})
-        await ws.send_json({"type": "state", **table.payload(seat)})
+        await page.socket.send_json({"type": "refused", "message": str(exc)})
+        await page.send(table)
         return
     await server.push(table)
     server.wake_bots(table)

@@ -7,6 +7,7 @@ everything a seat receives is built by `payload(seat)` from the seat's redacted 
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import secrets
@@ -42,7 +43,9 @@ class _Answered:
 
 
 class Table:
-    """A served match. `version` grows with every change, so a page can tell a stale answer."""
+    """A served match. `changes` counts every change (a bot's answer is applied only if none came since it
+    began to think); a page sees `page_version(seat)`, which moves only when what that seat is shown moves,
+    so it can tell a stale answer without learning how many secret answers another seat gave."""
 
     def __init__(self, name: str, pack: Pack, rules: RulesText, match: Match, seats: list[str],
                  log_path: Path | None, seed: int, bots: dict[int, BotSpec] | None = None) -> None:
@@ -62,7 +65,8 @@ class Table:
                 bot.bind(match)
         self.thinking = False   # a bot is choosing (in a worker thread): the match must not change meanwhile
         self.history: list[_Answered] = []
-        self.version = 0
+        self.changes = 0
+        self._shown: dict[int, tuple[bytes, int]] = {}   # per seat: digest of its last payload, its version
         self.layout = layout(pack)
         self._save()
 
@@ -87,9 +91,10 @@ class Table:
 
     # ---------------------------------------------------------------- changes
     def answer(self, seat: int, index: int, version: int) -> None:
-        """A person's answer to the decision they saw at `version`; refused unless it is still pending."""
+        """A person's answer to the decision their page showed at `version`; refused unless that is still
+        what the page would show."""
         decision = self.match.decision
-        if version != self.version:
+        if version != self.page_version(seat):
             raise RefusedError("that decision was already answered (another tab?): the table is up to date now")
         if decision is None or decision.seat != seat:
             raise RefusedError("it is not your turn")
@@ -111,7 +116,7 @@ class Table:
         decision = self.match.decision
         if decision is None or decision.seat not in self.bots:
             return None
-        version = self.version
+        version = self.changes
         self.thinking = True
         try:
             return version, self.bots[decision.seat].choose(self.match.view(decision.seat), decision)
@@ -120,7 +125,7 @@ class Table:
 
     def bot_answer(self, version: int, index: int) -> None:
         """Apply a bot's choice, unless the table changed since it was made."""
-        if version == self.version and self.bot_to_move():
+        if version == self.changes and self.bot_to_move():
             self._apply(index)
 
     def _apply(self, index: int) -> None:
@@ -130,13 +135,21 @@ class Table:
         self.match.apply(index)
         self.feeds[decision.seat].answered()
         self.history.append(_Answered(len(self.match.log), before))
-        self.version += 1
+        self.changes += 1
         self._save()
 
     def can_undo(self, seat: int) -> int:
         """How many answers undoing `seat`'s last answer takes back (0: none may be): only bots may have
-        answered since, and nothing this seat could not see before may have reached it since."""
+        answered since, and nothing this seat could not see before may have reached it since.
+
+        Inside a `simultaneous` step with other people at the table, only while the seat is still the one
+        to answer: whether another person answered since is their secret, and an undo button that went
+        away when they did would tell it."""
         log = self.match.log
+        decision = self.match.decision
+        if self.match.game.state.secret_since is not None and (decision is None or decision.seat != seat) \
+                and any(kind == HUMAN for s, kind in enumerate(self.seats) if s != seat):
+            return 0
         mine = [i for i, entry in enumerate(log) if entry.seat == seat]    # (forced decisions are not in it)
         if not mine:
             return 0
@@ -169,7 +182,7 @@ class Table:
     def undo(self, seat: int, version: int) -> None:
         if self.thinking:
             raise RefusedError("a bot is choosing its answer: undo once it has answered")
-        if version != self.version:
+        if version != self.page_version(seat):
             raise RefusedError("the table moved on: undo again if you still want to")
         n = self.can_undo(seat)
         if n == 0:
@@ -184,7 +197,7 @@ class Table:
         for s, feed in self.feeds.items():
             del feed.events[undone.feed_lengths[s]:]
             feed.mark = min(feed.mark, len(feed.events))
-        self.version += 1
+        self.changes += 1
         self._save()
 
     def _save(self) -> None:
@@ -196,16 +209,30 @@ class Table:
         os.replace(tmp, self.log_path)
 
     # ---------------------------------------------------------------- what a seat receives
+    def page_version(self, seat: int) -> int:
+        """The version of what `seat`'s page shows now (see `payload`)."""
+        return int(self.payload(seat)["version"])
+
     def payload(self, seat: int) -> dict[str, Any]:
         """Everything the page of `seat` shows: its redacted view, its decision, rules text of the options
-        and of every card it can see, the recent part of its feed (`new`: since its last answer)."""
+        and of every card it can see, the recent part of its feed (`new`: since its last answer), and a
+        `version` that moves only when the rest of the payload does (a digest of it is kept per seat)."""
+        data = self._content(seat)
+        digest = hashlib.sha256(json.dumps(data, sort_keys=True, separators=(",", ":")).encode()).digest()
+        shown = self._shown.get(seat)
+        version = 0 if shown is None else shown[1] + (shown[0] != digest)
+        self._shown[seat] = (digest, version)
+        data["version"] = version
+        return data
+
+    def _content(self, seat: int) -> dict[str, Any]:
         match, rules = self.match, self.rules
         view = match.view(seat)
         decision = match.decision
         feed = self.feeds[seat]
         first = max(0, len(feed.events) - PAST_EVENTS)
         data: dict[str, Any] = {
-            "table": self.name, "pack": self.pack.name, "seat": seat, "version": self.version,
+            "table": self.name, "pack": self.pack.name, "seat": seat,
             "seats": [{"seat": s, "kind": kind, **({"bot": self.bot_kinds[s]} if s in self.bot_kinds else {})}
                       for s, kind in enumerate(self.seats)],
             "names": self._names(view), "view": view, "layout": self.layout,

@@ -1,0 +1,156 @@
+"""The short cuts a short game takes (issue 17: Connect Four and tic-tac-toe against hand-written Python) give
+what the general paths give: `in_a_row_of` reads only the lines a run could lie on, `winners` skips the
+results a score alone decides, `count(X where C) > 0` stops at the first element that passes, a choice of
+uniquely named items skips `offer`, an attribute every item starts with is read without a default, and a
+shared board's map holds only the cells read so far."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from engine.compile import codegen
+from engine.compile.loading import load_pack
+from engine.errors import RuleError
+from engine.play.agents import RandomAgent
+from engine.play.match import Match
+from engine.runtime.defs import held_by_every_item
+from engine.runtime.scoring import final_scores, team_lost, verdict, winners
+from tests.test_engine_mechanisms import make_pack
+
+LINES = Path(__file__).parent / "fixtures" / "packs" / "lines"
+
+
+def _names(fn: object) -> tuple[str, ...]:
+    """The global and attribute names a generated function's code reads (its code built now if pending)."""
+    codegen.prepare(fn)
+    return fn.__code__.co_names  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_in_a_row_of_agrees_with_in_a_row_on_random_boards(seed: int) -> None:
+    """Every cell, every N from 0 to 6 (longer than the 5-by-4 board's lines), marks 0-2 at random."""
+    rng = random.Random(seed)
+    session = Match(load_pack(str(LINES)), 2, 1)
+    grids = session.game.grids
+    cells = session.game.state.zone("board", None).items
+    for cell in cells:
+        cell.attrs["mark"] = rng.choice((0, 1, 1, 2))
+    for cell in cells:
+        for need in range(7):
+            for value in (0, 1, 2):
+                expected = grids.in_a_row(cell, need, lambda c, v=value: c.attrs["mark"] == v)
+                assert grids.in_a_row_of(cell, need, "mark", value) == expected, (cell, need, value)
+
+
+def test_in_a_row_of_an_attribute_some_cells_lack_reads_it_as_0() -> None:
+    """`extra` is no starting attribute: the lines are read with a default, as `in_a_row` reads them."""
+    session = Match(load_pack(str(LINES)), 2, 1)
+    grids = session.game.grids
+    cells = {(c.attrs["col"], c.attrs["row"]): c for c in session.game.state.zone("board", None).items}
+    for xy in ((1, 1), (2, 1), (3, 1)):
+        cells[xy].attrs["extra"] = 5
+    assert grids.in_a_row_of(cells[(2, 1)], 3, "extra", 5)
+    assert not grids.in_a_row_of(cells[(2, 1)], 4, "extra", 5)
+    assert grids.in_a_row_of(cells[(5, 4)], 3, "extra", 0)   # no cell of the top row has it: all read as 0
+    with pytest.raises(RuleError, match="needs a cell of a grid"):
+        grids.in_a_row_of(3, 3, "mark", 1)
+
+
+@pytest.mark.parametrize("name", ["tic-tac-toe", "connect-four", "goofspiel", "breakthrough"])
+def test_winners_by_score_alone_are_the_verdicts(name: str) -> None:
+    pack = load_pack(name)
+    for seed in range(1, 40 if name != "breakthrough" else 8):
+        game = Match.played(pack, 2, seed, [RandomAgent(seed, s) for s in range(2)]).game
+        assert winners(game) == verdict(final_scores(game), team_lost(game))[1]
+
+
+_COUNTED = """
+counters:
+  seen: {name: Seen, scope: global}
+  got: {name: Got, scope: global}
+zones:
+  box: {scope: global}
+component_types:
+  token: {zone: box, attrs: {v: {type: int, default: 0}}}
+components:
+  token:
+    - {id: a, name: A, v: 1}
+    - {id: b, name: B, v: 0}
+    - {id: c, name: C, v: 2}
+flow:
+  - {id: go, do: "if TEST { set got = 1 }"}
+"""
+
+
+@pytest.mark.parametrize(("test", "holds"), [
+    ("count(box where it.v == 0) > 0", True), ("count(box where it.v == 5) > 0", False),
+    ("count(box where it.v >= 1) >= 1", True), ("count(box where it.v > 2) != 0", False),
+    ("count(box where it.v == 5) == 0", True), ("count(box where it.v == 2) == 0", False),
+    ("count(box where it.v > 7) <= 0", True), ("count(box where it.v < 7) < 1", False),
+    ("count(box where it.v < 7) > 1", True),   # not a question of some: counted as before
+])
+def test_a_count_compared_with_none_gives_the_count_s_answer(tmp_path: Path, test: str, holds: bool) -> None:
+    pack = make_pack(tmp_path, _COUNTED.replace("TEST", test))
+    assert Match(pack, 1, 1).game.counter("got", None) == int(holds)
+
+
+def test_a_count_asked_whether_some_pass_stops_at_the_first_and_a_failing_test_still_fails(tmp_path: Path) -> None:
+    """The quiet test stops at A (the loop has a `break`); a test that can fail (a division) is counted whole,
+    so B's division by zero fails the rule as it did."""
+    pack = make_pack(tmp_path / "quiet", _COUNTED.replace("TEST", "count(box where it.v == 1) > 0"))
+    assert Match(pack, 1, 1).game.counter("got", None) == 1
+    assert "any" not in _names(pack.untraced_flow)   # written out as a loop that breaks at the first
+    loud = make_pack(tmp_path / "loud", _COUNTED.replace("TEST", "count(box where it.v == 1 or 1 / it.v == 1) > 0"))
+    with pytest.raises(RuleError, match="division by zero"):
+        Match(loud, 1, 1)
+
+
+def test_an_attribute_every_item_starts_with_is_read_without_a_default(tmp_path: Path) -> None:
+    pack = load_pack("connect-four")
+    assert held_by_every_item(pack, "mark") and held_by_every_item(pack, "col")
+    assert not held_by_every_item(pack, "nothing")
+    some = make_pack(tmp_path, _COUNTED.replace("TEST", "true").replace(
+        "    - {id: c, name: C, v: 2}\n", "    - {id: c, name: C, v: 2}\n  other:\n    - {id: d, name: D}\n").replace(
+        "  token: {zone: box, attrs: {v: {type: int, default: 0}}}\n",
+        "  token: {zone: box, attrs: {v: {type: int, default: 0}}}\n  other: {zone: box}\n"))
+    assert not held_by_every_item(some, "v")   # D has no `v`: a read of it gives 0, with the default
+
+
+def test_a_choice_of_uniquely_named_items_is_offered_without_labels_and_labelled_alike() -> None:
+    """Tic-tac-toe's cells each have a name of their own: no `offer()`, and the labels made when read are the
+    cells' names, as `offer` made them."""
+    pack = load_pack("tic-tac-toe")
+    match = Match(pack, 2, 3)
+    decision = match.decision
+    assert decision is not None and decision._labels is None
+    assert decision.labels == [c.comp.name for c in decision.payloads]
+    match.apply_label("center")
+    assert match.decision is not None and "center" not in match.decision.labels
+
+
+def test_a_shared_board_holds_the_cells_read_so_far_and_at_reads_as_before(tmp_path: Path) -> None:
+    session = Match(load_pack(str(LINES)), 2, 1)
+    board = session.game.grids.shared["cell"]
+    assert set(board) == {(col, 4) for col in range(1, 6)}   # the first choice read the top row, nothing else
+    cell = board[2, 3]
+    assert (cell.attrs["col"], cell.attrs["row"]) == (2, 3) and len(board) == 6 and board[2, 3] is cell
+    assert board[2.0, True] is session.game.grids.shared["cell"][2, 1]   # numbers that are not ints
+    with pytest.raises(RuleError, match="no cell at column 6, row 1"):
+        board[6, 1]
+    session.run([RandomAgent(1, seat) for seat in range(2)])   # the whole game reads its cells so
+    assert session.done
+
+
+def test_the_untraced_flow_starts_a_round_inline_and_pays_for_it() -> None:
+    """The untraced flow counts the round and pays its unit of work without `round_started`: the same work
+    and periods as a traced (forkable) match of the same game."""
+    pack = load_pack("connect-four")
+    plain = Match.played(pack, 2, 5, [RandomAgent(5, s) for s in range(2)])
+    traced = Match(pack, 2, 5, forkable=True)
+    traced.run([RandomAgent(5, s) for s in range(2)])
+    assert plain.game.state.periods == traced.game.state.periods
+    assert plain.game.state.work == traced.game.state.work
+    assert "round_started" not in _names(pack.untraced_flow) and "round_started" in _names(pack.flow)
