@@ -307,6 +307,40 @@ def test_players_as_values_and_acting_for_another_player(tmp_path: Path) -> None
     assert [game.counter("coin", s) for s in range(3)] == [3, 4, 2]
 
 
+def test_next_player_and_me_read_the_seat_they_name_in_every_seat_and_inside_as(tmp_path: Path) -> None:
+    """`next_player.ZONE`, `next_player.COUNTER` and `me.ZONE` read the seat itself (no rotation is built):
+    the player after the last is the first, and an `as` block moves both."""
+    pack = make_pack(tmp_path, textwrap.dedent("""\
+        counters:
+          coin: {resource: true}
+          seen: {resource: true}
+        zones:
+          hand: {}
+        component_types:
+          card: {zone: hand, per_player: true}
+        components:
+          card:
+            - {id: a}
+            - {id: b}
+        flow:
+          - id: turn
+            each_player:
+              - id: look
+                do: |
+                  move me.hand[1] to next_player.hand
+                  gain me.seat coin
+                  set seen = 10 * count(next_player.hand) + next_player.coin
+                  as next_player { gain count(me.hand) + next_player.seat seen }
+        """), players=3)
+    game = Match(pack, 3, 1).game
+    assert [len(game.state.zone("hand", s).items) for s in range(3)] == [2, 2, 2]
+    # P1 sets 10 * 3 + 0 (P2 holds 3, has no coin), later gains 2 + 2 when P3 acts as P1 (P1 holds 2, P2 is
+    # seat 2); P2 sets 30 over the 3 + 3 it gained as P1's next player; P3 sets 10 * 2 + 1 (P1's hand and coin)
+    # over the 3 + 1 it gained as P2's
+    assert [game.counter("seen", s) for s in range(3)] == [30 + 4, 30, 21]
+    assert [game.counter("coin", s) for s in range(3)] == [1, 2, 3]
+
+
 def test_sorted_and_seeded_rolls(tmp_path: Path) -> None:
     pack = make_pack(tmp_path, textwrap.dedent("""\
         counters:

@@ -152,7 +152,7 @@ class EffectCompiler(ExprCompiler):
         self._not_item_backed(name, "gained")
         amount = self.expr(amount_t)
         general = stmts("game.gain(ctx, N, int(A))", N=const(str(name)), A=amount)
-        return self._unless_watched(self._quick_counter(str(name), "gain", amount), general), None
+        return self._unless_watched(self.quick_counter(str(name), "gain", amount), general), None
 
     def _s_lose(self, t: Tree):
         amount_t, name = t.children
@@ -164,7 +164,7 @@ class EffectCompiler(ExprCompiler):
         self._not_item_backed(name, "lost")
         amount = self.expr(amount_t)
         general = stmts("game.lose(ctx, N, int(A))", N=const(str(name)), A=amount)
-        return self._unless_watched(self._quick_counter(str(name), "lose", amount), general), None
+        return self._unless_watched(self.quick_counter(str(name), "lose", amount), general), None
 
     def _not_item_backed(self, tok: Token | Tree, done: str) -> None:
         """An item-backed counter is read from its items: only paying (exhausting them) changes it."""
@@ -218,7 +218,7 @@ class EffectCompiler(ExprCompiler):
                                None)
                 return [], None
             self.usage.produce(n, self.dsl.spot(tok))
-            quick = self._quick_counter(n, "set", value)
+            quick = self.quick_counter(n, "set", value)
             return quick or stmts("game.change(ctx, N, int(V))", N=const(n), V=value), None
         if isinstance(target, Tree) and target.data == "attr":
             base_t, name_tok = target.children
@@ -278,7 +278,7 @@ class EffectCompiler(ExprCompiler):
             return general
         return [ast.If(expr("game.observers"), general, quick)]
 
-    def _quick_counter(self, name: str, op: str, amount: ast.expr) -> list[ast.stmt] | None:
+    def quick_counter(self, name: str, op: str, amount: ast.expr) -> list[ast.stmt] | None:
         """`gain`/`lose`/`set` of a plain counter nobody listens to, as a few dict operations.
 
         Same result as Interpreter.gain / lose / change: the value is clamped to the counter's bounds. Counters

@@ -273,7 +273,10 @@ class ExprCompiler(Walker):
             return kinded(ast.Name(py, ast.Load()), self.kinds.get(py))
         builtin = _BUILTIN_EXPR.get(n)
         if builtin is not None:
-            return kinded(expr(builtin[0]), builtin[1])
+            node = kinded(expr(builtin[0]), builtin[1])
+            if n in _BUILTIN_SEATS:   # its seat, without the player: `next_player.hand` reads no rotation
+                node.cog_seat = expr(_BUILTIN_SEATS[n])  # type: ignore[attr-defined]
+            return node
         if n in pack.counters or n in pack.zones or n in pack.components or n in pack.dice:
             self.usage.ref(n, self.dsl.spot(tok))
         if n in pack.counters:
@@ -411,18 +414,23 @@ class ExprCompiler(Walker):
         return any(name in t.attrs for t in self.pack.types.values())
 
     def _player_attr(self, player: ast.expr, name: str) -> ast.expr:
-        """`p.NAME` for a known player: the seat (1-based), the place in turn order, a counter or a zone."""
+        """`p.NAME` for a known player: the seat (1-based), the place in turn order, a counter or a zone.
+        The seat is read from the player, or worked out directly for `me` and `next_player` (`cog_seat`)."""
+        seat = getattr(player, "cog_seat", None) or expr("P.seat", P=player)
         if name == "seat":
-            return numeric(expr("P.seat + 1", P=player))
+            return numeric(expr("S + 1", S=seat))
         if name == "position":
-            return numeric(expr("game.position(P.seat)", P=player))
+            return numeric(expr("game.position(S)", S=seat))
         cdef = self.pack.counters.get(name)
         if cdef is not None:
             if cdef.stored and cdef.scope == "player":
-                return numeric(expr("game.state.players[P.seat].counters[N]", P=player, N=const(name)))
-            return numeric(expr("game.counter(N, P.seat)", P=player, N=const(name)))
-        if name in self.pack.zones:
-            return kinded(expr("game.state.zone(N, P.seat)", P=player, N=const(name)), "zone")
+                return numeric(expr("game.state.players[S].counters[N]", S=seat, N=const(name)))
+            return numeric(expr("game.counter(N, S)", S=seat, N=const(name)))
+        zdef = self.pack.zones.get(name)
+        if zdef is not None:
+            if zdef.scope == "player":   # (`State.zone`, inlined: the seat's own copy)
+                return kinded(expr("game.state.players[S].zones[N]", S=seat, N=const(name)), "zone")
+            return kinded(expr("game.state.zone(N, S)", S=seat, N=const(name)), "zone")
         return expr("get_attr(ctx, P, N)", P=player, N=const(name))
 
     def _x_index(self, t: Tree) -> ast.expr:
@@ -673,6 +681,13 @@ _BUILTIN_EXPR: dict[str, tuple[str, str | None]] = {
                     "[1 % len(game.state.players)]", "player"),
     "others": ("game.players_from(ctx.seat if ctx.seat is not None else game.acting(None))[1:]", "players"),
     "everyone": ("game.everyone()", "players"),
+}
+
+
+# the seat of a built-in player, worked out without the player (`players_from(s)[k]` is seat s + k, wrapped)
+_BUILTIN_SEATS = {
+    "me": "(ctx.seat if ctx.seat is not None else game.acting(None))",
+    "next_player": "((ctx.seat if ctx.seat is not None else game.acting(None)) + 1) % len(game.state.players)",
 }
 
 

@@ -45,7 +45,7 @@ class FlowCompiler:
         self.sink = sink
         self.sites = sites
         self.c = EffectCompiler(pack, DslText("", src, path), procedures, usage=pack.usage)
-        self.c.unit.globals.update(seats=_seats, reveal_all=_reveal_all, rounds=_rounds,
+        self.c.unit.globals.update(seats=_seats, rounds=_rounds,
                                    rounds_exhausted=_rounds_exhausted)
         self.state = self.c.unit.temp()   # a local for `game.state` (one object for the whole match)
 
@@ -148,13 +148,20 @@ class FlowCompiler:
         for i, zid in enumerate(reveal):
             if zid not in self.pack.zones:
                 self.sink.error(src, (*path, "reveal", i), "REF001", f"unknown zone '{zid}'")
-        body = commit + stmts("reveal_all(game, Z)", Z=self.c.unit.ref(reveal)) if reveal else commit
+        body = commit + [node for zid in reveal if zid in self.pack.zones for node in self._reveal(zid)]
         # the answers from here to the end of the reveal are secret: the state says since when (the outermost
         # step's start; `State.secret_since`), for samples that must not keep the other seats' answers
         outermost = self.c.unit.temp()
         return stmts("F = S.secret_since is None\nif F:\n    S.secret_since = S.decisions\ntry:\n    BODY\n"
                      "finally:\n    if F:\n        S.secret_since = None", F=outermost, S=self.state,
                      BODY=body or [ast.Pass()])
+
+    def _reveal(self, zid: str) -> list[ast.stmt]:
+        """A `simultaneous` step's `reveal` of one zone: the shared one, or every player's in seat order."""
+        if self.pack.zones[zid].scope == "global":
+            return stmts("game.reveal(S.zones[Z])", S=self.state, Z=const(zid))
+        return stmts("for P in S.players:\n    game.reveal(P.zones[Z])", P=self.c.unit.temp(), S=self.state,
+                     Z=const(zid))
 
     def _if(self, src: SourceFile, path: tuple, d: Any, prefix: str) -> list[ast.stmt]:
         cond = self._expr(src, (*path, "if"))
@@ -173,7 +180,10 @@ class FlowCompiler:
             counter = None
         body = self.steps(src, (*path, "steps"), d.get("steps"), prefix)
         n, limit = self.c.unit.temp(), self.c.unit.temp()
-        mark = stmts("game.set_counter(ctx, C, N)", C=const(counter), N=n) if counter is not None else []
+        mark = []   # the pass number in the counter: a dict store where nothing else depends on it (effect.py)
+        if counter is not None:
+            mark = self.c.quick_counter(counter, "set", ast.Name(n, ast.Load())) \
+                or stmts("game.set_counter(ctx, C, N)", C=const(counter), N=n)
         stop = [ast.If(until, [ast.Break()], [])] if until is not None else []
         # no `count`: the game should end (`until`, `end_game`) long before MAX_ROUNDS passes; reaching
         # it means it never would, and stopping there quietly would print winners of a game not over
@@ -253,14 +263,3 @@ def _seats(ctx: Ctx, order: Any) -> list[int]:
 def _rounds_exhausted(where: str) -> None:
     raise RuleError(f"the flow repeated {MAX_ROUNDS:,} times without ending the game (its `until` never held);"
                     f" give the repeat a `count`, or an `until` the game reaches", where)
-
-
-def _reveal_all(game: Any, zone_ids: list[str]) -> None:
-    """A `simultaneous` step's `reveal`: each zone, a shared one or every player's (in seat order)."""
-    state = game.state
-    for zid in zone_ids:
-        if zid in state.zones:
-            game.reveal(state.zones[zid])
-        else:
-            for player in state.players:
-                game.reveal(player.zones[zid])

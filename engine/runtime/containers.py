@@ -10,6 +10,7 @@ of the container's `capacity`.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from engine.errors import RuleError
@@ -70,4 +71,12 @@ def used(item: Item, sizes: dict[str, CounterDef]) -> int:
     for name, amount in item.attrs.get(HELD, ()):
         cdef = sizes.get(name)
         total += amount * (cdef.held.size if cdef is not None and cdef.held is not None else 1)
+    return total
+
+
+def held_sum(containers: Iterable[Item], counter: str) -> int:
+    """How many of `counter` the containers hold together."""
+    total = 0
+    for item in containers:
+        total += held(item, counter)
     return total

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from functools import partial
 from typing import Any
 
 from engine.errors import RuleError, StopLoop
 from engine.runtime.anytime import REASK, AnytimeOffer
 from engine.runtime.boards import Graph, faces_open
-from engine.runtime.containers import held, need_container, need_containers, put, used
+from engine.runtime.containers import held, held_sum, need_container, need_containers, put, used
 from engine.runtime.context import Ctx
 from engine.runtime.costs import can_pay, explain, payment_ways, reductions, way_label
 from engine.runtime.decision import DONE, KINDS, Decision, Prompt, derived_labels, joined_prompt
@@ -470,14 +471,16 @@ class Interpreter:
 
     def counter(self, name: str, seat: int | None) -> int:
         cdef = self.pack.counters[name]
+        # (no comprehension reads `self` or `name`: they would be cells, paid at every call)
         if cdef.items is not None:
             return sum(value for _, value in self._pool(cdef, seat))
         if cdef.held is not None:
-            return sum(held(c, name) for c in self.containers(cdef, seat))
+            return held_sum(self.containers(cdef, seat), cdef.id)
         if cdef.zone is not None:
             items = self.state.zone(cdef.zone, seat).items
-            if self._reserved:
-                return sum(1 for i in items if i not in self._reserved)
+            reserved = self._reserved
+            if reserved:
+                return sum(1 for i in items if i not in reserved)
             return len(items)
         if cdef.scope == "global":
             return self.state.counters[name]
@@ -523,7 +526,7 @@ class Interpreter:
     def held_total(self, ctx: Ctx, name: str) -> int:
         """A held counter as a rule reads it: the `within` containers', or the total of the seat's."""
         if ctx.pool is not None:
-            return sum(held(c, name) for c in ctx.pool)
+            return held_sum(ctx.pool, name)
         return self.counter(name, ctx.seat)
 
     def room_for(self, container: Any, name: str) -> int:
@@ -606,10 +609,10 @@ class Interpreter:
 
     def everyone(self) -> list[PlayerRef]:
         """`everyone`: every player in turn order."""
+        rotations = self._rotations   # (a local: `self` in the comprehension would be a cell, paid at every call)
         if self.state.order is not None:
-            return [self._rotations[seat][0] for seat in self.state.order]
-        rotations = self._rotations   # players_from, inlined: `everyone` is read by many conditions
-        return rotations[self.state.counters.get("first_player", 0) % len(rotations)]
+            return [rotations[seat][0] for seat in self.state.order]
+        return rotations[self.state.counters.get("first_player", 0) % len(rotations)]   # players_from, inlined
 
     def reorder(self, ctx: Ctx, key: Callable[[Ctx], Any]) -> None:
         """`reorder by EXPR`: the turn order becomes the seats sorted by EXPR (each read for that seat),
@@ -796,17 +799,19 @@ class Interpreter:
         cdef = self.pack.counters[name]
         if cdef.items is not None:
             self.set_counter(ctx, name, 0)  # raises: an item-backed counter is never gained
+        # (the event's action a partial, not a closure: that would make every local of `gain` a cell)
+        self.emit("gained", ctx.seat, {"counter": name, "amount": amount}, partial(self._gained, ctx, cdef, amount))
 
-        def apply() -> None:
-            if cdef.held is not None:
-                self._fill(ctx, cdef, amount)
-            elif cdef.zone is not None:
-                own = self.state.zone(cdef.zone, ctx.seat)
-                src = self._linked_zone(self.pack.zones[cdef.zone].draw_from, ctx.seat)
-                self.draw(ctx, src, own, amount)
-            else:
-                self.change(ctx, name, self.counter(name, ctx.seat) + self._from_supply(cdef, amount))
-        self.emit("gained", ctx.seat, {"counter": name, "amount": amount}, apply)
+    def _gained(self, ctx: Ctx, cdef: CounterDef, amount: int) -> None:
+        """What `gain` does once no trigger replaced it."""
+        if cdef.held is not None:
+            self._fill(ctx, cdef, amount)
+        elif cdef.zone is not None:
+            own = self.state.zone(cdef.zone, ctx.seat)
+            src = self._linked_zone(self.pack.zones[cdef.zone].draw_from, ctx.seat)
+            self.draw(ctx, src, own, amount)
+        else:
+            self.change(ctx, cdef.id, self.counter(cdef.id, ctx.seat) + self._from_supply(cdef, amount))
 
     def change(self, ctx: Ctx, name: str, value: int) -> None:
         """Set a counter and tell listeners: event `changed` with `old` and `new` (tracks, thresholds)."""
@@ -936,25 +941,28 @@ class Interpreter:
         cdef = self.pack.counters[name]
         if self.observers and PAID in self.heard:
             self.tell(Event(PAID, ctx.seat, {"counter": name, "amount": amount}))
+        # (the event's action a partial, not a closure: that would make every local of `_spend` a cell)
+        self.emit("paid", ctx.seat, {"counter": name, "amount": amount}, partial(self._paid, ctx, cdef, amount))
 
-        def apply() -> None:
-            if cdef.items is not None:
-                self._exhaust(ctx, cdef, amount)
-                return
-            if cdef.held is not None:
-                self._drain(ctx, cdef, amount)
-                return
-            if cdef.zone is None:
-                self.change(ctx, name, self.counter(name, ctx.seat) - amount)
-                self._to_supply(cdef, amount)
-                return
-            own = self.state.zone(cdef.zone, ctx.seat)
-            to = self._linked_zone(self.pack.zones[cdef.zone].discard_to, ctx.seat)
-            for _ in range(amount):
-                spendable = [i for i in own.items if i not in self._reserved]
-                item = self.choose_item(ctx, f"spend 1 {cdef.name}", spendable)
-                self.move(ctx, item, to)
-        self.emit("paid", ctx.seat, {"counter": name, "amount": amount}, apply)
+    def _paid(self, ctx: Ctx, cdef: CounterDef, amount: int) -> None:
+        """What paying `amount` of a counter does once no trigger replaced it."""
+        if cdef.items is not None:
+            self._exhaust(ctx, cdef, amount)
+            return
+        if cdef.held is not None:
+            self._drain(ctx, cdef, amount)
+            return
+        if cdef.zone is None:
+            self.change(ctx, cdef.id, self.counter(cdef.id, ctx.seat) - amount)
+            self._to_supply(cdef, amount)
+            return
+        own = self.state.zone(cdef.zone, ctx.seat)
+        to = self._linked_zone(self.pack.zones[cdef.zone].discard_to, ctx.seat)
+        reserved = self._reserved
+        for _ in range(amount):
+            spendable = [i for i in own.items if i not in reserved]
+            item = self.choose_item(ctx, f"spend 1 {cdef.name}", spendable)
+            self.move(ctx, item, to)
 
     def _exhaust(self, ctx: Ctx, cdef: CounterDef, amount: int) -> None:
         """Pay `amount` with items: the player picks items until their values cover it (any excess is lost).
@@ -992,8 +1000,7 @@ class Interpreter:
             raise RuleError(f"zone '{zone.id}' is full ({cap} items)")
         origin = item.zone
         if "moved" in self.pack.listened:
-            self.emit("moved", ctx.seat, {"item": item, "from": origin, "to": zone},
-                      lambda: self._place(ctx, item, origin, zone, top))
+            self._move_told(ctx, item, origin, zone, top)
         elif top or origin is None or origin.keep_filled or (self.observers and MOVED in self.heard):
             self._place(ctx, item, origin, zone, top)
         else:   # the usual case, `_place` inline: out of a zone onto the end of another, no event, nobody told
@@ -1003,6 +1010,12 @@ class Interpreter:
             items.remove(item)
             zone.items.append(item)
             item.zone = zone
+
+    def _move_told(self, ctx: Ctx, item: Item, origin: Zone | None, zone: Zone, top: bool) -> None:
+        """A move some trigger listens to: the event `moved`, around the move itself. (Apart from `move`:
+        its lambda would make every argument of `move` a cell, paid at every move.)"""
+        self.emit("moved", ctx.seat, {"item": item, "from": origin, "to": zone},
+                  lambda: self._place(ctx, item, origin, zone, top))
 
     def _place(self, ctx: Ctx, item: Item, origin: Zone | None, zone: Zone, top: bool) -> None:
         observers = bool(self.observers) and MOVED in self.heard
@@ -1041,18 +1054,19 @@ class Interpreter:
             seeing = self._seats_seeing(src, dst) if self._sizes_unseen((src, dst)) else None
             self.tell(Event(DRAWN, ctx.seat, {"from": _key(src), "to": _key(dst), "amount": amount},
                             seeing))
-        state = self.state
+        state, zdef, items = self.state, src.zdef, src.items   # (a refill fills `items` in place)
         for _ in range(amount):
-            state.work += DRAW_WORK
-            if state.work > self.work_limit:
+            work = state.work = state.work + DRAW_WORK
+            if work > self.work_limit:
                 raise self.out_of_work(f"drawing {amount:,} items")
-            if not src.items and src.zdef.refill_from:
+            if not items:
+                if not zdef.refill_from:
+                    return
                 self._refill_from(ctx, src, tell=False)
-            if not src.items:
-                return
-            pick = self.state.rng.randrange(len(src.items)) if src.zdef.random_draw else 0
-            self.move(ctx, src.items[pick], dst)
-            if not src.items and src.zdef.refill_from and "exhausted" in self.pack.listened:
+                if not items:
+                    return
+            self.move(ctx, items[state.rng.randrange(len(items))] if zdef.random_draw else items[0], dst)
+            if not items and zdef.refill_from and "exhausted" in self.pack.listened:
                 self._refill_from(ctx, src, tell=True)   # the deck ran out: its event now, then the reshuffle
 
     def _refill_from(self, ctx: Ctx, deck: Zone, tell: bool) -> None:
