@@ -669,25 +669,26 @@ class _Plain(ast.NodeTransformer):
         return self.generic_visit(getattr(node, "cog_plain", node))
 
 
+# the acting seat (`game.acting` only where nobody acts: it raises the error)
+_ACTING = "(ctx.seat if ctx.seat is not None else game.acting(None))"
+
 # built-in names: (code, kind)
 _BUILTIN_EXPR: dict[str, tuple[str, str | None]] = {
     "self": ("t_self", None),  # read once, in the prologue: a local, so `self.x` reads the item directly
     "event": ("ctx.event or {}", None),
     "players": ("len(game.state.players)", None),
     "option": ("game.options", None),
-    # (`game.acting` only where nobody acts: it raises the error)
-    "me": ("game.players_from(ctx.seat if ctx.seat is not None else game.acting(None))[0]", "player"),
-    "next_player": ("game.players_from(ctx.seat if ctx.seat is not None else game.acting(None))"
-                    "[1 % len(game.state.players)]", "player"),
-    "others": ("game.players_from(ctx.seat if ctx.seat is not None else game.acting(None))[1:]", "players"),
+    "me": (f"game.players_from({_ACTING})[0]", "player"),
+    "next_player": (f"game.players_from({_ACTING})[1 % len(game.state.players)]", "player"),
+    "others": (f"game.players_from({_ACTING})[1:]", "players"),
     "everyone": ("game.everyone()", "players"),
 }
 
 
 # the seat of a built-in player, worked out without the player (`players_from(s)[k]` is seat s + k, wrapped)
 _BUILTIN_SEATS = {
-    "me": "(ctx.seat if ctx.seat is not None else game.acting(None))",
-    "next_player": "((ctx.seat if ctx.seat is not None else game.acting(None)) + 1) % len(game.state.players)",
+    "me": _ACTING,
+    "next_player": f"({_ACTING} + 1) % len(game.state.players)",
 }
 
 
