@@ -416,7 +416,7 @@ def _event_key(node: Any) -> str | None:
 
 
 def _literal(node: Any) -> str | None:
-    """A bare name (`row_design`) or a string (`"battery"`) as the text it stands for."""
+    """A bare name (`table`) or a string (`"coin"`) as the text it stands for."""
     if isinstance(node, Tree) and node.data == "name":
         return str(node.children[0])
     if isinstance(node, Tree) and node.data == "string":
