@@ -77,7 +77,7 @@ class Interpreter:
             self.state = new_state(pack, players, seed, plan)
         else:
             self.state = like.state.copy_as(data)
-        self.grids = GridCells(self)   # grid boards' cells by coordinates (the DSL's grid functions)
+        self.grids = GridCells(pack, plan, self.state)   # grid boards' cells by coordinates (the DSL's grid functions)
         # each type's items by owner, for `all_of` (the state's Item objects are this game's for good: `load`
         # rewrites them in place, a fork is a new game)
         self._of_type: dict[tuple[str, int | None], list[Item]] = {}
