@@ -196,7 +196,23 @@ class GridCells(_Source):
             return need <= 0
         if need <= 1:
             return True
-        return _run(found, self.state.items, attr, value, need)
+        items = self.state.items   # (the search written out here: a call less per move of most grid games)
+        for ahead, behind in found:   # (a cell without the attribute reads as 0, as `it.ATTR` does)
+            run = 1
+            for uid in ahead:
+                if items[uid].attrs.get(attr, 0) != value:
+                    break
+                run += 1
+            else:
+                if run >= need:
+                    return True
+            for uid in behind:
+                if items[uid].attrs.get(attr, 0) != value:
+                    break
+                run += 1
+                if run >= need:
+                    return True
+        return False
 
     def _lines(self, cell: Any, need: int) -> list[tuple[list[int], list[int]]]:
         """The rays through `cell` (`_rays`) a run of `need` could lie on, each cut at `need - 1` cells: made
@@ -227,26 +243,6 @@ class GridCells(_Source):
                 found.append((ahead, behind))
             found = known.setdefault(cell.uid, found)
         return found
-
-
-def _run(lines: list[tuple[list[int], list[int]]], items: list[Item], attr: str, value: Any, need: int) -> bool:
-    """`in_a_row_of`'s search along `lines` (a cell without the attribute reads as 0, as `it.ATTR` does)."""
-    for ahead, behind in lines:
-        run = 1
-        for uid in ahead:
-            if items[uid].attrs.get(attr, 0) != value:
-                break
-            run += 1
-        else:
-            if run >= need:
-                return True
-        for uid in behind:
-            if items[uid].attrs.get(attr, 0) != value:
-                break
-            run += 1
-            if run >= need:
-                return True
-    return False
 
 
 def direction_key(value: Any) -> str:
