@@ -23,9 +23,9 @@ if TYPE_CHECKING:
 
 class _Source:
     """What a grid's cells are worked out from: the pack, the layout (per pack and player count) and this match's
-    state. The per-match tables read it on a miss; it points at neither them nor the interpreter, so a finished
-    match holds no reference cycle through its grids (it is freed as soon as it is dropped, not by the
-    garbage collector: see `State.__del__`)."""
+    state. The per-match tables read it on a miss; it points at neither them nor the interpreter, so no reference
+    cycle runs through a match's grids: a dropped match's interpreter and state are freed at once, not left to
+    the garbage collector (its zones and items still are: each item points at its zone)."""
 
     __slots__ = ("layout", "pack", "state")
 

@@ -164,18 +164,6 @@ class State:
             made = self._random = random.Random(self.seed)
         return made
 
-    def __del__(self) -> None:
-        """Empty the zones as the state goes. A zone holds its items and each item points at its zone: a
-        reference cycle, so without this only the garbage collector frees a finished match's items and zones,
-        in batches, long after it is dropped (a short game spent ~7% of its time in collections). Each zone is
-        given a new empty list (the old one is not changed: whoever holds it keeps its items); an item held
-        elsewhere (an option in a kept log) keeps its zone, and so what `Decision.public` reads of it."""
-        for zone in self.zones.values():
-            zone.items = []
-        for player in self.players:
-            for zone in player.zones.values():
-                zone.items = []
-
     def zone(self, zid: str, seat: int | None) -> Zone:
         """The zone `zid`: the seat's own copy for per-player zones."""
         zone = self.zones.get(zid)
