@@ -1409,7 +1409,8 @@ class _NoActingPlayer:
 
 
 _NOBODY = _NoActingPlayer()
-_new_decision = object.__new__
+_new_decision = object.__new__   # (`ask` makes a decision without a class call)
+
 
 def _key(zone: Zone | None) -> list[Any] | None:
     """A zone in an event: [id, owner]."""
