@@ -476,8 +476,12 @@ class EffectCompiler(ExprCompiler):
             options = ast.Tuple([paid(options), const(None)], ast.Load())
         elif generating() and self.kinds.get(py) == "item" and item_names_unique(self.pack):
             # items each named as no other item is: offer() would merge none and leave the labels to be made
-            # if read (a fact of the whole pack, asked only when generating)
-            options = ast.Tuple([expr("list(X)", X=paid(options)), const(None)], ast.Load())
+            # if read (a fact of the whole pack, asked only when generating); a list made here (a `where`) is
+            # offered as it is, anything else (a zone's items) as a copy
+            offered = paid(options)
+            if not isinstance(offered, ast.ListComp):
+                offered = expr("list(X)", X=offered)
+            options = ast.Tuple([offered, const(None)], ast.Load())
         else:
             options = expr("offer(X)", X=paid(options))
         return self._item_asker(py, options, prompt, body, repeat, optional), (None if repeat or optional else legal)

@@ -77,7 +77,7 @@ class Interpreter:
             self.state = new_state(pack, players, seed, plan)
         else:
             self.state = like.state.copy_as(data)
-        self.grids = GridCells(self)   # grid boards' cells by coordinates (the DSL's grid functions)
+        self.grids = GridCells(pack, plan, self.state)   # grid boards' cells by coordinates (the DSL's grid functions)
         # each type's items by owner, for `all_of` (the state's Item objects are this game's for good: `load`
         # rewrites them in place, a fork is a new game)
         self._of_type: dict[tuple[str, int | None], list[Item]] = {}
@@ -725,10 +725,21 @@ class Interpreter:
             seat = self._seat(seat)  # raises: nobody is there to ask
         limit = state.work + MAX_WORK   # a new stretch: the work from here is bounded afresh (and the game's)
         self.work_limit = limit if limit < MAX_GAME_WORK else MAX_GAME_WORK
+        # `Decision(seat, KINDS[kind], prompt, labels, values, state.step, rules or (), open_source)`, its fields
+        # stored one by one (as `new_state` makes items): a class call runs `__init__` in a frame of its own, and
+        # this runs for every decision of every game (tests/test_decision_made.py holds the two equal)
+        decision = _new_decision(Decision)
+        decision.seat = seat
+        decision.kind = KINDS[kind]
+        decision._prompt = prompt
+        decision._labels = labels
+        decision.payloads = values
+        decision.size = len(labels) if labels is not None else len(values)
+        decision.step = state.step
+        decision.rules = rules or ()
         source = ctx.self_item
-        open_source = source is None or (source.zone is not None and source.zone.visibility == "public")
-        return values[self.pause(Decision(seat, KINDS[kind], prompt, labels, values, state.step, rules or (),
-                                          open_source))]
+        decision.open_source = source is None or (source.zone is not None and source.zone.visibility == "public")
+        return values[self.pause(decision)]
 
     def _anytime_offers(self, seat: int) -> list[AnytimeOffer]:
         """The anytime actions the seat may take now: on items in its active zones (and the shared ones),
@@ -1398,6 +1409,8 @@ class _NoActingPlayer:
 
 
 _NOBODY = _NoActingPlayer()
+_new_decision = object.__new__   # (`ask` makes a decision without a class call)
+
 
 def _key(zone: Zone | None) -> list[Any] | None:
     """A zone in an event: [id, owner]."""
