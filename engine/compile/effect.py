@@ -40,7 +40,7 @@ from engine.dsl.walk import STATEMENT
 from engine.runtime.decision import DONE, YES
 from engine.runtime.defs import Effect, Pack, item_names_unique
 from engine.runtime.dsl_values import offer, option_labels
-from engine.runtime.limits import MAX_OPTIONS, MAX_VALUE
+from engine.runtime.limits import DRAW_WORK, MAX_OPTIONS, MAX_VALUE, SIZE_FREE
 from engine.usage import Usage
 
 # Python refuses a function with more than 20 blocks (loops, try) nested statically. Generated code nests
@@ -306,7 +306,18 @@ class EffectCompiler(ExprCompiler):
     # ---------------------------------------------------------------- zones
     def _s_draw(self, t: Tree):
         amount, src, dst = (self.expr(c) for c in t.children)
-        return stmts("game.draw(ctx, S, D, A)", S=_zone(src), D=_zone(dst), A=as_int(amount)), None
+        if not (isinstance(amount, ast.Constant) and amount.value == 1) or "moved" in self.pack.listened:
+            return stmts("game.draw(ctx, S, D, A)", S=_zone(src), D=_zone(dst), A=as_int(amount)), None
+        # `draw 1` written out (`Interpreter.draw` then the usual move, no call): the first item of a deck that
+        # has one, draws at random and refills from no other zone, onto the end of a zone without a capacity,
+        # nobody watching; anything else takes `draw`
+        return stmts("S = SRC\nD = DST\nI = S.items\nif game.observers or not I or S.keep_filled or D.capacity is not"
+                     " None or len(I) > FREE or S.zdef.random_draw or S.zdef.refill_from:\n"
+                     "    game.draw(ctx, S, D, 1)\nelse:\n    t_state.work += WORK\n"
+                     "    if t_state.work > game.work_limit:\n"
+                     "        raise game.out_of_work('drawing 1 items')\n    X = I.pop(0)\n    D.items.append(X)\n"
+                     "    X.zone = D", S=self.unit.temp(), SRC=_zone(src), D=self.unit.temp(), DST=_zone(dst),
+                     I=self.unit.temp(), X=self.unit.temp(), FREE=const(SIZE_FREE), WORK=const(DRAW_WORK)), None
 
     def _s_move(self, t: Tree):
         item_t, zone_t, top = t.children
@@ -314,12 +325,30 @@ class EffectCompiler(ExprCompiler):
         if kind_of(item) != "item":
             item = expr("need_item(I, 'move')", I=item)
         zone = _zone(self.expr(zone_t))
-        return stmts("game.move(ctx, I, Z, TOP)", I=item, Z=zone, TOP=const(top is not None)), None
+        if top is not None or "moved" in self.pack.listened:
+            return stmts("game.move(ctx, I, Z, TOP)", I=item, Z=zone, TOP=const(top is not None)), None
+        # the usual move written out (`Interpreter.move`'s last branch, no call): out of a zone onto the end of
+        # another without a capacity, nobody watching, no refill; anything else takes `move`
+        return stmts("T = I\nD = Z\nO = T.zone\nif O is None or O.keep_filled or D.capacity is not None"
+                     " or game.observers or len(O.items) > FREE:\n    game.move(ctx, T, D, False)\nelse:\n"
+                     "    O.items.remove(T)\n    D.items.append(T)\n    T.zone = D", T=self.unit.temp(), I=item,
+                     D=self.unit.temp(), Z=zone, O=self.unit.temp(), FREE=const(SIZE_FREE)), None
 
-    def _zone_op(self, t: Tree):
-        return stmts(f"game.{t.data}(Z)", Z=_zone(self.expr(t.children[0]))), None
+    def _s_shuffle(self, t: Tree):
+        return stmts("game.shuffle(Z)", Z=_zone(self.expr(t.children[0]))), None
 
-    _s_shuffle = _s_reveal = _s_conceal = _zone_op
+    def _s_reveal(self, t: Tree):
+        return self.turned(_zone(self.expr(t.children[0])), "reveal"), None
+
+    def _s_conceal(self, t: Tree):
+        return self.turned(_zone(self.expr(t.children[0])), "conceal"), None
+
+    def turned(self, zone: ast.expr, how: str) -> list[ast.stmt]:
+        """`reveal Z` / `conceal Z`: the zone's visibility set in place while nobody watches (what
+        `Interpreter.reveal`/`conceal` do then, without the call), else the call, which tells observers."""
+        shown = "'public'" if how == "reveal" else "T.zdef.visibility"
+        return stmts(f"T = Z\nif game.observers:\n    game.{how}(T)\nelse:\n    T.visibility = {shown}",
+                     T=self.unit.temp(), Z=zone)
 
     def _s_link(self, t: Tree):
         a, b = (self.expr(c) for c in t.children)

@@ -159,9 +159,10 @@ class FlowCompiler:
     def _reveal(self, zid: str) -> list[ast.stmt]:
         """A `simultaneous` step's `reveal` of one zone: the shared one, or every player's in seat order."""
         if self.pack.zones[zid].scope == "global":
-            return stmts("game.reveal(S.zones[Z])", S=self.state, Z=const(zid))
-        return stmts("for P in S.players:\n    game.reveal(P.zones[Z])", P=self.c.unit.temp(), S=self.state,
-                     Z=const(zid))
+            return self.c.turned(expr("S.zones[Z]", S=self.state, Z=const(zid)), "reveal")
+        player = self.c.unit.temp()
+        return stmts("for P in S.players:\n    REVEAL", P=player, S=self.state,
+                     REVEAL=self.c.turned(expr("P.zones[Z]", P=player, Z=const(zid)), "reveal"))
 
     def _if(self, src: SourceFile, path: tuple, d: Any, prefix: str) -> list[ast.stmt]:
         cond = self._expr(src, (*path, "if"))
