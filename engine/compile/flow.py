@@ -128,8 +128,11 @@ class FlowCompiler:
         if "order" in d:
             with self.c.acting_as(None):   # the lambda's `ctx` acts for each seat in turn
                 seats = expr("seats(ctx, lambda ctx: X)", X=self._expr(src, (*path, "order")))
-        else:
+        elif "first_player" in self.pack.counters:
             seats = expr("game.turn_order()")
+        else:   # `turn_order` without the call: the order a rule set, else clockwise from seat 0
+            order = self.c.unit.temp()
+            seats = expr("O if (O := S.order) is not None else game.clockwise", O=order, S=self.state)
         seats = self._traced(seats)
         me = self.c.unit.temp(ACTING)
         with self.c.acting_as(me):

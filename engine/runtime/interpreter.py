@@ -115,6 +115,7 @@ class Interpreter:
         zones = self.state.all_zones().__getitem__
         self._active_zones = [list(map(zones, slots)) for slots in plan.active]
         self._rotations, self._orders = plan.rotations, plan.orders   # (read-only: shared by every match)
+        self.clockwise = plan.orders[0]   # the turn order of a pack with no `first_player` that no rule set
 
     def _size_zones(self, players: int) -> None:
         """Zones whose capacity or market size depends on the player count: read once, for this match."""
