@@ -186,8 +186,12 @@ class FlowCompiler:
         n, limit = self.c.unit.temp(), self.c.unit.temp()
         mark = []   # the pass number in the counter: a dict store where nothing else depends on it (effect.py)
         if counter is not None:
-            mark = self.c.quick_counter(counter, "set", ast.Name(n, ast.Load())) \
-                or stmts("game.set_counter(ctx, C, N)", C=const(counter), N=n)
+            mark = self.c.quick_counter(counter, "set", ast.Name(n, ast.Load()))
+            cdef = self.pack.counters[counter]
+            if mark and cdef.scope == "global" and cdef.min <= 1 and (cdef.max is None or cdef.max >= MAX_ROUNDS):
+                # the pass number (an int from 1 to MAX_ROUNDS) is within the counter's bounds: stored as it is
+                mark = stmts("S.counters[C] = N", S=self.state, C=const(counter), N=n)
+            mark = mark or stmts("game.set_counter(ctx, C, N)", C=const(counter), N=n)
         stop = [ast.If(until, [ast.Break()], [])] if until is not None else []
         # no `count`: the game should end (`until`, `end_game`) long before MAX_ROUNDS passes; reaching
         # it means it never would, and stopping there quietly would print winners of a game not over
