@@ -48,6 +48,7 @@ class FlowCompiler:
         self.c.unit.globals.update(seats=_seats, rounds=_rounds,
                                    rounds_exhausted=_rounds_exhausted)
         self.state = self.c.unit.temp()   # a local for `game.state` (one object for the whole match)
+        self.first_step = self.c.unit.temp()   # the untraced flow's local for the step it started in
 
     def compile(self, data: Any) -> tuple[Runner, Runner]:
         """The flow twice: the traced function (keeps the flow position for forks; any match can run it) and
@@ -58,8 +59,9 @@ class FlowCompiler:
         body = self.steps(flow.src, flow.path, data)  # generated now: one function, run by every game
         self.c.dsl = flow  # the function is named for the flow, not for its last step's text
         prologue = stmts("S = game.state", S=self.state)
+        first = stmts("F = S.step", F=self.first_step, S=self.state)
         return (self.c.function(lambda c: [*prologue, *body]),
-                self.c.function(lambda c: [*prologue, *_untraced(body)], "untraced"))
+                self.c.function(lambda c: [*prologue, *first, *_untraced(body)], "untraced"))
 
     def steps(self, src: SourceFile, path: tuple, data: Any, prefix: str = "") -> list[ast.stmt]:
         return [node for i, d in enumerate(data or []) for node in self.step(src, (*path, i), d, prefix)]
@@ -108,9 +110,13 @@ class FlowCompiler:
                      "        game.exit_step(K)\nS.step = O", O=outer, S=self.state,
                      N=const(sid), K=slot, START=start or [ast.Pass()], BODY=body or [ast.Pass()],
                      END=end or [ast.Pass()])
-        if code:   # untraced: only observers hear of the step
+        if code:   # untraced: only observers hear of the step; a step that ends normally leaves its parent's
+            # name (the step the flow started in, at the top), which is what the traced flow restores
+            _untraced_as(code[0], [])
             _untraced_as(code[2], stmts("if game.observers:\n    game.step_started()"))
             _untraced_as(code[3], [*start, *body, *end])
+            _untraced_as(code[4], stmts("S.step = P", S=self.state,
+                                        P=const(prefix[:-1]) if prefix else ast.Name(self.first_step, ast.Load())))
         return stamp(code, self._where(src, path))
 
     def _do(self, src: SourceFile, path: tuple, d: Any, prefix: str) -> list[ast.stmt]:
@@ -252,7 +258,25 @@ class _Untrace(ast.NodeTransformer):
 def _untraced(body: list[ast.stmt]) -> list[ast.stmt]:
     """A copy of the flow's body without its trace bookkeeping (the nodes `_untraced_as` marked)."""
     module = _Untrace().visit(ast.Module(copy.deepcopy(body), []))
+    for node in ast.walk(module):
+        for field in ("body", "orelse", "finalbody"):
+            block = getattr(node, field, None)
+            if isinstance(block, list) and block and isinstance(block[0], ast.stmt):
+                block[:] = _live_step_stores(block)
     return module.body or [ast.Pass()]
+
+
+def _live_step_stores(block: list[ast.stmt]) -> list[ast.stmt]:
+    """`block` without its `pass`es (what the bookkeeping cut left) and without a store of the step name that
+    the next statement overwrites (a step's end, then its sibling's start: nothing runs in between)."""
+    block = [stmt for stmt in block if stmt.__class__ is not ast.Pass] or block[:1]
+    return [stmt for stmt, after in zip(block, [*block[1:], None], strict=True)
+            if not (_stores_step(stmt) and _stores_step(after))]
+
+
+def _stores_step(stmt: ast.stmt | None) -> bool:
+    return isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Attribute) \
+        and stmt.targets[0].attr == "step"
 
 
 def _rounds(count: Any) -> int:
