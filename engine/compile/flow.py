@@ -190,7 +190,8 @@ class FlowCompiler:
             counter = None
         body = self.steps(src, (*path, "steps"), d.get("steps"), prefix)
         n, limit = self.c.unit.temp(), self.c.unit.temp()
-        mark = []   # the pass number in the counter: a dict store where nothing else depends on it (effect.py)
+        # the pass number in the counter: a dict store where nothing else depends on it (effect.py)
+        mark: list[ast.stmt] | None = []
         if counter is not None:
             mark = self.c.quick_counter(counter, "set", ast.Name(n, ast.Load()))
             cdef = self.pack.counters[counter]
