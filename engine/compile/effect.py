@@ -316,6 +316,7 @@ class EffectCompiler(ExprCompiler):
                      "    game.draw(ctx, S, D, 1)\nelse:\n    t_state.work += WORK\n"
                      "    if t_state.work > game.work_limit:\n"
                      "        raise game.out_of_work('drawing 1 items')\n    X = I.pop(0)\n    D.items.append(X)\n"
+                     "    D.names_differ = False\n"
                      "    X.zone = D", S=self.unit.temp(), SRC=_zone(src), D=self.unit.temp(), DST=_zone(dst),
                      I=self.unit.temp(), X=self.unit.temp(), FREE=const(SIZE_FREE), WORK=const(DRAW_WORK)), None
 
@@ -331,7 +332,8 @@ class EffectCompiler(ExprCompiler):
         # another without a capacity, nobody watching, no refill; anything else takes `move`
         return stmts("T = I\nD = Z\nO = T.zone\nif O is None or O.keep_filled or D.capacity is not None"
                      " or game.observers or len(O.items) > FREE:\n    game.move(ctx, T, D, False)\nelse:\n"
-                     "    O.items.remove(T)\n    D.items.append(T)\n    T.zone = D", T=self.unit.temp(), I=item,
+                     "    O.items.remove(T)\n    D.items.append(T)\n    D.names_differ = False\n    T.zone = D",
+                     T=self.unit.temp(), I=item,
                      D=self.unit.temp(), Z=zone, O=self.unit.temp(), FREE=const(SIZE_FREE)), None
 
     def _s_shuffle(self, t: Tree):

@@ -1010,6 +1010,7 @@ class Interpreter:
                 taking_out(self, len(items))
             items.remove(item)
             zone.items.append(item)
+            zone.names_differ = False
             item.zone = zone
 
     def _move_told(self, ctx: Ctx, item: Item, origin: Zone | None, zone: Zone, top: bool) -> None:
@@ -1029,6 +1030,7 @@ class Interpreter:
                 taking_out(self, len(items))
             items.remove(item)
         items = zone.items
+        zone.names_differ = False
         if not top:
             items.append(item)
         else:
@@ -1077,6 +1079,7 @@ class Interpreter:
             self.emit("exhausted", ctx.seat, {"zone": deck})
         refill = self.state.zone(deck.zdef.refill_from, deck.owner)  # type: ignore[arg-type]
         deck.items.extend(refill.items)
+        deck.names_differ = False
         for item in refill.items:
             item.zone = deck
         refill.items.clear()
