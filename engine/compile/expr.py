@@ -273,9 +273,11 @@ class ExprCompiler(Walker):
             return kinded(ast.Name(py, ast.Load()), self.kinds.get(py))
         builtin = _BUILTIN_EXPR.get(n)
         if builtin is not None:
-            node = kinded(expr(builtin[0]), builtin[1])
+            # where a flow loop or an `as` block holds the acting player in a local, its seat is read from it
+            acting = _ACTING if self.me is None or self.me == ACTING else f"{self.me}.seat"
+            node = kinded(expr(builtin[0].replace(_ACTING, acting)), builtin[1])
             if n in _BUILTIN_SEATS:   # its seat, without the player: `next_player.hand` reads no rotation
-                node.cog_seat = expr(_BUILTIN_SEATS[n])  # type: ignore[attr-defined]
+                node.cog_seat = expr(_BUILTIN_SEATS[n].replace(_ACTING, acting))  # type: ignore[attr-defined]
             return node
         if n in pack.counters or n in pack.zones or n in pack.components or n in pack.dice:
             self.usage.ref(n, self.dsl.spot(tok))

@@ -1398,7 +1398,7 @@ class _NoActingPlayer:
     def counters(self) -> dict[str, int]:
         raise RuleError("this needs an acting player, but it runs outside any player's turn")
 
-    zones = counters
+    zones = seat = counters
 
 
 _NOBODY = _NoActingPlayer()
