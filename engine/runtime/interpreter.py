@@ -112,8 +112,11 @@ class Interpreter:
         self.seats[None] = _NOBODY
         # zones whose items' triggers answer a seat's events: its own active zones, then the shared ones
         # (cards on the table answer every player; their `when` says for whom)
-        zones = self.state.all_zones().__getitem__
-        self._active_zones = [list(map(zones, slots)) for slots in plan.active]
+        if any(plan.active):
+            zones = self.state.all_zones().__getitem__
+            self._active_zones = [list(map(zones, slots)) for slots in plan.active]
+        else:   # no active zone (only read: one empty list a seat will do)
+            self._active_zones = [[] for _ in plan.active]
         self._rotations, self._orders = plan.rotations, plan.orders   # (read-only: shared by every match)
         self.clockwise = plan.orders[0]   # the turn order of a pack with no `first_player` that no rule set
 
