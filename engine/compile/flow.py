@@ -49,6 +49,7 @@ class FlowCompiler:
                                    rounds_exhausted=_rounds_exhausted)
         self.state = self.c.unit.temp()   # a local for `game.state` (one object for the whole match)
         self.first_step = self.c.unit.temp()   # the untraced flow's local for the step it started in
+        self.observers = self.c.unit.temp()    # the untraced flow's local for `game.observers` (changed in place)
 
     def compile(self, data: Any) -> tuple[Runner, Runner]:
         """The flow twice: the traced function (keeps the flow position for forks; any match can run it) and
@@ -59,9 +60,10 @@ class FlowCompiler:
         body = self.steps(flow.src, flow.path, data)  # generated now: one function, run by every game
         self.c.dsl = flow  # the function is named for the flow, not for its last step's text
         prologue = stmts("S = game.state", S=self.state)
-        first = stmts("F = S.step", F=self.first_step, S=self.state)
+        first = stmts("F = S.step\nW = game.observers", F=self.first_step, S=self.state, W=self.observers)
         return (self.c.function(lambda c: [*prologue, *body]),
-                self.c.function(lambda c: [*prologue, *first, *_untraced(body)], "untraced"))
+                self.c.function(lambda c: [*prologue, *first, *_untraced(body, self.state, self.observers)],
+                                "untraced"))
 
     def steps(self, src: SourceFile, path: tuple, data: Any, prefix: str = "") -> list[ast.stmt]:
         return [node for i, d in enumerate(data or []) for node in self.step(src, (*path, i), d, prefix)]
@@ -256,9 +258,31 @@ class _Untrace(ast.NodeTransformer):
         return self.visit(plain)
 
 
-def _untraced(body: list[ast.stmt]) -> list[ast.stmt]:
-    """A copy of the flow's body without its trace bookkeeping (the nodes `_untraced_as` marked)."""
-    module = _Untrace().visit(ast.Module(copy.deepcopy(body), []))
+class _GameReads(ast.NodeTransformer):
+    """`game.state` and `game.observers` read from the flow's locals (the match's one state; its observers
+    list, which `watch` and `unwatch` change in place), outside lambdas and comprehensions (where a local
+    would become a closure cell)."""
+
+    def __init__(self, state: str, observers: str) -> None:
+        self.locals = {"state": state, "observers": observers}
+
+    def visit_Attribute(self, node: ast.Attribute) -> ast.AST:
+        local = self.locals.get(node.attr)
+        if local is not None and isinstance(node.ctx, ast.Load) and isinstance(node.value, ast.Name) \
+                and node.value.id == "game":
+            return ast.copy_location(ast.Name(local, ast.Load()), node)
+        return self.generic_visit(node)
+
+    def _nested(self, node: ast.AST) -> ast.AST:
+        return node
+
+    visit_Lambda = visit_ListComp = visit_SetComp = visit_DictComp = visit_GeneratorExp = _nested  # noqa: N815
+
+
+def _untraced(body: list[ast.stmt], state: str, observers: str) -> list[ast.stmt]:
+    """A copy of the flow's body without its trace bookkeeping (the nodes `_untraced_as` marked), reading
+    `game.state` and `game.observers` from the locals `state` and `observers`."""
+    module = _GameReads(state, observers).visit(_Untrace().visit(ast.Module(copy.deepcopy(body), [])))
     for node in ast.walk(module):
         for field in ("body", "orelse", "finalbody"):
             block = getattr(node, field, None)
