@@ -38,7 +38,7 @@ from engine.diagnostics import did_you_mean
 from engine.dsl.parse import DslText, branch_parts, choice_binders, label_text
 from engine.dsl.walk import STATEMENT
 from engine.runtime.decision import DONE, YES
-from engine.runtime.defs import Effect, Pack, item_names_unique
+from engine.runtime.defs import Effect, Pack, ZoneDef, item_names_unique
 from engine.runtime.dsl_values import offer, option_labels
 from engine.runtime.limits import DRAW_WORK, MAX_OPTIONS, MAX_VALUE, SIZE_FREE
 from engine.usage import Usage
@@ -306,13 +306,16 @@ class EffectCompiler(ExprCompiler):
     # ---------------------------------------------------------------- zones
     def _s_draw(self, t: Tree):
         amount, src, dst = (self.expr(c) for c in t.children)
-        if not (isinstance(amount, ast.Constant) and amount.value == 1) or "moved" in self.pack.listened:
+        deck = self._zone_def(src)
+        if not (isinstance(amount, ast.Constant) and amount.value == 1) or "moved" in self.pack.listened \
+                or (deck is not None and (deck.random_draw or deck.refill_from)):
             return stmts("game.draw(ctx, S, D, A)", S=_zone(src), D=_zone(dst), A=as_int(amount)), None
         # `draw 1` written out (`Interpreter.draw` then the usual move, no call): the first item of a deck that
         # has one, draws at random and refills from no other zone, onto the end of a zone without a capacity,
-        # nobody watching; anything else takes `draw`
-        return stmts("S = SRC\nD = DST\nI = S.items\nif game.observers or not I or S.keep_filled or D.capacity is not"
-                     " None or len(I) > FREE or S.zdef.random_draw or S.zdef.refill_from:\n"
+        # nobody watching; anything else takes `draw`. Tests a zone's definition rules out are left out.
+        tests = ["game.observers", "not I", *self._size_tests(src, "S"), *self._size_tests(dst, "D"),
+                 "len(I) > FREE", *(() if deck is not None else ("S.zdef.random_draw", "S.zdef.refill_from"))]
+        return stmts("S = SRC\nD = DST\nI = S.items\nif " + " or ".join(tests) + ":\n"
                      "    game.draw(ctx, S, D, 1)\nelse:\n    t_state.work += WORK\n"
                      "    if t_state.work > game.work_limit:\n"
                      "        raise game.out_of_work('drawing 1 items')\n    X = I.pop(0)\n    D.items.append(X)\n"
@@ -330,11 +333,26 @@ class EffectCompiler(ExprCompiler):
             return stmts("game.move(ctx, I, Z, TOP)", I=item, Z=zone, TOP=const(top is not None)), None
         # the usual move written out (`Interpreter.move`'s last branch, no call): out of a zone onto the end of
         # another without a capacity, nobody watching, no refill; anything else takes `move`
-        return stmts("T = I\nD = Z\nO = T.zone\nif O is None or O.keep_filled or D.capacity is not None"
-                     " or game.observers or len(O.items) > FREE:\n    game.move(ctx, T, D, False)\nelse:\n"
+        tests = ["O is None", "O.keep_filled", *self._size_tests(zone, "D"), "game.observers", "len(O.items) > FREE"]
+        return stmts("T = I\nD = Z\nO = T.zone\nif " + " or ".join(tests) + ":\n"
+                     "    game.move(ctx, T, D, False)\nelse:\n"
                      "    O.items.remove(T)\n    D.items.append(T)\n    D.names_differ = False\n    T.zone = D",
                      T=self.unit.temp(), I=item,
                      D=self.unit.temp(), Z=zone, O=self.unit.temp(), FREE=const(SIZE_FREE)), None
+
+    def _zone_def(self, node: ast.expr) -> ZoneDef | None:
+        """The definition of the zone `node` reads, when it names one (`zone_named`)."""
+        zid = getattr(node, "cog_zone", None)
+        return None if zid is None else self.pack.zones.get(zid)
+
+    def _size_tests(self, node: ast.expr, local: str) -> list[str]:
+        """The run-time tests a written-out move or draw makes of zone `local` (read from `node`): the
+        destination's capacity (`D`), the source's market size (`S`), unless its definition has none."""
+        zdef = self._zone_def(node)
+        attr = "capacity" if local == "D" else "keep_filled"
+        if zdef is not None and not getattr(zdef, attr) and attr not in zdef.sizes:
+            return []
+        return [f"{local}.capacity is not None"] if local == "D" else [f"{local}.keep_filled"]
 
     def _s_shuffle(self, t: Tree):
         return stmts("game.shuffle(Z)", Z=_zone(self.expr(t.children[0]))), None

@@ -285,8 +285,8 @@ class ExprCompiler(Walker):
             return self._counter(n)
         if n in pack.zones:
             if pack.zones[n].scope == "global":
-                return kinded(expr("game.state.zones[N]", N=const(n)), "zone")
-            return kinded(expr("ME.zones[N]", ME=self.acting_player(), N=const(n)), "zone")
+                return zone_named(expr("game.state.zones[N]", N=const(n)), n)
+            return zone_named(expr("ME.zones[N]", ME=self.acting_player(), N=const(n)), n)
         if n in pack.components:
             return expr("game.instance(N, ctx.seat)", N=const(n))
         if n in pack.dice:   # a dice pool: the faces its dice show, a list of numbers
@@ -431,8 +431,8 @@ class ExprCompiler(Walker):
         zdef = self.pack.zones.get(name)
         if zdef is not None:
             if zdef.scope == "player":   # (`State.zone`, inlined: the seat's own copy)
-                return kinded(expr("game.state.players[S].zones[N]", S=seat, N=const(name)), "zone")
-            return kinded(expr("game.state.zone(N, S)", S=seat, N=const(name)), "zone")
+                return zone_named(expr("game.state.players[S].zones[N]", S=seat, N=const(name)), name)
+            return zone_named(expr("game.state.zone(N, S)", S=seat, N=const(name)), name)
         return expr("get_attr(ctx, P, N)", P=player, N=const(name))
 
     def _x_index(self, t: Tree) -> ast.expr:
@@ -700,6 +700,13 @@ def _written_directions(tree: Any) -> tuple[str, ...] | None:
     if not words or not all(isinstance(w, Tree) and w.data == "string" for w in words):
         return None
     return tuple(str(w.children[0])[1:-1] for w in words)
+
+
+def zone_named(node: ast.expr, zid: str) -> ast.expr:
+    """A zone read by its id (a player's copy, or the shared one): its definition is known when compiled
+    (`cog_zone`), so code can leave out run-time tests of what the definition rules out."""
+    node.cog_zone = zid  # type: ignore[attr-defined]
+    return kinded(node, "zone")
 
 
 def kinded(node: ast.expr, kind: str | None) -> ast.expr:
