@@ -487,10 +487,10 @@ class EffectCompiler(ExprCompiler):
         after = self._committed(stmts("try:\n    RUN\nexcept StopLoop:\n    break", RUN=run) if repeat
                                 else [*run, ast.Break()])
         return stmts("while True:\n    O = []\n    L = []\n    R = []\n    OFFER\n    if not O:\n        break\n"
-                     "    DONE_\n    C = game.ask(ctx, 'choose', P, L, O, REP, R, True)\n"
+                     "    DONE_\n    C = game.ask(ctx, 'choose', P, L, O, REP, R, FRESH)\n"
                      "    if C is reask:\n        continue\n    if C is None:\n        break\n    AFTER", O=opts,
                      L=labels, R=rules, C=chosen, OFFER=offer or [ast.Pass()], DONE_=done or [ast.Pass()], P=prompt,
-                     REP=const(repeat), AFTER=after)
+                     REP=const(repeat), AFTER=after, FRESH=self._fresh())
 
     def _committed(self, run: list[ast.stmt]) -> list[ast.stmt]:
         """The chosen option's code; in a pack with anytime actions, marked as committed while it runs, so
@@ -579,10 +579,15 @@ class EffectCompiler(ExprCompiler):
         after = self._committed(stmts("try:\n    BODY\nexcept StopLoop:\n    break", BODY=body.body or [ast.Pass()])
                                 if repeat else [*body.body, ast.Break()])
         return stmts("while True:\n    T, L = OPTIONS\n    if not T:\n        break\n"
-                     "    DONE_\n    V = game.ask(ctx, 'choose', P, L, T, OPT, None, True)\n"
+                     "    DONE_\n    V = game.ask(ctx, 'choose', P, L, T, OPT, None, FRESH)\n"
                      "    if V is reask:\n        continue\n    STOP\n    AFTER",
                      T=things, OPTIONS=options, L=labels, DONE_=done or [ast.Pass()], V=chosen, P=prompt,
-                     OPT=const(may_stop), STOP=stop or [ast.Pass()], AFTER=after)
+                     OPT=const(may_stop), STOP=stop or [ast.Pass()], AFTER=after, FRESH=self._fresh())
+
+    def _fresh(self) -> ast.expr:
+        """`ask`'s `fresh` for a choice that can work its options out again: only a pack with anytime actions
+        offers them beside it (a fact of the whole pack: code is generated once the pack is complete)."""
+        return const(bool(self.pack.anytime))
 
     def _s_choose_item(self, t: Tree):
         optional = any(isinstance(c, Token) and c.type == "OPTIONAL" for c in t.children)
