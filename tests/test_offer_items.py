@@ -53,6 +53,9 @@ def test_a_zone_remembers_names_that_differ_only_until_an_item_comes_in() -> Non
     moves = [_effect(pack, "move hand[1] to next_player.hand"), _effect(pack, "draw 1 from hand to next_player.bid"),
              _effect(pack, "move bid[1] to spent"), _effect(pack, "move spent[1] to hand")]
     zones = game.state.all_zones()
+    choose = _effect(pack, "choose c in hand { set turn = 1 }")   # generated code tests the quick case itself
+    asked: list[Any] = []
+    game.pause = lambda decision: asked.append(decision) or 0
     skipped = merged = 0
     saved = game.state.to_data()
     for _ in range(3000):
@@ -66,6 +69,11 @@ def test_a_zone_remembers_names_that_differ_only_until_an_item_comes_in() -> Non
             game.state.load(saved)   # the zones as they were earlier
         elif roll < 0.9:
             saved = game.state.to_data()
+        seat = rng.randrange(2)
+        hand = game.state.players[seat].zones["hand"].items
+        choose.run(Ctx(game, seat))
+        if len(distinct(hand)) > 1:
+            assert asked[-1].payloads == distinct(hand) and asked[-1].labels == option_labels(distinct(hand))
         for zone in zones:
             things = zone.items
             skipped += zone.names_differ and len(things) > 1

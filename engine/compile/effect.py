@@ -529,6 +529,8 @@ class EffectCompiler(ExprCompiler):
             options = ast.Tuple([expr("list(X)", X=paid(options)), const(None)], ast.Load())
         else:
             options = expr("offer(X)", X=paid(options))
+            # a zone's own items: `offer`'s quick case (`Zone.names_differ`) tested here, without the call
+            options.cog_zone_items = body.legal is None and kind_of(coll) == "zone"  # type: ignore[attr-defined]
         return self._item_asker(py, options, prompt, body, repeat, optional), (None if repeat or optional else legal)
 
     def _combination_choice(self, binders: list[tuple[Token, Any]], prompt_tok: Token | Tree | None, body_t: Tree,
@@ -578,10 +580,16 @@ class EffectCompiler(ExprCompiler):
         stop = stmts("if V is None:\n    break", V=chosen) if may_stop else []
         after = self._committed(stmts("try:\n    BODY\nexcept StopLoop:\n    break", BODY=body.body or [ast.Pass()])
                                 if repeat else [*body.body, ast.Break()])
-        return stmts("while True:\n    T, L = OPTIONS\n    if not T:\n        break\n"
+        if isinstance(options, ast.Call) and getattr(options, "cog_zone_items", False):
+            offering = stmts("C = X\nif len(C) > 1 and C[0].zone.names_differ and C[0].zone.items is C:\n"
+                             "    T = list(C)\n    L = None\nelse:\n    T, L = offer(C)", C=self.unit.temp(),
+                             X=options.args[0], T=things, L=labels)
+        else:
+            offering = stmts("T, L = OPTIONS", T=things, L=labels, OPTIONS=options)
+        return stmts("while True:\n    OFFERING\n    if not T:\n        break\n"
                      "    DONE_\n    V = game.ask(ctx, 'choose', P, L, T, OPT, None, FRESH)\n"
                      "    if V is reask:\n        continue\n    STOP\n    AFTER",
-                     T=things, OPTIONS=options, L=labels, DONE_=done or [ast.Pass()], V=chosen, P=prompt,
+                     T=things, OFFERING=offering, L=labels, DONE_=done or [ast.Pass()], V=chosen, P=prompt,
                      OPT=const(may_stop), STOP=stop or [ast.Pass()], AFTER=after, FRESH=self._fresh())
 
     def _fresh(self) -> ast.expr:
