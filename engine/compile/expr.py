@@ -275,9 +275,14 @@ class ExprCompiler(Walker):
         if builtin is not None:
             # where a flow loop or an `as` block holds the acting player in a local, its seat is read from it
             acting = _ACTING if self.me is None or self.me == ACTING else f"{self.me}.seat"
-            node = kinded(expr(builtin[0].replace(_ACTING, acting)), builtin[1])
+            # a pack played by one number of players only: that number (a match of another is refused)
+            count = str(pack.min_players) if pack.min_players == pack.max_players else _PLAYERS
+
+            def written(code: str) -> str:
+                return code.replace(_ACTING, acting).replace(_PLAYERS, count)
+            node = kinded(expr(written(builtin[0])), builtin[1])
             if n in _BUILTIN_SEATS:   # its seat, without the player: `next_player.hand` reads no rotation
-                node.cog_seat = expr(_BUILTIN_SEATS[n].replace(_ACTING, acting))  # type: ignore[attr-defined]
+                node.cog_seat = expr(written(_BUILTIN_SEATS[n]))  # type: ignore[attr-defined]
             return node
         if n in pack.counters or n in pack.zones or n in pack.components or n in pack.dice:
             self.usage.ref(n, self.dsl.spot(tok))
@@ -673,6 +678,7 @@ class _Plain(ast.NodeTransformer):
 
 # the acting seat (`game.acting` only where nobody acts: it raises the error)
 _ACTING = "(ctx.seat if ctx.seat is not None else game.acting(None))"
+_PLAYERS = "len(game.state.players)"
 
 # built-in names: (code, kind)
 _BUILTIN_EXPR: dict[str, tuple[str, str | None]] = {
