@@ -112,9 +112,13 @@ class Interpreter:
         self.seats[None] = _NOBODY
         # zones whose items' triggers answer a seat's events: its own active zones, then the shared ones
         # (cards on the table answer every player; their `when` says for whom)
-        zones = self.state.all_zones().__getitem__
-        self._active_zones = [list(map(zones, slots)) for slots in plan.active]
+        if any(plan.active):
+            zones = self.state.all_zones().__getitem__
+            self._active_zones = [list(map(zones, slots)) for slots in plan.active]
+        else:   # no active zone (only read: one empty list a seat will do)
+            self._active_zones = [[] for _ in plan.active]
         self._rotations, self._orders = plan.rotations, plan.orders   # (read-only: shared by every match)
+        self.clockwise = plan.orders[0]   # the turn order of a pack with no `first_player` that no rule set
 
     def _size_zones(self, players: int) -> None:
         """Zones whose capacity or market size depends on the player count: read once, for this match."""
@@ -1020,6 +1024,7 @@ class Interpreter:
                 taking_out(self, len(items))
             items.remove(item)
             zone.items.append(item)
+            zone.names_differ = False
             item.zone = zone
 
     def _move_told(self, ctx: Ctx, item: Item, origin: Zone | None, zone: Zone, top: bool) -> None:
@@ -1039,6 +1044,7 @@ class Interpreter:
                 taking_out(self, len(items))
             items.remove(item)
         items = zone.items
+        zone.names_differ = False
         if not top:
             items.append(item)
         else:
@@ -1087,6 +1093,7 @@ class Interpreter:
             self.emit("exhausted", ctx.seat, {"zone": deck})
         refill = self.state.zone(deck.zdef.refill_from, deck.owner)  # type: ignore[arg-type]
         deck.items.extend(refill.items)
+        deck.names_differ = False
         for item in refill.items:
             item.zone = deck
         refill.items.clear()
@@ -1405,7 +1412,7 @@ class _NoActingPlayer:
     def counters(self) -> dict[str, int]:
         raise RuleError("this needs an acting player, but it runs outside any player's turn")
 
-    zones = counters
+    zones = seat = counters
 
 
 _NOBODY = _NoActingPlayer()
