@@ -29,9 +29,9 @@ Three options make the search stronger where a position estimate decides (docs/a
 - `paired`: the iterations come in rounds of one rollout per root option, every option dealt the same
   sample and answered in its rollout from a generator seeded alike (common random numbers), and the bot
   answers with the option of the best mean result (its prior included). Where the options' true
-  differences are a hundredth of the rollouts' spread (Robot Factory: a robot on Attack or on Gather moves
-  the cut value by about 0.008, rollouts spread it by about 0.03), unpaired iterations compare each
-  option on other luck and the answer is nearly a coin; paired, the luck cancels in the comparison. Flat
+  differences are a hundredth of the rollouts' spread (docs/analytics.md "The ladder, session 9": two
+  options about 0.005 apart in cut value, one rollout spread by about 0.03), unpaired iterations compare
+  each option on other luck and the answer is nearly a coin; paired, the luck cancels in the comparison. Flat
   at the root (no tree below it: its branches would part the pairs), so the other seats' answers come from
   the rollouts (`epsilon`). Absent, or 0: the tree search, as before.
 """
