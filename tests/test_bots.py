@@ -155,6 +155,11 @@ def _mcts_prior(seat: int) -> MctsAgent:
     return MctsAgent(11, seat, iterations=24, depth=12, rescale=True, epsilon=0.3, prior=5)
 
 
+def _mcts_paired(seat: int) -> MctsAgent:
+    """Every root option on the same samples and rollout luck (`paired`): the shared deals are samples too."""
+    return MctsAgent(11, seat, iterations=24, depth=12, epsilon=0.3, paired=True)
+
+
 def _greedy(seat: int) -> GreedyAgent:
     return GreedyAgent(11, seat)
 
@@ -162,10 +167,12 @@ def _greedy(seat: int) -> GreedyAgent:
 @pytest.mark.parametrize(("pack", "make"), [("raising-robots", _mcts), ("goofspiel", _mcts), ("goofspiel", _greedy),
                                             ("robot-factory", _mcts), ("robot-factory", _greedy),
                                             ("goofspiel", _mcts_informed), ("robot-factory", _mcts_informed),
-                                            ("goofspiel", _mcts_prior), ("robot-factory", _mcts_prior)],
+                                            ("goofspiel", _mcts_prior), ("robot-factory", _mcts_prior),
+                                            ("goofspiel", _mcts_paired), ("robot-factory", _mcts_paired)],
                          ids=["mcts-raising-robots", "mcts-goofspiel", "greedy-goofspiel", "mcts-robot-factory",
                               "greedy-robot-factory", "mcts-informed-goofspiel", "mcts-informed-robot-factory",
-                              "mcts-prior-goofspiel", "mcts-prior-robot-factory"])
+                              "mcts-prior-goofspiel", "mcts-prior-robot-factory", "mcts-paired-goofspiel",
+                              "mcts-paired-robot-factory"])
 def test_a_bot_decides_the_same_when_only_what_it_cannot_see_changes(pack: str, make: Any) -> None:
     honest, peeking = [], []
     for seed in range(1, 9):
@@ -210,7 +217,8 @@ def test_mcts_beats_random_and_holds_greedy_at_tic_tac_toe() -> None:
 
 
 @pytest.mark.parametrize("spec", ["mcts:iterations=30,depth=0,rescale=1",
-                                  "mcts:iterations=30,depth=2,epsilon=0.3,rescale=1"])
+                                  "mcts:iterations=30,depth=2,epsilon=0.3,rescale=1",
+                                  "mcts:iterations=30,depth=2,epsilon=0.3,paired=1"])
 def test_mcts_takes_a_win_in_one_over_any_cut_rollout(spec: str) -> None:
     """A finished win (1) is worth more than any position a rollout is cut at (< 0.95), rescaled or not."""
     match = engine.new_match(TTT, 2, seed=1)
@@ -220,7 +228,8 @@ def test_mcts_takes_a_win_in_one_over_any_cut_rollout(spec: str) -> None:
     assert match.legal()[_choice(bot, match)] == "top right"   # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize("spec", ["greedy", "mcts:iterations=20,depth=2,epsilon=0.3,rescale=1"])
+@pytest.mark.parametrize("spec", ["greedy", "mcts:iterations=20,depth=2,epsilon=0.3,rescale=1",
+                                  "mcts:iterations=20,depth=2,epsilon=0.3,paired=1"])
 def test_a_sample_at_another_decision_is_put_aside(spec: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """A sample should stand at the bot's own decision; one that does not is set aside (not a failure),
     and if every sample is like that the bot still answers."""
@@ -291,6 +300,64 @@ def test_a_prior_gives_way_to_what_the_search_finds() -> None:
     assert match.legal()[_choice(bot, match)] == "bottom"   # type: ignore[arg-type]
 
 
+def _alike_options(match: Match, seat: int) -> tuple[int, int] | None:
+    """Two options of the pending decision whose results agree when they meet the same luck: on each of
+    three samples, a uniform rollout of 12 answers from the same generator seed ends at the same values for
+    both (say, a robot sent to Produce when the minerals do not pay for one, and one kept in the store)."""
+    from engine.play.mcts import _Rollout, seat_results
+    assert match.decision is not None
+    rows = []
+    for deal in range(3):
+        row = []
+        for index in range(match.decision.size):
+            sample = match.determinize(seat, random.Random(deal))
+            sample.apply(index)
+            rollout = _Rollout(random.Random(deal + 100), 1.0, None, [])
+            sample.run([rollout, rollout], stop_after=len(sample.log) + 12)
+            row.append(seat_results(sample))
+            sample.close()
+        rows.append(row)
+    size = match.decision.size
+    return next(((a, b) for a in range(size) for b in range(a + 1, size)
+                 if all(row[a] == row[b] for row in rows)), None)
+
+
+def _root_means(agent: MctsAgent, match: Match) -> list[tuple[int, float]]:
+    """(visits, mean result) of each root option after one search by `agent` at `match`'s decision."""
+    from engine.play.agents import decision_rng
+    from engine.play.mcts import _Search
+    decision = match.decision
+    assert decision is not None
+    search = _Search(agent, decision_rng(agent.seed, agent.seat, match.answers_known(agent.seat)))
+    labels, done = list(decision.labels), 0
+    while done < (agent.iterations or 0):
+        done += search.paired_round(match, labels) if agent.paired else search.sampled(match, labels)
+    nodes = [search.root.children[(decision.seat, label)] for label in labels]
+    return [(node.visits, node.reward / node.visits) for node in nodes]
+
+
+def test_paired_options_meet_the_same_luck() -> None:
+    """With `paired`, every root option is tried equally often, on the same samples and rollout luck: two
+    options that lead to the same state come out with the same mean, to the last digit. Without it their
+    samples differ and so do their means (what makes 80 unpaired iterations answer almost at random when
+    the options' true differences are a hundredth of the rollouts' spread)."""
+    pack = engine.load_pack("robot-factory")
+    for seed in range(1, 40):
+        match = _position(pack, 2, seed=seed, answers=seed % 20 + 4)
+        seat = match.to_move
+        assert seat is not None
+        if (alike := _alike_options(match, seat)) is not None:
+            break
+    else:
+        pytest.fail("no Robot Factory position with two options that lead alike")
+    a, b = alike
+    paired = _root_means(MctsAgent(11, seat, iterations=60, depth=12, paired=True), match)
+    assert len({visits for visits, _ in paired}) == 1, paired
+    assert paired[a][1] == paired[b][1], (alike, paired)
+    unpaired = _root_means(MctsAgent(11, seat, iterations=60, depth=12, rescale=True), match)
+    assert unpaired[a][1] != unpaired[b][1], (alike, unpaired)
+
+
 def test_mast_rollouts_follow_the_best_mean_label_and_try_untried_ones_first() -> None:
     from engine.play.mcts import _Rollout
     match = engine.new_match(TTT, 2, seed=1)
@@ -327,11 +394,13 @@ def test_bot_specs_parse_and_refuse_mistakes() -> None:
     assert describe_seats(seats) == "P1 mcts:seconds=0.5, P2 greedy; random elsewhere"
     assert str(BotSpec.parse("mcts:depth=0,rescale=1,epsilon=0.3")) == "mcts:depth=0,epsilon=0.3,rescale=1"
     assert str(BotSpec.parse("mcts:prior=8,depth=0")) == "mcts:depth=0,prior=8"
+    assert str(BotSpec.parse("mcts:paired=1,depth=30")) == "mcts:depth=30,paired=1"
     for bad, message in [("1=alpha", "unknown bot kind"), ("1=greedy:depth=3", "not a parameter"),
                          ("1=mcts:iterations=x", "must be a int"), ("1=mcts:iterations=0", "above 0"),
                          ("1=mcts:depth=-1", "0 or more"), ("1=mcts:epsilon=0", "above 0 and at most 1"),
                          ("1=mcts:epsilon=1.5", "at most 1"), ("1=mcts:rescale=2", "0 or 1"),
                          ("1=mcts:prior=-1", "0 or more"), ("1=mcts:prior=0.5", "must be a int"),
+                         ("1=mcts:paired=2", "0 or 1"), ("1=mcts:paired=yes", "must be a int"),
                          ("5=greedy", "does not exist"), ("greedy", "SEAT=KIND"), ("1=mcts:iterations", "not a")]:
         with pytest.raises(BotSpecError, match=message):
             parse_seats([bad], 4)

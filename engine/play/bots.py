@@ -19,7 +19,7 @@ KINDS: dict[str, dict[str, type]] = {
     "random": {},
     "greedy": {},
     "mcts": {"iterations": int, "seconds": float, "depth": int, "exploration": float, "rescale": int,
-             "epsilon": float, "prior": int},
+             "epsilon": float, "prior": int, "paired": int},
 }
 # the parameters whose range is not "above 0": (lowest, highest, the range in words)
 RANGES: dict[str, tuple[float, float, str]] = {
@@ -27,6 +27,7 @@ RANGES: dict[str, tuple[float, float, str]] = {
     "rescale": (0, 1, "0 or 1"),
     "epsilon": (1e-9, 1, "above 0 and at most 1"),
     "prior": (0, math.inf, "0 or more"),
+    "paired": (0, 1, "0 or 1"),
 }
 DEFAULT = "random"
 
@@ -76,7 +77,8 @@ class BotSpec:
             p = dict(self.params)
             return MctsAgent(seed, seat, _whole(p.get("iterations")), _real(p.get("seconds")), _whole(p.get("depth")),
                              float(p.get("exploration", EXPLORATION)), bool(p.get("rescale", 0)),
-                             float(p.get("epsilon", 1.0)), int(p.get("prior", 0)))
+                             float(p.get("epsilon", 1.0)), int(p.get("prior", 0)),
+                             bool(p.get("paired", 0)))
         return RandomAgent(seed, seat)
 
     @property

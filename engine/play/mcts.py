@@ -26,6 +26,14 @@ Three options make the search stronger where a position estimate decides (docs/a
   that value (prior knowledge as virtual visits, Gelly and Silver 2007). The search then starts from
   greedy's choice and leaves it only when its own results say so: with few iterations it answers as greedy
   would. Absent, or 0: no prior, as before.
+- `paired`: the iterations come in rounds of one rollout per root option, every option dealt the same
+  sample and answered in its rollout from a generator seeded alike (common random numbers), and the bot
+  answers with the option of the best mean result (its prior included). Where the options' true
+  differences are a hundredth of the rollouts' spread (docs/analytics.md "The ladder, session 9": two
+  options about 0.005 apart in cut value, one rollout spread by about 0.03), unpaired iterations compare
+  each option on other luck and the answer is nearly a coin; paired, the luck cancels in the comparison. Flat
+  at the root (no tree below it: its branches would part the pairs), so the other seats' answers come from
+  the rollouts (`epsilon`). Absent, or 0: the tree search, as before.
 """
 
 from __future__ import annotations
@@ -84,17 +92,17 @@ class _Range:
 class MctsAgent:
     """Searches `iterations` samples per decision, or as many as fit in `seconds` (a time budget makes
     the games depend on the machine's speed); `depth` cuts rollouts short and scores the position there
-    (0: no rollout); `rescale`, `epsilon` and `prior` as the module says."""
+    (0: no rollout); `rescale`, `epsilon`, `prior` and `paired` as the module says."""
 
     kind = "mcts"
 
     def __init__(self, seed: int, seat: int, iterations: int | None = None, seconds: float | None = None,
                  depth: int | None = None, exploration: float = EXPLORATION, rescale: bool = False,
-                 epsilon: float = 1.0, prior: int = 0) -> None:
+                 epsilon: float = 1.0, prior: int = 0, paired: bool = False) -> None:
         self.seed, self.seat = seed, seat
         self.iterations = iterations if iterations is not None or seconds is not None else DEFAULT_ITERATIONS
         self.seconds, self.depth, self.exploration = seconds, depth, exploration
-        self.rescale, self.epsilon, self.prior = rescale, epsilon, prior
+        self.rescale, self.epsilon, self.prior, self.paired = rescale, epsilon, prior, paired
         self.match: Match | None = None
 
     def bind(self, match: Match) -> None:
@@ -112,16 +120,15 @@ class MctsAgent:
         done = 0
         while done == 0 or ((self.iterations is None or done < self.iterations)
                             and (deadline is None or time.monotonic() < deadline)):
-            sample = match.determinize(self.seat, search.rng)
-            if sample.legal() == labels:
-                search.iterate(sample)
-            else:   # a sample that stops at another decision (GreedyAgent.choose says when) teaches nothing here
-                sample.close()
-            done += 1
-        if not search.root.children:
+            done += search.paired_round(match, labels) if self.paired else search.sampled(match, labels)
+        children = search.root.children
+        if not children:
             return int(search.rng.random() * decision.size)
-        visits = [node.visits if (node := search.root.children.get((decision.seat, label))) else -1
-                  for label in decision.labels]
+        if self.paired:     # every option had the same samples: the best mean result (prior included) answers
+            means = [node.reward / node.visits if (node := children.get((decision.seat, label))) and node.visits
+                     else -math.inf for label in labels]
+            return max(range(len(means)), key=lambda i: (means[i], -i))
+        visits = [node.visits if (node := children.get((decision.seat, label))) else -1 for label in labels]
         return max(range(len(visits)), key=lambda i: (visits[i], -i))
 
     def observe(self, decision: Decision, index: int) -> None:
@@ -151,6 +158,44 @@ class _Search:
             if self.agent.rescale:
                 self.range.add([value])
 
+    def sampled(self, match: Match, labels: list[str]) -> int:
+        """One iteration on a fresh sample (none if the sample stops at another decision: it teaches nothing
+        here; `GreedyAgent.choose` says when that happens). The iterations spent: 1."""
+        sample = match.determinize(self.agent.seat, self.rng)
+        if sample.legal() == labels:
+            self.iterate(sample)
+        else:
+            sample.close()
+        return 1
+
+    def paired_round(self, match: Match, labels: list[str]) -> int:
+        """One rollout per root option, all on samples dealt alike and with rollouts drawn from generators
+        seeded alike (`paired`: common random numbers), so the options' results differ by what the option
+        does more than by luck. No tree below the root (its branches would part the pairs); the rollouts'
+        table learns only after the round, so every option's rollout reads the same one. The iterations
+        spent: one per option (1 if the sample stands at another decision)."""
+        seat, deal, luck = self.agent.seat, self.rng.getrandbits(64), self.rng.getrandbits(64)
+        learned = []
+        for index, label in enumerate(labels):
+            sample = match.determinize(seat, random.Random(deal))
+            if sample.legal() != labels:
+                sample.close()
+                return 1
+            sample.apply(index)
+            said = [(seat, label)]
+            self.roll_out(sample, random.Random(luck), said)
+            results = seat_results(sample)
+            sample.close()
+            child = self.root.children.setdefault((seat, label), _Node(seat=seat))
+            child.visits += 1
+            child.reward += results[seat]
+            learned.append((said, results))
+        if self.agent.rescale:
+            self.range.add([result for _, results in learned for result in results])
+        for said, results in learned:
+            self.learn(said, results)
+        return len(labels)
+
     def iterate(self, game: Match) -> None:
         agent, rng = self.agent, self.rng
         node, path, said = self.root, [], []
@@ -177,10 +222,7 @@ class _Search:
             said.append(keys[index])
             game.apply(index)
             path.append(node)
-        if game.decision is not None and agent.depth != 0:     # the rollout, answered inside the flow (`run`)
-            rollout = _Rollout(rng, agent.epsilon, self.table, said)
-            game.run([rollout] * len(game.outcome().results),
-                     stop_after=None if agent.depth is None else len(game.log) + agent.depth)
+        self.roll_out(game, rng, said)
         results = seat_results(game)
         game.close()
         for step in path:
@@ -189,6 +231,19 @@ class _Search:
         self.root.visits += 1
         if agent.rescale:
             self.range.add(results)
+        self.learn(said, results)
+
+    def roll_out(self, game: Match, rng: random.Random, said: list[Key]) -> None:
+        """Play `game` on for `depth` answers (to the end without one; not at all at 0), answered inside the
+        flow (`run`) by `_Rollout`; its answers are added to `said`."""
+        depth = self.agent.depth
+        if game.decision is not None and depth != 0:
+            rollout = _Rollout(rng, self.agent.epsilon, self.table, said)
+            game.run([rollout] * len(game.outcome().results),
+                     stop_after=None if depth is None else len(game.log) + depth)
+
+    def learn(self, said: list[Key], results: list[float]) -> None:
+        """The rollouts' table (`epsilon`) credits every answer in `said` with its seat's result."""
         if self.table is not None:
             for key in said:
                 entry = self.table.setdefault(key, [0.0, 0])
