@@ -99,18 +99,22 @@ class FlowCompiler:
             if "step_start" in listened else []
         end = stmts("if game.live:\n    game.emit('step_end', ctx.seat, {'step': N})", N=const(sid)) \
             if "step_end" in listened else []
-        outer, slot = self.c.unit.temp(), self.c.unit.temp()
+        slot = self.c.unit.temp()
         # enter_step/exit_step keep the flow position (engine/runtime/interpreter.py): K < 0 skips a step
         # already done while a fork catches up with its checkpoint; a quiet game (no trace, nobody watching)
-        # keeps none
+        # keeps none. A nested step puts back its parent's name, known here (the parent set it and every
+        # step before this one put it back); a top-level step puts back what it found.
+        outer = const(prefix[:-1]) if prefix else self.c.unit.temp()
         code = stmts("O = S.step\nS.step = N\nK = 0 if game.quiet else game.enter_step()\n"
                      "if K >= 0:\n    START\n    BODY\n    END\n    if not game.quiet:\n"
                      "        game.exit_step(K)\nS.step = O", O=outer, S=self.state,
                      N=const(sid), K=slot, START=start or [ast.Pass()], BODY=body or [ast.Pass()],
                      END=end or [ast.Pass()])
+        if prefix:
+            del code[0]
         if code:   # untraced: only observers hear of the step
-            _untraced_as(code[2], stmts("if game.observers:\n    game.step_started()"))
-            _untraced_as(code[3], [*start, *body, *end])
+            _untraced_as(code[-3], stmts("if game.observers:\n    game.step_started()"))
+            _untraced_as(code[-2], [*start, *body, *end])
         return stamp(code, self._where(src, path))
 
     def _do(self, src: SourceFile, path: tuple, d: Any, prefix: str) -> list[ast.stmt]:
