@@ -18,7 +18,7 @@ from typing import Any
 from engine.compile.acting import ACTING
 from engine.compile.codegen import const, expr, stamp, stmts
 from engine.compile.effect import EffectCompiler
-from engine.compile.expr import paid
+from engine.compile.expr import paid, small
 from engine.compile.sink import Diagnostics
 from engine.dsl.parse import DslText
 from engine.dsl.sites import SiteIndex
@@ -186,7 +186,7 @@ class FlowCompiler:
         n, limit = self.c.unit.temp(), self.c.unit.temp()
         mark = []   # the pass number in the counter: a dict store where nothing else depends on it (effect.py)
         if counter is not None:
-            mark = self.c.quick_counter(counter, "set", ast.Name(n, ast.Load())) \
+            mark = self.c.quick_counter(counter, "set", small(ast.Name(n, ast.Load()))) \
                 or stmts("game.set_counter(ctx, C, N)", C=const(counter), N=n)
         stop = [ast.If(until, [ast.Break()], [])] if until is not None else []
         # no `count`: the game should end (`until`, `end_game`) long before MAX_ROUNDS passes; reaching
