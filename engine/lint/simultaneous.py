@@ -18,8 +18,8 @@ sub-steps in order and the procedures they call):
   the flow's order (triggers, component actions, scoring and the bots' estimate) may run during the step
   and are checked too.
 
-Not followed: triggers that a write in the step fires (what they change is not checked), a `reveal` of a
-zone by some other rule before the step, dice rolled and boards changed in the step.
+Not followed: an item's own texts run by `do`, `activate` or `play` (which item is known only in play), a
+`reveal` of a zone by some other rule before the step.
 """
 
 from __future__ import annotations
@@ -43,9 +43,24 @@ Where = tuple[str, int, int]
 _DECISIONS = {"choose_item", "choose_number", "choose_alt", "repeat_choose_item", "repeat_choose_alt", "may"}
 _BLOCKS = ("block", "branch", "alternatives", "if_stmt")
 _LOOPS = {"for_stmt", "repeat_n", "while_stmt"}
+_LINKS = {"link": "makes", "unlink": "cuts", "block_link": "blocks", "unblock_link": "frees"}
+# the built-in events a statement may make (docs/pack-format.md `triggers`), for the triggers it may fire
+_EVENTS = {"gain": ("gained", "changed", "passed"), "lose": ("changed", "passed"),
+           "pay": ("paid", "changed", "passed"), "pay_attr": ("paid", "changed", "passed"),
+           "move": ("moved", "placed"), "play": ("moved", "placed"), "draw": ("moved", "placed", "exhausted"),
+           "set": ("changed", "passed"), "roll_dice": ("rolled",), "reroll": ("rolled",)}
 _WRITE_HINT = ("keep a plan in state only its seat sees until the step's reveal (a `let`, an attribute of an item "
                "in an owner-only zone, a zone with `visibility: owner` listed in `reveal:`), or make the change "
                "after the step")
+
+
+@dataclass(frozen=True)
+class _Trigger:
+    """A trigger's effect, as the walk follows it where its event fires."""
+
+    text: Text
+    when: Tree | None         # its condition, when it has one
+    optional: bool            # it asks its owner first: a decision
 
 
 @dataclass(frozen=True)
@@ -77,7 +92,9 @@ class _Pass:
     def steps(self, path: tuple, data: Any, decided: bool) -> bool:
         for i, sub in enumerate(data if isinstance(data, list) else []):
             if isinstance(sub, Mapping):
+                decided = self.fire("step_start", decided)
                 decided = self.sub_step((*path, i), sub, decided)
+                decided = self.fire("step_end", decided)
         return decided
 
     def sub_step(self, path: tuple, sub: Mapping, decided: bool) -> bool:
@@ -109,6 +126,8 @@ class _Pass:
             self.writes(dsl, t)
         if kind == "call":
             return self.call(str(t.children[0]), decided)
+        for event, facts in self.leaks.events_of(dsl, t):
+            decided = self.fire(event, decided, facts)
         inner = decided or kind in _DECISIONS
         blocks = [c for c in t.children if isinstance(c, Tree) and c.data in _BLOCKS]
         after = [self.inside(dsl, b, inner) for b in blocks]
@@ -120,6 +139,23 @@ class _Pass:
         if block.data == "alternatives":
             return any([self.block(dsl, b, decided) for b in block.children if isinstance(b, Tree)])
         return self.stmt(dsl, block, decided)
+
+    def fire(self, event: str, decided: bool, facts: Mapping[str, str] | None = None) -> bool:
+        """Walk the triggers `event` may fire, where it fires: after them the seat may have answered when it
+        had before, when one of them asks (an `optional` trigger asks its owner) or when one may not fire.
+        `facts`: what the event is known to carry (`zone`, `counter`); a trigger whose `when` requires
+        another value cannot fire."""
+        after = decided
+        for trigger in self.leaks.triggers.get(event, ()):
+            key = f"trigger {id(trigger.text[1])}"
+            if key in self._stack or not _may_fire(trigger.when, facts or {}):
+                continue    # (a trigger firing itself: the kernel's nesting limit stops it in play)
+            self._stack.append(key)
+            try:
+                after = self.text(trigger.text, decided or trigger.optional) or after
+            finally:
+                self._stack.pop()
+        return after
 
     def call(self, name: str, decided: bool) -> bool:
         text = self.leaks.procedures.get(name)
@@ -154,6 +190,21 @@ class _Pass:
         elif kind == "draw":
             self.zone_write(dsl, t.children[1], "draws out of", seen)
             self.zone_write(dsl, t.children[2], "draws into", seen)
+        else:
+            self.table_writes(dsl, t, kind)
+
+    def table_writes(self, dsl: DslText, t: Tree, kind: str) -> None:
+        """Dice thrown and boards changed: both lie on the table."""
+        if kind in ("roll_dice", "reroll"):
+            die = t.children[1] if kind == "roll_dice" else t.children[0]
+            self.report(dsl, die, f"throws '{die}' dice", "dice lie on the table: every seat sees every pool")
+        elif kind in _LINKS:
+            self.report(dsl, t, f"{_LINKS[kind]} a link of a board", "every seat sees the boards")
+        elif kind == "rotate":
+            zones = self.leaks.zones_of(dsl, t.children[0])
+            shown = [z for z in zones if z in self.seen]
+            if shown or not zones:      # a tile on the board (or anywhere not known): its links show
+                self.report(dsl, t, "turns a tile", self.seen[shown[0]] if shown else "every seat sees the boards")
 
     def set_target(self, dsl: DslText, t: Tree, target: Any, seen: dict[str, str]) -> None:
         counters = self.leaks.pack.counters
@@ -199,6 +250,41 @@ class _Leaks:
         self.concealed = {z for dsl, tree in self.texts.values() if "conceal" in dsl.text
                           for z in _concealed(tree, pack)}
         self._locals: dict[int, set[str]] = {}
+        self.triggers: dict[str, list[_Trigger]] = {}
+        for src, path, data in _trigger_entries(raw):
+            text = self.texts.get((src, (*path, "effect")))
+            if text is not None and isinstance(data.get("on"), str):
+                when = self.texts.get((src, (*path, "when")))
+                self.triggers.setdefault(data["on"], []).append(
+                    _Trigger(text, None if when is None else when[1], data.get("optional") is True))
+
+    def events_of(self, dsl: DslText, t: Tree) -> list[tuple[str, dict[str, str]]]:
+        """The events statement `t` may make, each with what it is known to carry (none for a `set` of a
+        local or of an item's attribute)."""
+        kind = str(t.data)
+        if kind == "emit":
+            return [(str(t.children[0]), {})]
+        counters: list[Any] = []
+        if kind in ("gain", "lose"):
+            counters = [t.children[1]]
+        elif kind == "pay":
+            counters = [term.children[1] for term in t.children[0].children if isinstance(term, Tree)]
+        elif kind == "set":
+            target = t.children[0]
+            name = target.children[0] if isinstance(target, Tree) and target.data == "name" else \
+                target.children[1] if isinstance(target, Tree) and target.data == "attr" else None
+            if name is None or str(name) not in self.pack.counters or str(name) in self.locals_of(dsl):
+                return []
+            counters = [name]
+        if counters:
+            return [(event, _known("counter", c, self.pack.counters)) for c in counters for event in _EVENTS[kind]]
+        zones = self.pack.zones
+        if kind in ("move", "play"):
+            return [("moved", {}), ("placed", _known("zone", _zone_named(t.children[1], self.pack), zones))]
+        if kind == "draw":
+            return [("moved", {}), ("placed", _known("zone", _zone_named(t.children[2], self.pack), zones)),
+                    ("exhausted", _known("zone", _zone_named(t.children[1], self.pack), zones))]
+        return [(event, {}) for event in _EVENTS.get(kind, ())]
 
     def in_flow(self, key: tuple[str, tuple]) -> bool:
         flow = self.raw.flow
@@ -293,6 +379,61 @@ def simultaneous_leaks(raw: RawPack, pack: Pack, sites: Iterable[tuple[Site, Dsl
                     *where, severity="warning",
                     hint=f"count only your own (`count({zone})`), or read it in a step after the simultaneous one"))
     yield from found.values()
+
+
+def _known(key: str, name: Any, names: Mapping[str, Any]) -> dict[str, str]:
+    """`{key: name}` when `name` is a plain name of `names` (a counter, a zone), else nothing known."""
+    return {key: str(name)} if isinstance(name, str) and str(name) in names else {}
+
+
+def _may_fire(when: Tree | None, facts: Mapping[str, str]) -> bool:
+    """False when one of the `and`-ed parts of `when` is `event.K == V` for a K the event is known to carry
+    with another value than V (a zone or counter name, or a string)."""
+    if when is None or not facts:
+        return True
+    todo: list[Any] = [when]
+    while todo:
+        node = todo.pop()
+        if not isinstance(node, Tree):
+            continue
+        if node.data in ("and_", "expr"):
+            todo.extend(node.children)
+        elif node.data == "eq":
+            for side, other in (node.children, node.children[::-1]):
+                key = _event_key(side)
+                value = _literal(other)
+                if key is not None and key in facts and value is not None and value != facts[key]:
+                    return False
+    return True
+
+
+def _event_key(node: Any) -> str | None:
+    """K of `event.K`."""
+    if isinstance(node, Tree) and node.data == "attr" and isinstance(node.children[0], Tree) \
+            and node.children[0].data == "name" and str(node.children[0].children[0]) == "event":
+        return str(node.children[1])
+    return None
+
+
+def _literal(node: Any) -> str | None:
+    """A bare name (`table`) or a string (`"coin"`) as the text it stands for."""
+    if isinstance(node, Tree) and node.data == "name":
+        return str(node.children[0])
+    if isinstance(node, Tree) and node.data == "string":
+        return str(node.children[0])[1:-1]
+    return None
+
+
+def _trigger_entries(raw: RawPack) -> Iterator[tuple[str, tuple, Mapping]]:
+    """Every trigger of the pack, global or on a component: its file, its place and its data."""
+    for e in raw.triggers:
+        if isinstance(e.data, Mapping):
+            yield e.src.display, e.path, e.data
+    for e in raw.components.values():
+        listed = e.data.get("triggers") if isinstance(e.data, Mapping) else None
+        for i, data in enumerate(listed if isinstance(listed, list) else []):
+            if isinstance(data, Mapping):
+                yield e.src.display, (*e.path, "triggers", i), data
 
 
 def _simultaneous_steps(raw: RawPack) -> Iterator[_Step]:
