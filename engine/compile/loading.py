@@ -23,7 +23,7 @@ def _freeze_once() -> None:
     compiled functions) to the garbage collector's permanent generation (`gc.freeze`).
 
     Why: games make cyclic garbage (an item and its zone point at each other), so the collector runs while
-    games are played, and each full collection walked the pack too: ~5% of Robot Factory's bench time, for
+    games are played, and each full collection walked the pack too (a few % of a long simulation), for
     objects that never become garbage. Only once per process: frozen objects are never collected, and a
     process that loads packs one after another (the tests, `serve`) drops the later ones."""
     global _frozen
