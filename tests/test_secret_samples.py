@@ -315,3 +315,21 @@ def test_a_deal_plan_deals_a_copy_as_redeal_hidden_deals_the_state() -> None:
             assert dealt == redeal_hidden(alone, seat, other, [alone.items[item.uid] for item in pinned]) > 0
             assert copy.to_data() == alone.to_data() != state.to_data()
             assert one.getstate() == other.getstate()
+
+
+def test_a_deal_at_another_seats_decision_offers_what_it_dealt_there() -> None:
+    """A sample for P2 made at the start of Raising Robots' simultaneous setup (3 players, bidding: P1 has kept
+    5 of its 8 drafted robot cards) deals again there, where P1's "keep a robot card" is pending: P1's draft is
+    hidden from P2, so it is dealt too, and the pending decision must offer the cards dealt into the draft.
+    Offering the cards it held before took them from wherever the deal put them (the deck): P1's draft kept
+    8 cards, the deck lost one, and no try showed P2 its real view (seed 0: the discard held 4 cards, not 3)."""
+    match = Match(RR, 3, 0, {"bidding": True}, forkable=True, checkpoint_every=SEARCHED_CHECKPOINT_EVERY)
+    match.run([RandomAgent(0, seat) for seat in range(3)], stop_after=6)
+    assert match.decision is not None and match.decision.seat == 1
+    real = match.view(1)["zones"]
+    for k in range(8):
+        sample = match.determinize(1, random.Random(k))
+        zones = sample.view(1)["zones"]
+        assert (zones["robot_deck"], zones["robot_discard"]) == (real["robot_deck"], real["robot_discard"])
+        assert sample.seen_key(1) == match.seen_key(1)
+        sample.close()

@@ -30,7 +30,15 @@ from engine.play.log import Answer, GameLog
 from engine.runtime.context import Ctx
 from engine.runtime.decision import Decision, DecisionKind
 from engine.runtime.defs import Pack
-from engine.runtime.determinize import DealPlan, deal_plan, offered_items, redeal_hidden, seen_items
+from engine.runtime.determinize import (
+    DealPlan,
+    deal_plan,
+    dealt_there,
+    item_places,
+    offered_items,
+    redeal_hidden,
+    seen_items,
+)
 from engine.runtime.events import Event, EventKind
 from engine.runtime.interpreter import NEVER, Interpreter
 from engine.runtime.scoring import PlayerResult, Verdict, estimates, final_scores, team_lost, verdict
@@ -487,6 +495,10 @@ class Match:
         rng = random.Random()
         rng.setstate(redeal.rng)
         state, pending = self.game.state, self.decision
+        # a deal at a simultaneous step's start may be at another seat's decision, whose items it does not pin
+        # (they are hidden from `redeal.seat`): where each was, the decision offers what is dealt there
+        offered = item_places(offered_items(pending.payloads)) \
+            if pending is not None and redeal.pinned is not None and pending.seat != redeal.seat else None
         if plan is not None:
             plan.deal(state, rng)
         else:
@@ -495,6 +507,11 @@ class Match:
             else:
                 pinned = offered_items(pending.payloads) if pending is not None else []
             redeal_hidden(state, redeal.seat, rng, pinned)
+        if offered:
+            swaps = dealt_there(offered)
+            if swaps:
+                assert pending is not None
+                pending.swap_items(swaps)
         self._redeals.append(_Redeal(redeal.answers, redeal.seat, redeal.rng, redeal.pinned, rng.getstate()))
 
     def close(self) -> None:
