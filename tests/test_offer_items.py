@@ -3,10 +3,17 @@
 
 from __future__ import annotations
 
+import contextlib
 import random
+from typing import Any
 
+from engine.compile.effect import EffectCompiler
 from engine.compile.loading import load_pack
+from engine.dsl.parse import DslText
+from engine.errors import RuleError
+from engine.runtime.context import Ctx
 from engine.runtime.dsl_values import distinct, offer, option_labels
+from engine.runtime.interpreter import Interpreter
 from engine.runtime.state import new_state
 
 
@@ -27,3 +34,54 @@ def test_offer_of_items_with_clashing_names_is_distinct_then_labelled() -> None:
         else:
             assert len({t.comp.name for t in things}) == len(things)
     assert clashed > 500   # many draws have copies of one component, or robots (one name, five components)
+
+
+def _effect(pack: Any, text: str) -> Any:
+    dsl = DslText(text, None, ())
+    tree = dsl.parse("effect")
+    assert tree is not None
+    return EffectCompiler(pack, dsl, set()).effect_function(tree, text)
+
+
+def test_a_zone_remembers_names_that_differ_only_until_an_item_comes_in() -> None:
+    """`offer` skips its pass over a zone's names while `Zone.names_differ` holds: every way an item comes in
+    (a move, written out or not, onto the end or the top, a draw, a state loaded) clears it, so the options
+    are always what `distinct` gives, whatever moved where (Goofspiel: each seat has a card of each name)."""
+    pack = load_pack("goofspiel")
+    game = Interpreter(pack, 2, 3)
+    rng = random.Random(5)
+    moves = [_effect(pack, "move hand[1] to next_player.hand"), _effect(pack, "draw 1 from hand to next_player.bid"),
+             _effect(pack, "move bid[1] to spent"), _effect(pack, "move spent[1] to hand")]
+    zones = game.state.all_zones()
+    choose = _effect(pack, "choose c in hand { set turn = 1 }")   # generated code tests the quick case itself
+    asked: list[Any] = []
+    game.pause = lambda decision: asked.append(decision) or 0
+    skipped = merged = 0
+    saved = game.state.to_data()
+    for _ in range(3000):
+        roll = rng.random()
+        if roll < 0.4:
+            with contextlib.suppress(RuleError):   # an empty zone's [1]
+                moves[rng.randrange(len(moves))].run(Ctx(game, rng.randrange(2)))
+        elif roll < 0.8:
+            game.move(Ctx(game, 0), rng.choice(game.state.items), rng.choice(zones), top=rng.random() < 0.3)
+        elif roll < 0.85:
+            game.state.load(saved)   # the zones as they were earlier
+        elif roll < 0.9:
+            saved = game.state.to_data()
+        seat = rng.randrange(2)
+        hand = game.state.players[seat].zones["hand"].items
+        choose.run(Ctx(game, seat))
+        if len(distinct(hand)) > 1:
+            assert asked[-1].payloads == distinct(hand) and asked[-1].labels == option_labels(distinct(hand))
+        for zone in zones:
+            things = zone.items
+            skipped += zone.names_differ and len(things) > 1
+            options, labels = offer(things)
+            assert options == distinct(things)
+            if labels is not None:
+                merged += 1
+                assert labels == option_labels(options)
+            elif len(things) > 1:
+                assert zone.names_differ and len({t.comp.name for t in things}) == len(things)
+    assert skipped > 1000 and merged > 1000

@@ -38,9 +38,9 @@ from engine.diagnostics import did_you_mean
 from engine.dsl.parse import DslText, branch_parts, choice_binders, label_text
 from engine.dsl.walk import STATEMENT
 from engine.runtime.decision import DONE, YES
-from engine.runtime.defs import Effect, Pack, item_names_unique
+from engine.runtime.defs import Effect, Pack, ZoneDef, item_names_unique
 from engine.runtime.dsl_values import offer, option_labels
-from engine.runtime.limits import MAX_OPTIONS, MAX_VALUE
+from engine.runtime.limits import DRAW_WORK, MAX_OPTIONS, MAX_VALUE, SIZE_FREE
 from engine.usage import Usage
 
 # Python refuses a function with more than 20 blocks (loops, try) nested statically. Generated code nests
@@ -306,7 +306,22 @@ class EffectCompiler(ExprCompiler):
     # ---------------------------------------------------------------- zones
     def _s_draw(self, t: Tree):
         amount, src, dst = (self.expr(c) for c in t.children)
-        return stmts("game.draw(ctx, S, D, A)", S=_zone(src), D=_zone(dst), A=as_int(amount)), None
+        deck = self._zone_def(src)
+        if not (isinstance(amount, ast.Constant) and amount.value == 1) or "moved" in self.pack.listened \
+                or (deck is not None and (deck.random_draw or deck.refill_from)):
+            return stmts("game.draw(ctx, S, D, A)", S=_zone(src), D=_zone(dst), A=as_int(amount)), None
+        # `draw 1` written out (`Interpreter.draw` then the usual move, no call): the first item of a deck that
+        # has one, draws at random and refills from no other zone, onto the end of a zone without a capacity,
+        # nobody watching; anything else takes `draw`. Tests a zone's definition rules out are left out.
+        tests = ["game.observers", "not I", *self._size_tests(src, "S"), *self._size_tests(dst, "D"),
+                 "len(I) > FREE", *(() if deck is not None else ("S.zdef.random_draw", "S.zdef.refill_from"))]
+        return stmts("S = SRC\nD = DST\nI = S.items\nif " + " or ".join(tests) + ":\n"
+                     "    game.draw(ctx, S, D, 1)\nelse:\n    t_state.work += WORK\n"
+                     "    if t_state.work > game.work_limit:\n"
+                     "        raise game.out_of_work('drawing 1 items')\n    X = I.pop(0)\n    D.items.append(X)\n"
+                     "    D.names_differ = False\n"
+                     "    X.zone = D", S=self.unit.temp(), SRC=_zone(src), D=self.unit.temp(), DST=_zone(dst),
+                     I=self.unit.temp(), X=self.unit.temp(), FREE=const(SIZE_FREE), WORK=const(DRAW_WORK)), None
 
     def _s_move(self, t: Tree):
         item_t, zone_t, top = t.children
@@ -314,12 +329,46 @@ class EffectCompiler(ExprCompiler):
         if kind_of(item) != "item":
             item = expr("need_item(I, 'move')", I=item)
         zone = _zone(self.expr(zone_t))
-        return stmts("game.move(ctx, I, Z, TOP)", I=item, Z=zone, TOP=const(top is not None)), None
+        if top is not None or "moved" in self.pack.listened:
+            return stmts("game.move(ctx, I, Z, TOP)", I=item, Z=zone, TOP=const(top is not None)), None
+        # the usual move written out (`Interpreter.move`'s last branch, no call): out of a zone onto the end of
+        # another without a capacity, nobody watching, no refill; anything else takes `move`
+        tests = ["O is None", "O.keep_filled", *self._size_tests(zone, "D"), "game.observers", "len(O.items) > FREE"]
+        return stmts("T = I\nD = Z\nO = T.zone\nif " + " or ".join(tests) + ":\n"
+                     "    game.move(ctx, T, D, False)\nelse:\n"
+                     "    O.items.remove(T)\n    D.items.append(T)\n    D.names_differ = False\n    T.zone = D",
+                     T=self.unit.temp(), I=item,
+                     D=self.unit.temp(), Z=zone, O=self.unit.temp(), FREE=const(SIZE_FREE)), None
 
-    def _zone_op(self, t: Tree):
-        return stmts(f"game.{t.data}(Z)", Z=_zone(self.expr(t.children[0]))), None
+    def _zone_def(self, node: ast.expr) -> ZoneDef | None:
+        """The definition of the zone `node` reads, when it names one (`zone_named`)."""
+        zid = getattr(node, "cog_zone", None)
+        return None if zid is None else self.pack.zones.get(zid)
 
-    _s_shuffle = _s_reveal = _s_conceal = _zone_op
+    def _size_tests(self, node: ast.expr, local: str) -> list[str]:
+        """The run-time tests a written-out move or draw makes of zone `local` (read from `node`): the
+        destination's capacity (`D`), the source's market size (`S`), unless its definition has none."""
+        zdef = self._zone_def(node)
+        attr = "capacity" if local == "D" else "keep_filled"
+        if zdef is not None and not getattr(zdef, attr) and attr not in zdef.sizes:
+            return []
+        return [f"{local}.capacity is not None"] if local == "D" else [f"{local}.keep_filled"]
+
+    def _s_shuffle(self, t: Tree):
+        return stmts("game.shuffle(Z)", Z=_zone(self.expr(t.children[0]))), None
+
+    def _s_reveal(self, t: Tree):
+        return self.turned(_zone(self.expr(t.children[0])), "reveal"), None
+
+    def _s_conceal(self, t: Tree):
+        return self.turned(_zone(self.expr(t.children[0])), "conceal"), None
+
+    def turned(self, zone: ast.expr, how: str) -> list[ast.stmt]:
+        """`reveal Z` / `conceal Z`: the zone's visibility set in place while nobody watches (what
+        `Interpreter.reveal`/`conceal` do then, without the call), else the call, which tells observers."""
+        shown = "'public'" if how == "reveal" else "T.zdef.visibility"
+        return stmts(f"T = Z\nif game.observers:\n    game.{how}(T)\nelse:\n    T.visibility = {shown}",
+                     T=self.unit.temp(), Z=zone)
 
     def _s_link(self, t: Tree):
         a, b = (self.expr(c) for c in t.children)
@@ -438,10 +487,10 @@ class EffectCompiler(ExprCompiler):
         after = self._committed(stmts("try:\n    RUN\nexcept StopLoop:\n    break", RUN=run) if repeat
                                 else [*run, ast.Break()])
         return stmts("while True:\n    O = []\n    L = []\n    R = []\n    OFFER\n    if not O:\n        break\n"
-                     "    DONE_\n    C = game.ask(ctx, 'choose', P, L, O, REP, R, True)\n"
+                     "    DONE_\n    C = game.ask(ctx, 'choose', P, L, O, REP, R, FRESH)\n"
                      "    if C is reask:\n        continue\n    if C is None:\n        break\n    AFTER", O=opts,
                      L=labels, R=rules, C=chosen, OFFER=offer or [ast.Pass()], DONE_=done or [ast.Pass()], P=prompt,
-                     REP=const(repeat), AFTER=after)
+                     REP=const(repeat), AFTER=after, FRESH=self._fresh())
 
     def _committed(self, run: list[ast.stmt]) -> list[ast.stmt]:
         """The chosen option's code; in a pack with anytime actions, marked as committed while it runs, so
@@ -476,10 +525,16 @@ class EffectCompiler(ExprCompiler):
             options = ast.Tuple([paid(options), const(None)], ast.Load())
         elif generating() and self.kinds.get(py) == "item" and item_names_unique(self.pack):
             # items each named as no other item is: offer() would merge none and leave the labels to be made
-            # if read (a fact of the whole pack, asked only when generating)
-            options = ast.Tuple([expr("list(X)", X=paid(options)), const(None)], ast.Load())
+            # if read (a fact of the whole pack, asked only when generating); a list made here (a `where`) is
+            # offered as it is, anything else (a zone's items) as a copy
+            offered = paid(options)
+            if not isinstance(offered, ast.ListComp):
+                offered = expr("list(X)", X=offered)
+            options = ast.Tuple([offered, const(None)], ast.Load())
         else:
             options = expr("offer(X)", X=paid(options))
+            # a zone's own items: `offer`'s quick case (`Zone.names_differ`) tested here, without the call
+            options.cog_zone_items = body.legal is None and kind_of(coll) == "zone"  # type: ignore[attr-defined]
         return self._item_asker(py, options, prompt, body, repeat, optional), (None if repeat or optional else legal)
 
     def _combination_choice(self, binders: list[tuple[Token, Any]], prompt_tok: Token | Tree | None, body_t: Tree,
@@ -529,11 +584,22 @@ class EffectCompiler(ExprCompiler):
         stop = stmts("if V is None:\n    break", V=chosen) if may_stop else []
         after = self._committed(stmts("try:\n    BODY\nexcept StopLoop:\n    break", BODY=body.body or [ast.Pass()])
                                 if repeat else [*body.body, ast.Break()])
-        return stmts("while True:\n    T, L = OPTIONS\n    if not T:\n        break\n"
-                     "    DONE_\n    V = game.ask(ctx, 'choose', P, L, T, OPT, None, True)\n"
+        if isinstance(options, ast.Call) and getattr(options, "cog_zone_items", False):
+            offering = stmts("C = X\nif len(C) > 1 and C[0].zone.names_differ and C[0].zone.items is C:\n"
+                             "    T = list(C)\n    L = None\nelse:\n    T, L = offer(C)", C=self.unit.temp(),
+                             X=options.args[0], T=things, L=labels)
+        else:
+            offering = stmts("T, L = OPTIONS", T=things, L=labels, OPTIONS=options)
+        return stmts("while True:\n    OFFERING\n    if not T:\n        break\n"
+                     "    DONE_\n    V = game.ask(ctx, 'choose', P, L, T, OPT, None, FRESH)\n"
                      "    if V is reask:\n        continue\n    STOP\n    AFTER",
-                     T=things, OPTIONS=options, L=labels, DONE_=done or [ast.Pass()], V=chosen, P=prompt,
-                     OPT=const(may_stop), STOP=stop or [ast.Pass()], AFTER=after)
+                     T=things, OFFERING=offering, L=labels, DONE_=done or [ast.Pass()], V=chosen, P=prompt,
+                     OPT=const(may_stop), STOP=stop or [ast.Pass()], AFTER=after, FRESH=self._fresh())
+
+    def _fresh(self) -> ast.expr:
+        """`ask`'s `fresh` for a choice that can work its options out again: only a pack with anytime actions
+        offers them beside it (a fact of the whole pack: code is generated once the pack is complete)."""
+        return const(bool(self.pack.anytime))
 
     def _s_choose_item(self, t: Tree):
         optional = any(isinstance(c, Token) and c.type == "OPTIONAL" for c in t.children)

@@ -273,9 +273,16 @@ class ExprCompiler(Walker):
             return kinded(ast.Name(py, ast.Load()), self.kinds.get(py))
         builtin = _BUILTIN_EXPR.get(n)
         if builtin is not None:
-            node = kinded(expr(builtin[0]), builtin[1])
+            # where a flow loop or an `as` block holds the acting player in a local, its seat is read from it
+            acting = _ACTING if self.me is None or self.me == ACTING else f"{self.me}.seat"
+            # a pack played by one number of players only: that number (a match of another is refused)
+            count = str(pack.min_players) if pack.min_players == pack.max_players else _PLAYERS
+
+            def written(code: str) -> str:
+                return code.replace(_ACTING, acting).replace(_PLAYERS, count)
+            node = kinded(expr(written(builtin[0])), builtin[1])
             if n in _BUILTIN_SEATS:   # its seat, without the player: `next_player.hand` reads no rotation
-                node.cog_seat = expr(_BUILTIN_SEATS[n])  # type: ignore[attr-defined]
+                node.cog_seat = expr(written(_BUILTIN_SEATS[n]))  # type: ignore[attr-defined]
             return node
         if n in pack.counters or n in pack.zones or n in pack.components or n in pack.dice:
             self.usage.ref(n, self.dsl.spot(tok))
@@ -283,8 +290,8 @@ class ExprCompiler(Walker):
             return self._counter(n)
         if n in pack.zones:
             if pack.zones[n].scope == "global":
-                return kinded(expr("game.state.zones[N]", N=const(n)), "zone")
-            return kinded(expr("ME.zones[N]", ME=self.acting_player(), N=const(n)), "zone")
+                return zone_named(expr("game.state.zones[N]", N=const(n)), n)
+            return zone_named(expr("ME.zones[N]", ME=self.acting_player(), N=const(n)), n)
         if n in pack.components:
             return expr("game.instance(N, ctx.seat)", N=const(n))
         if n in pack.dice:   # a dice pool: the faces its dice show, a list of numbers
@@ -429,8 +436,8 @@ class ExprCompiler(Walker):
         zdef = self.pack.zones.get(name)
         if zdef is not None:
             if zdef.scope == "player":   # (`State.zone`, inlined: the seat's own copy)
-                return kinded(expr("game.state.players[S].zones[N]", S=seat, N=const(name)), "zone")
-            return kinded(expr("game.state.zone(N, S)", S=seat, N=const(name)), "zone")
+                return zone_named(expr("game.state.players[S].zones[N]", S=seat, N=const(name)), name)
+            return zone_named(expr("game.state.zone(N, S)", S=seat, N=const(name)), name)
         return expr("get_attr(ctx, P, N)", P=player, N=const(name))
 
     def _x_index(self, t: Tree) -> ast.expr:
@@ -673,6 +680,7 @@ class _Plain(ast.NodeTransformer):
 
 # the acting seat (`game.acting` only where nobody acts: it raises the error)
 _ACTING = "(ctx.seat if ctx.seat is not None else game.acting(None))"
+_PLAYERS = "len(game.state.players)"
 
 # built-in names: (code, kind)
 _BUILTIN_EXPR: dict[str, tuple[str, str | None]] = {
@@ -700,6 +708,13 @@ def _written_directions(tree: Any) -> tuple[str, ...] | None:
     if not words or not all(isinstance(w, Tree) and w.data == "string" for w in words):
         return None
     return tuple(str(w.children[0])[1:-1] for w in words)
+
+
+def zone_named(node: ast.expr, zid: str) -> ast.expr:
+    """A zone read by its id (a player's copy, or the shared one): its definition is known when compiled
+    (`cog_zone`), so code can leave out run-time tests of what the definition rules out."""
+    node.cog_zone = zid  # type: ignore[attr-defined]
+    return kinded(node, "zone")
 
 
 def kinded(node: ast.expr, kind: str | None) -> ast.expr:

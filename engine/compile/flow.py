@@ -48,6 +48,8 @@ class FlowCompiler:
         self.c.unit.globals.update(seats=_seats, rounds=_rounds,
                                    rounds_exhausted=_rounds_exhausted)
         self.state = self.c.unit.temp()   # a local for `game.state` (one object for the whole match)
+        self.first_step = self.c.unit.temp()   # the untraced flow's local for the step it started in
+        self.observers = self.c.unit.temp()    # the untraced flow's local for `game.observers` (changed in place)
 
     def compile(self, data: Any) -> tuple[Runner, Runner]:
         """The flow twice: the traced function (keeps the flow position for forks; any match can run it) and
@@ -58,8 +60,10 @@ class FlowCompiler:
         body = self.steps(flow.src, flow.path, data)  # generated now: one function, run by every game
         self.c.dsl = flow  # the function is named for the flow, not for its last step's text
         prologue = stmts("S = game.state", S=self.state)
+        first = stmts("F = S.step\nW = game.observers", F=self.first_step, S=self.state, W=self.observers)
         return (self.c.function(lambda c: [*prologue, *body]),
-                self.c.function(lambda c: [*prologue, *_untraced(body)], "untraced"))
+                self.c.function(lambda c: [*prologue, *first, *_untraced(body, self.state, self.observers)],
+                                "untraced"))
 
     def steps(self, src: SourceFile, path: tuple, data: Any, prefix: str = "") -> list[ast.stmt]:
         return [node for i, d in enumerate(data or []) for node in self.step(src, (*path, i), d, prefix)]
@@ -99,22 +103,22 @@ class FlowCompiler:
             if "step_start" in listened else []
         end = stmts("if game.live:\n    game.emit('step_end', ctx.seat, {'step': N})", N=const(sid)) \
             if "step_end" in listened else []
-        slot = self.c.unit.temp()
+        outer, slot = self.c.unit.temp(), self.c.unit.temp()
         # enter_step/exit_step keep the flow position (engine/runtime/interpreter.py): K < 0 skips a step
         # already done while a fork catches up with its checkpoint; a quiet game (no trace, nobody watching)
-        # keeps none. A nested step puts back its parent's name, known here (the parent set it and every
-        # step before this one put it back); a top-level step puts back what it found.
-        outer = const(prefix[:-1]) if prefix else self.c.unit.temp()
+        # keeps none
         code = stmts("O = S.step\nS.step = N\nK = 0 if game.quiet else game.enter_step()\n"
                      "if K >= 0:\n    START\n    BODY\n    END\n    if not game.quiet:\n"
                      "        game.exit_step(K)\nS.step = O", O=outer, S=self.state,
                      N=const(sid), K=slot, START=start or [ast.Pass()], BODY=body or [ast.Pass()],
                      END=end or [ast.Pass()])
-        if prefix:
-            del code[0]
-        if code:   # untraced: only observers hear of the step
-            _untraced_as(code[-3], stmts("if game.observers:\n    game.step_started()"))
-            _untraced_as(code[-2], [*start, *body, *end])
+        if code:   # untraced: only observers hear of the step; a step that ends normally leaves its parent's
+            # name (the step the flow started in, at the top), which is what the traced flow restores
+            _untraced_as(code[0], [])
+            _untraced_as(code[2], stmts("if game.observers:\n    game.step_started()"))
+            _untraced_as(code[3], [*start, *body, *end])
+            _untraced_as(code[4], stmts("S.step = P", S=self.state,
+                                        P=const(prefix[:-1]) if prefix else ast.Name(self.first_step, ast.Load())))
         return stamp(code, self._where(src, path))
 
     def _do(self, src: SourceFile, path: tuple, d: Any, prefix: str) -> list[ast.stmt]:
@@ -132,8 +136,11 @@ class FlowCompiler:
         if "order" in d:
             with self.c.acting_as(None):   # the lambda's `ctx` acts for each seat in turn
                 seats = expr("seats(ctx, lambda ctx: X)", X=self._expr(src, (*path, "order")))
-        else:
+        elif "first_player" in self.pack.counters:
             seats = expr("game.turn_order()")
+        else:   # `turn_order` without the call: the order a rule set, else clockwise from seat 0
+            order = self.c.unit.temp()
+            seats = expr("O if (O := S.order) is not None else game.clockwise", O=order, S=self.state)
         seats = self._traced(seats)
         me = self.c.unit.temp(ACTING)
         with self.c.acting_as(me):
@@ -163,9 +170,10 @@ class FlowCompiler:
     def _reveal(self, zid: str) -> list[ast.stmt]:
         """A `simultaneous` step's `reveal` of one zone: the shared one, or every player's in seat order."""
         if self.pack.zones[zid].scope == "global":
-            return stmts("game.reveal(S.zones[Z])", S=self.state, Z=const(zid))
-        return stmts("for P in S.players:\n    game.reveal(P.zones[Z])", P=self.c.unit.temp(), S=self.state,
-                     Z=const(zid))
+            return self.c.turned(expr("S.zones[Z]", S=self.state, Z=const(zid)), "reveal")
+        player = self.c.unit.temp()
+        return stmts("for P in S.players:\n    REVEAL", P=player, S=self.state,
+                     REVEAL=self.c.turned(expr("P.zones[Z]", P=player, Z=const(zid)), "reveal"))
 
     def _if(self, src: SourceFile, path: tuple, d: Any, prefix: str) -> list[ast.stmt]:
         cond = self._expr(src, (*path, "if"))
@@ -184,10 +192,15 @@ class FlowCompiler:
             counter = None
         body = self.steps(src, (*path, "steps"), d.get("steps"), prefix)
         n, limit = self.c.unit.temp(), self.c.unit.temp()
-        mark = []   # the pass number in the counter: a dict store where nothing else depends on it (effect.py)
+        # the pass number in the counter: a dict store where nothing else depends on it (effect.py)
+        mark: list[ast.stmt] | None = []
         if counter is not None:
-            mark = self.c.quick_counter(counter, "set", small(ast.Name(n, ast.Load()))) \
-                or stmts("game.set_counter(ctx, C, N)", C=const(counter), N=n)
+            mark = self.c.quick_counter(counter, "set", small(ast.Name(n, ast.Load())))
+            cdef = self.pack.counters[counter]
+            if mark and cdef.scope == "global" and cdef.min <= 1 and (cdef.max is None or cdef.max >= MAX_ROUNDS):
+                # the pass number (an int from 1 to MAX_ROUNDS) is within the counter's bounds: stored as it is
+                mark = stmts("S.counters[C] = N", S=self.state, C=const(counter), N=n)
+            mark = mark or stmts("game.set_counter(ctx, C, N)", C=const(counter), N=n)
         stop = [ast.If(until, [ast.Break()], [])] if until is not None else []
         # no `count`: the game should end (`until`, `end_game`) long before MAX_ROUNDS passes; reaching
         # it means it never would, and stopping there quietly would print winners of a game not over
@@ -245,10 +258,50 @@ class _Untrace(ast.NodeTransformer):
         return self.visit(plain)
 
 
-def _untraced(body: list[ast.stmt]) -> list[ast.stmt]:
-    """A copy of the flow's body without its trace bookkeeping (the nodes `_untraced_as` marked)."""
-    module = _Untrace().visit(ast.Module(copy.deepcopy(body), []))
+class _GameReads(ast.NodeTransformer):
+    """`game.state` and `game.observers` read from the flow's locals (the match's one state; its observers
+    list, which `watch` and `unwatch` change in place), outside lambdas and comprehensions (where a local
+    would become a closure cell)."""
+
+    def __init__(self, state: str, observers: str) -> None:
+        self.locals = {"state": state, "observers": observers}
+
+    def visit_Attribute(self, node: ast.Attribute) -> ast.AST:
+        local = self.locals.get(node.attr)
+        if local is not None and isinstance(node.ctx, ast.Load) and isinstance(node.value, ast.Name) \
+                and node.value.id == "game":
+            return ast.copy_location(ast.Name(local, ast.Load()), node)
+        return self.generic_visit(node)
+
+    def _nested(self, node: ast.AST) -> ast.AST:
+        return node
+
+    visit_Lambda = visit_ListComp = visit_SetComp = visit_DictComp = visit_GeneratorExp = _nested  # noqa: N815
+
+
+def _untraced(body: list[ast.stmt], state: str, observers: str) -> list[ast.stmt]:
+    """A copy of the flow's body without its trace bookkeeping (the nodes `_untraced_as` marked), reading
+    `game.state` and `game.observers` from the locals `state` and `observers`."""
+    module = _GameReads(state, observers).visit(_Untrace().visit(ast.Module(copy.deepcopy(body), [])))
+    for node in ast.walk(module):
+        for field in ("body", "orelse", "finalbody"):
+            block = getattr(node, field, None)
+            if isinstance(block, list) and block and isinstance(block[0], ast.stmt):
+                block[:] = _live_step_stores(block)
     return module.body or [ast.Pass()]
+
+
+def _live_step_stores(block: list[ast.stmt]) -> list[ast.stmt]:
+    """`block` without its `pass`es (what the bookkeeping cut left) and without a store of the step name that
+    the next statement overwrites (a step's end, then its sibling's start: nothing runs in between)."""
+    block = [stmt for stmt in block if stmt.__class__ is not ast.Pass] or block[:1]
+    return [stmt for stmt, after in zip(block, [*block[1:], None], strict=True)
+            if not (_stores_step(stmt) and _stores_step(after))]
+
+
+def _stores_step(stmt: ast.stmt | None) -> bool:
+    return isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Attribute) \
+        and stmt.targets[0].attr == "step"
 
 
 def _rounds(count: Any) -> int:

@@ -658,6 +658,7 @@ class Match:
         views = [SeatView(self.game, seat) for seat in range(len(self.game.state.players))]   # one a seat, lazy
         chooses = [agent.choose for agent in agents]
         record, log, heard = self._record, self.log, self.game.heard   # (changed in place)
+        new_answer = object.__new__
         match = self
 
         def answer_here(decision: Decision) -> int:
@@ -668,7 +669,12 @@ class Match:
                 if ANSWERED in heard or index.__class__ is not int or not 0 <= index < decision.size:
                     record(decision, index)            # checked, told
                 else:
-                    log.append(Answer(decision, index))   # what `_record` does with a good index, unwatched
+                    # what `_record` does with a good index, unwatched: `Answer(decision, index)` stored a field
+                    # at a time (no `__init__` frame: every decision of every game played through)
+                    answer = new_answer(Answer)
+                    answer.decision = decision
+                    answer.index = index
+                    log.append(answer)
             except Exception as exc:  # the generated code would take it for a content mistake
                 raise _AgentFailed(exc) from None
             return index

@@ -86,6 +86,7 @@ class DealPlan:
                 zone = zones[at]
                 if zone.items[position] is not item:
                     zone.items[position] = item
+                    zone.names_differ = False
                     item.zone = zone
                 if state_here is not None or item.uid not in printed:
                     item.attrs = {**item.comp.values, **state_here} if state_here else dict(item.comp.values)

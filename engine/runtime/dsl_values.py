@@ -279,12 +279,19 @@ def offer(things: list[Any]) -> tuple[list[Any], list[str] | None]:
     size = len(things)
     if size > 1:
         if things[0].__class__ is Item:      # a zone's cards (the usual case): one pass over their names
+            # a zone's own list (its first item's zone holds it) whose names were found to differ, and nothing
+            # came in since (`Zone.names_differ`): no pass
+            zone = things[0].zone
+            if zone is not None and zone.items is things and zone.names_differ:
+                return list(things), None
             try:    # only items have `.comp`: anything else raises here, and is looked at below
                 names = {thing.comp.name for thing in things}
             except AttributeError:
                 names = None
             if names is not None:
                 if len(names) == size:
+                    if zone is not None and zone.items is things:
+                        zone.names_differ = True
                     return list(things), None
                 return _distinct_items(things)
         elif set(map(type, things)) == _INTS and len(set(things)) == size:   # (C loops: at every choice)

@@ -17,69 +17,48 @@ from engine.runtime.dsl_values import describe
 from engine.runtime.state import Item
 
 if TYPE_CHECKING:
-    from engine.runtime.interpreter import Interpreter
+    from engine.runtime.defs import Pack
+    from engine.runtime.state import Layout, State
 
 
-class GridCells:
-    """One match's view of its grid boards: coordinates -> uid maps made once per pack and player count
-    (`Layout.grid_cells`), read against this match's items."""
+class _Source:
+    """What a grid's cells are worked out from: the pack, the layout (per pack and player count) and this match's
+    state. The per-match tables read it on a miss; it points at neither them nor the interpreter, so no reference
+    cycle runs through a match's grids: a dropped match's interpreter and state are freed at once, not left to
+    the garbage collector (its zones and items still are: each item points at its zone)."""
 
-    def __init__(self, game: Interpreter) -> None:
-        self.game = game
-        # `in_a_row_of`'s lines, by (cell uid, N), kept with the layout (per pack and player count)
-        self.lines = game.layout.grid_lines
-        # `at(TYPE, COL, ROW)` on a board no player owns compiles to `game.grids.shared[TYPE][(COL, ROW)]`:
-        # two dict reads, no call (each board's map is made at its first use in the match, and holds the cells
-        # read so far); (made without an `__init__` of their own: this runs for every match)
-        self.shared = shared = _SharedBoards()
-        # and `column(TYPE, N)` / `row(TYPE, N)` to `list(game.grids.shared_runs[TYPE, 0 or 1][N])`
-        self.shared_runs = runs = _SharedRuns()
-        # and `step(CELL, DIRS)` to `list(game.grids.steps[direction_key(DIRS)][CELL])` ("D1\nD2" when written out)
-        self.steps = steps = _StepTables()
-        shared.grids = runs.grids = steps.grids = self
+    __slots__ = ("layout", "pack", "state")
+
+    def __init__(self, pack: Pack, plan: Layout, state: State) -> None:
+        self.pack, self.layout, self.state = pack, plan, state
 
     def _grid(self, type_id: str) -> Grid:
-        grid = self.game.pack.grids.get(type_id)
+        grid = self.pack.grids.get(type_id)
         if grid is None:
             raise RuleError(f"'{type_id}' is not a grid board (its type declares no `grid`)")
         return grid
 
     def cells(self, type_id: str, owner: int | None) -> dict[tuple[int, int], int]:
         """(column, row) -> the uid of the cell's item, for the board of `owner` (None: the shared one)."""
-        known = self.game.layout.grid_cells
+        known = self.layout.grid_cells
         found = known.get((type_id, owner))
         if found is None:
-            game = self.game
-            found = known.setdefault((type_id, owner), {xy: game.instance(cid, owner).uid
-                                                        for cid, xy in self._grid(type_id).at.items()})
+            first, whose = self.layout.first, owner if self.pack.types[type_id].per_player else None
+            cells = {}
+            for cid, xy in self._grid(type_id).at.items():   # (`Interpreter.instance`'s uid of each cell)
+                uid = first.get((cid, whose))
+                if uid is None:
+                    raise RuleError(f"component '{cid}' has no item for player {whose}")
+                cells[xy] = uid
+            found = known.setdefault((type_id, owner), cells)
         return found
 
     def _owner(self, type_id: str, seat: int | None) -> int | None:
-        return seat if self.game.pack.types[type_id].per_player else None
-
-    def at(self, type_id: str, seat: int | None, col: Any, row: Any) -> Item:
-        """`at(TYPE, COL, ROW)`: the cell there; a rule error off the board."""
-        cells = self.game.layout.grid_cells.get((type_id, None))   # a shared board (the usual case), else the seat's
-        if cells is None or self.game.pack.types[type_id].per_player:
-            cells = self.cells(type_id, self._owner(type_id, seat))
-        uid = cells.get((int(col), int(row)))
-        if uid is None:
-            raise RuleError(f"there is no cell at column {col}, row {row} of the '{type_id}' grid")
-        return self.game.state.items[uid]
-
-    def column(self, type_id: str, seat: int | None, col: Any) -> list[Item]:
-        """`column(TYPE, COL)`: the column's cells, lowest row first (empty off the board)."""
-        items = self.game.state.items
-        return [items[uid] for uid in self._runs(type_id, self._owner(type_id, seat), 0).get(int(col), ())]
-
-    def row(self, type_id: str, seat: int | None, row: Any) -> list[Item]:
-        """`row(TYPE, ROW)`: the row's cells, lowest column first (empty off the board)."""
-        items = self.game.state.items
-        return [items[uid] for uid in self._runs(type_id, self._owner(type_id, seat), 1).get(int(row), ())]
+        return seat if self.pack.types[type_id].per_player else None
 
     def _runs(self, type_id: str, owner: int | None, by: int) -> dict[int, list[int]]:
         """The board's columns (by 0) or rows (by 1) as uids, each in order along it; made once."""
-        known = self.game.layout.grid_runs
+        known = self.layout.grid_runs
         found = known.get((type_id, owner, by))
         if found is None:
             runs: dict[int, list[int]] = {}
@@ -94,6 +73,64 @@ class GridCells:
         grid = self._grid(cell.comp.ctype.id)
         return grid, grid.at[cell.comp.id], self.cells(cell.comp.ctype.id, cell.owner)
 
+    def _step_cells(self, cell: Any, directions: tuple[str, ...]) -> list[Item]:
+        """What `step` gives, worked out from the grid: the cells that exist, in the order of the directions."""
+        grid, (col, row), cells = self._place(cell, "step()")
+        shape = GRID_DIRECTIONS[grid.shape]
+        items = self.state.items
+        found: list[Item] = []
+        for word in directions:
+            delta = shape.get(word)
+            if delta is None:
+                raise RuleError(f"'{word}' is not a direction of a {grid.shape} grid (its directions: "
+                                f"{', '.join(shape)})")
+            uid = cells.get((col + delta[0], row + delta[1]))
+            if uid is not None:
+                found.append(items[uid])
+        return found
+
+
+class GridCells(_Source):
+    """One match's view of its grid boards: coordinates -> uid maps made once per pack and player count
+    (`Layout.grid_cells`), read against this match's items."""
+
+    __slots__ = ("lines", "shared", "shared_runs", "steps")
+
+    def __init__(self, pack: Pack, plan: Layout, state: State) -> None:
+        self.pack, self.layout, self.state = pack, plan, state
+        # `in_a_row_of`'s lines, by (cell uid, N), kept with the layout (per pack and player count)
+        self.lines = plan.grid_lines
+        # `at(TYPE, COL, ROW)` on a board no player owns compiles to `game.grids.shared[TYPE][(COL, ROW)]`:
+        # two dict reads, no call (each board's map is made at its first use in the match, and holds the cells
+        # read so far); (made without an `__init__` of their own: this runs for every match)
+        self.shared = shared = _SharedBoards()
+        # and `column(TYPE, N)` / `row(TYPE, N)` to `list(game.grids.shared_runs[TYPE, 0 or 1][N])`
+        self.shared_runs = runs = _SharedRuns()
+        # and `step(CELL, DIRS)` to `list(game.grids.steps[direction_key(DIRS)][CELL])` ("D1\nD2" when written out)
+        self.steps = steps = _StepTables()
+        # (the tables read a source of their own: pointing back at this object would make a reference cycle)
+        shared.grids = runs.grids = steps.grids = _Source(pack, plan, state)
+
+    def at(self, type_id: str, seat: int | None, col: Any, row: Any) -> Item:
+        """`at(TYPE, COL, ROW)`: the cell there; a rule error off the board."""
+        cells = self.layout.grid_cells.get((type_id, None))   # a shared board (the usual case), else the seat's
+        if cells is None or self.pack.types[type_id].per_player:
+            cells = self.cells(type_id, self._owner(type_id, seat))
+        uid = cells.get((int(col), int(row)))
+        if uid is None:
+            raise RuleError(f"there is no cell at column {col}, row {row} of the '{type_id}' grid")
+        return self.state.items[uid]
+
+    def column(self, type_id: str, seat: int | None, col: Any) -> list[Item]:
+        """`column(TYPE, COL)`: the column's cells, lowest row first (empty off the board)."""
+        items = self.state.items
+        return [items[uid] for uid in self._runs(type_id, self._owner(type_id, seat), 0).get(int(col), ())]
+
+    def row(self, type_id: str, seat: int | None, row: Any) -> list[Item]:
+        """`row(TYPE, ROW)`: the row's cells, lowest column first (empty off the board)."""
+        items = self.state.items
+        return [items[uid] for uid in self._runs(type_id, self._owner(type_id, seat), 1).get(int(row), ())]
+
     def line(self, cell: Any, direction: Any) -> list[Item]:
         """`line(CELL, DIR)`: the cells from CELL's neighbour in direction DIR on to the board's edge."""
         grid, (col, row), cells = self._place(cell, "line()")
@@ -101,7 +138,7 @@ class GridCells:
         if step is None:
             raise RuleError(f"'{direction}' is not a direction of a {grid.shape} grid (its directions: "
                             f"{', '.join(GRID_DIRECTIONS[grid.shape])})")
-        items = self.game.state.items
+        items = self.state.items
         found: list[Item] = []
         while True:
             col, row = col + step[0], row + step[1]
@@ -117,22 +154,6 @@ class GridCells:
             self._place(cell, "step()")
         return list(self.steps[key][cell])
 
-    def _step_cells(self, cell: Any, directions: tuple[str, ...]) -> list[Item]:
-        """What `step` gives, worked out from the grid: the cells that exist, in the order of the directions."""
-        grid, (col, row), cells = self._place(cell, "step()")
-        shape = GRID_DIRECTIONS[grid.shape]
-        items = self.game.state.items
-        found: list[Item] = []
-        for word in directions:
-            delta = shape.get(word)
-            if delta is None:
-                raise RuleError(f"'{word}' is not a direction of a {grid.shape} grid (its directions: "
-                                f"{', '.join(shape)})")
-            uid = cells.get((col + delta[0], row + delta[1]))
-            if uid is not None:
-                found.append(items[uid])
-        return found
-
     def in_a_row(self, cell: Any, n: Any, holds: Callable[[Item], Any]) -> bool:
         """`in_a_row(CELL, N, COND)`: CELL and at least N - 1 more cells in one straight line through it
         (across, up or diagonal on squares; along one of the 3 axes on hexes), next to each other and all
@@ -143,7 +164,7 @@ class GridCells:
             return need <= 0
         if need <= 1:
             return True
-        items = self.game.state.items
+        items = self.state.items
         for ahead, behind in rays:     # each cell tested at most once, nearest first, none past the N needed
             run = 1
             for uid in ahead:
@@ -175,7 +196,23 @@ class GridCells:
             return need <= 0
         if need <= 1:
             return True
-        return _run(found, self.game.state.items, attr, value, need)
+        items = self.state.items   # (the search written out here: a call less per move of most grid games)
+        for ahead, behind in found:   # (a cell without the attribute reads as 0, as `it.ATTR` does)
+            run = 1
+            for uid in ahead:
+                if items[uid].attrs.get(attr, 0) != value:
+                    break
+                run += 1
+            else:
+                if run >= need:
+                    return True
+            for uid in behind:
+                if items[uid].attrs.get(attr, 0) != value:
+                    break
+                run += 1
+                if run >= need:
+                    return True
+        return False
 
     def _lines(self, cell: Any, need: int) -> list[tuple[list[int], list[int]]]:
         """The rays through `cell` (`_rays`) a run of `need` could lie on, each cut at `need - 1` cells: made
@@ -190,7 +227,7 @@ class GridCells:
         from the nearest; made once per cell (per pack and player count)."""
         if cell.__class__ is not Item:
             raise RuleError(f"in_a_row() needs a cell of a grid, got {describe(cell)}")
-        known = self.game.layout.grid_rays
+        known = self.layout.grid_rays
         found = known.get(cell.uid)
         if found is None:
             grid, (col, row), cells = self._place(cell, "in_a_row()")
@@ -206,26 +243,6 @@ class GridCells:
                 found.append((ahead, behind))
             found = known.setdefault(cell.uid, found)
         return found
-
-
-def _run(lines: list[tuple[list[int], list[int]]], items: list[Item], attr: str, value: Any, need: int) -> bool:
-    """`in_a_row_of`'s search along `lines` (a cell without the attribute reads as 0, as `it.ATTR` does)."""
-    for ahead, behind in lines:
-        run = 1
-        for uid in ahead:
-            if items[uid].attrs.get(attr, 0) != value:
-                break
-            run += 1
-        else:
-            if run >= need:
-                return True
-        for uid in behind:
-            if items[uid].attrs.get(attr, 0) != value:
-                break
-            run += 1
-            if run >= need:
-                return True
-    return False
 
 
 def direction_key(value: Any) -> str:
@@ -250,7 +267,7 @@ class _Steps(dict[Any, list[Item]]):
 
     __slots__ = ("directions", "grids", "uids")
 
-    def __init__(self, grids: GridCells, directions: tuple[str, ...], uids: dict[int, list[int]]) -> None:
+    def __init__(self, grids: _Source, directions: tuple[str, ...], uids: dict[int, list[int]]) -> None:
         super().__init__()
         self.grids = grids
         self.directions = directions
@@ -262,7 +279,7 @@ class _Steps(dict[Any, list[Item]]):
             found = self.grids._step_cells(cell, self.directions)
             self.uids.setdefault(cell.uid, [item.uid for item in found])
         else:
-            items = self.grids.game.state.items
+            items = self.grids.state.items
             found = [items[uid] for uid in uids]
         self[cell] = found
         return found
@@ -273,10 +290,10 @@ class _StepTables(dict[str, _Steps]):
     when first read."""
 
     __slots__ = ("grids",)
-    grids: GridCells
+    grids: _Source
 
     def __missing__(self, directions: str) -> _Steps:
-        known = self.grids.game.layout.grid_steps
+        known = self.grids.layout.grid_steps
         steps = _Steps(self.grids, tuple(directions.split("\n")) if directions else (),
                        known.get(directions) or known.setdefault(directions, {}))
         self[directions] = steps
@@ -289,32 +306,32 @@ class _Board(dict[tuple[Any, Any], Item]):
     what `at` does: coordinates that are not plain numbers are converted (a dict read already equates True and
     1), and off the board is a rule error."""
 
-    __slots__ = ("game", "type_id", "uids")
+    __slots__ = ("state", "type_id", "uids")
 
-    def __init__(self, game: Interpreter, type_id: str, uids: dict[tuple[int, int], int]) -> None:
+    def __init__(self, state: State, type_id: str, uids: dict[tuple[int, int], int]) -> None:
         super().__init__()
-        self.game, self.type_id, self.uids = game, type_id, uids
+        self.state, self.type_id, self.uids = state, type_id, uids
 
     def __missing__(self, key: tuple[Any, Any]) -> Item:
         uid = self.uids.get(key)
         if uid is not None:
-            found = self[key] = self.game.state.items[uid]
+            found = self[key] = self.state.items[uid]
             return found
         col, row = key
         uid = self.uids.get((int(col), int(row)))
         if uid is None:
             raise RuleError(f"there is no cell at column {col}, row {row} of the '{self.type_id}' grid")
-        return self.game.state.items[uid]
+        return self.state.items[uid]
 
 
 class _SharedBoards(dict[str, _Board]):
     """Grid type -> its `_Board` in this match, made when first read."""
 
     __slots__ = ("grids",)
-    grids: GridCells
+    grids: _Source
 
     def __missing__(self, type_id: str) -> _Board:
-        board = self[type_id] = _Board(self.grids.game, type_id, self.grids.cells(type_id, None))
+        board = self[type_id] = _Board(self.grids.state, type_id, self.grids.cells(type_id, None))
         return board
 
 
@@ -333,11 +350,11 @@ class _SharedRuns(dict[tuple[str, int], _Runs]):
     """(grid type, 0 for columns or 1 for rows) -> its `_Runs` in this match, made when first read."""
 
     __slots__ = ("grids",)
-    grids: GridCells
+    grids: _Source
 
     def __missing__(self, key: tuple[str, int]) -> _Runs:
         type_id, by = key
-        items = self.grids.game.state.items
+        items = self.grids.state.items
         runs = _Runs({n: list(map(items.__getitem__, uids)) for n, uids in self.grids._runs(type_id, None, by).items()})
         self[key] = runs
         return runs

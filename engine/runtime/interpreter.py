@@ -77,7 +77,7 @@ class Interpreter:
             self.state = new_state(pack, players, seed, plan)
         else:
             self.state = like.state.copy_as(data)
-        self.grids = GridCells(self)   # grid boards' cells by coordinates (the DSL's grid functions)
+        self.grids = GridCells(pack, plan, self.state)   # grid boards' cells by coordinates (the DSL's grid functions)
         # each type's items by owner, for `all_of` (the state's Item objects are this game's for good: `load`
         # rewrites them in place, a fork is a new game)
         self._of_type: dict[tuple[str, int | None], list[Item]] = {}
@@ -112,9 +112,13 @@ class Interpreter:
         self.seats[None] = _NOBODY
         # zones whose items' triggers answer a seat's events: its own active zones, then the shared ones
         # (cards on the table answer every player; their `when` says for whom)
-        zones = self.state.all_zones().__getitem__
-        self._active_zones = [list(map(zones, slots)) for slots in plan.active]
+        if any(plan.active):
+            zones = self.state.all_zones().__getitem__
+            self._active_zones = [list(map(zones, slots)) for slots in plan.active]
+        else:   # no active zone (only read: one empty list a seat will do)
+            self._active_zones = [[] for _ in plan.active]
         self._rotations, self._orders = plan.rotations, plan.orders   # (read-only: shared by every match)
+        self.clockwise = plan.orders[0]   # the turn order of a pack with no `first_player` that no rule set
 
     def _size_zones(self, players: int) -> None:
         """Zones whose capacity or market size depends on the player count: read once, for this match."""
@@ -725,10 +729,21 @@ class Interpreter:
             seat = self._seat(seat)  # raises: nobody is there to ask
         limit = state.work + MAX_WORK   # a new stretch: the work from here is bounded afresh (and the game's)
         self.work_limit = limit if limit < MAX_GAME_WORK else MAX_GAME_WORK
+        # `Decision(seat, KINDS[kind], prompt, labels, values, state.step, rules or (), open_source)`, its fields
+        # stored one by one (as `new_state` makes items): a class call runs `__init__` in a frame of its own, and
+        # this runs for every decision of every game (tests/test_decision_made.py holds the two equal)
+        decision = _new_decision(Decision)
+        decision.seat = seat
+        decision.kind = KINDS[kind]
+        decision._prompt = prompt
+        decision._labels = labels
+        decision.payloads = values
+        decision.size = len(labels) if labels is not None else len(values)
+        decision.step = state.step
+        decision.rules = rules or ()
         source = ctx.self_item
-        open_source = source is None or (source.zone is not None and source.zone.visibility == "public")
-        return values[self.pause(Decision(seat, KINDS[kind], prompt, labels, values, state.step, rules or (),
-                                          open_source))]
+        decision.open_source = source is None or (source.zone is not None and source.zone.visibility == "public")
+        return values[self.pause(decision)]
 
     def _anytime_offers(self, seat: int) -> list[AnytimeOffer]:
         """The anytime actions the seat may take now: on items in its active zones (and the shared ones),
@@ -1009,6 +1024,7 @@ class Interpreter:
                 taking_out(self, len(items))
             items.remove(item)
             zone.items.append(item)
+            zone.names_differ = False
             item.zone = zone
 
     def _move_told(self, ctx: Ctx, item: Item, origin: Zone | None, zone: Zone, top: bool) -> None:
@@ -1028,6 +1044,7 @@ class Interpreter:
                 taking_out(self, len(items))
             items.remove(item)
         items = zone.items
+        zone.names_differ = False
         if not top:
             items.append(item)
         else:
@@ -1076,6 +1093,7 @@ class Interpreter:
             self.emit("exhausted", ctx.seat, {"zone": deck})
         refill = self.state.zone(deck.zdef.refill_from, deck.owner)  # type: ignore[arg-type]
         deck.items.extend(refill.items)
+        deck.names_differ = False
         for item in refill.items:
             item.zone = deck
         refill.items.clear()
@@ -1394,10 +1412,12 @@ class _NoActingPlayer:
     def counters(self) -> dict[str, int]:
         raise RuleError("this needs an acting player, but it runs outside any player's turn")
 
-    zones = counters
+    zones = seat = counters
 
 
 _NOBODY = _NoActingPlayer()
+_new_decision = object.__new__   # (`ask` makes a decision without a class call)
+
 
 def _key(zone: Zone | None) -> list[Any] | None:
     """A zone in an event: [id, owner]."""

@@ -100,8 +100,17 @@ def winners(game: Interpreter) -> list[int]:
             and scoring.eliminated is None and scoring.team_loss is None:
         # a score alone decides (the usual case; this runs at the end of every game): the seats with the best
         # one, as `verdict` finds them, without the results it would build and throw away
+        # (one loop, one context moved from seat to seat: no comprehension, context or `max` call per game)
         score_of = scoring.score
-        scores = [int(score_of(Ctx(game, seat))) for seat in range(len(game.state.players))]
-        best = max(scores, default=0)
-        return [seat for seat, score in enumerate(scores) if score == best]
+        ctx = Ctx(game, None)
+        best = 0
+        won: list[int] = []
+        for seat in range(len(game.state.players)):
+            ctx.seat = seat
+            score = int(score_of(ctx))
+            if not won or score > best:
+                best, won = score, [seat]
+            elif score == best:
+                won.append(seat)
+        return won
     return verdict(final_scores(game), team_lost(game))[1]

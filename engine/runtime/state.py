@@ -67,7 +67,7 @@ class Item:
 class Zone:
     """An ordered container of items; slot rows fill from the left."""
 
-    __slots__ = ("capacity", "items", "keep_filled", "owner", "visibility", "zdef")
+    __slots__ = ("capacity", "items", "keep_filled", "names_differ", "owner", "visibility", "zdef")
 
     def __init__(self, zdef: ZoneDef, owner: int | None, like: Zone | None = None) -> None:
         self.zdef = zdef
@@ -77,6 +77,9 @@ class Zone:
         # sizes for this match: the definition's, or read from the player count (Interpreter sets them)
         self.capacity: int | None = zdef.capacity if like is None else like.capacity
         self.keep_filled: int = zdef.keep_filled if like is None else like.keep_filled
+        # the items here were found to have names that differ (`offer`), and none came in since: an item
+        # leaving cannot make two names equal, so only what puts an item in a zone clears it
+        self.names_differ = False
 
     @property
     def id(self) -> str:
@@ -255,6 +258,7 @@ class State:
             zone.visibility = visibility
             if items:
                 zone.items = [self.items[uid] for uid in uids]
+                zone.names_differ = False
                 for item in zone.items:
                     item.zone = zone
         self.trigger_uses = dict(data["trigger_uses"])

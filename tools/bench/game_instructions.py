@@ -3,12 +3,14 @@ machine is not.
 
     PYTHONHASHSEED=0 setarch -R valgrind --tool=callgrind --collect-atstart=no \\
         --toggle-collect=functools_reduce --callgrind-out-file=OUT \\
-        $(python -c 'import sys; print(sys.executable)') tools/bench/game_instructions.py GAME [PART] [N]
+        $(python -c 'import sys; print(sys.executable)') tools/bench/game_instructions.py GAME [PART] [N] [--gc]
 
 valgrind's "Collected" total divided by N is the count per game (or per part). Only what runs inside
 `functools.reduce` is counted (the pack's load, 40 warm-up games and the imports are not): the engine never
 calls `reduce`, so the toggle is this script's loop. The garbage collector is frozen and off for the counted
-games (a collection landing in the window moved counts by up to 4%). Use the interpreter's real path, not a
+games (a collection landing in the window moved counts by up to 4%); with `--gc` it stays on (frozen first, so
+it walks only what the counted games make), as in the bench and `simulate`: what their collections cost is
+counted too (use N >= 100 then: a collection runs every few games). Use the interpreter's real path, not a
 pyenv shim (valgrind would count the shell script).
 
 PART: `game` (the bench's game: `Match.played` with `RandomAgent`s and `winners`, as tools/bench/classics.py
@@ -40,9 +42,11 @@ from engine.runtime.state import layout, new_state  # noqa: E402
 
 
 def main() -> None:
-    name = sys.argv[1]
-    part = sys.argv[2] if len(sys.argv) > 2 else "game"
-    games = int(sys.argv[3]) if len(sys.argv) > 3 else 20
+    collecting = "--gc" in sys.argv
+    args = [arg for arg in sys.argv if arg != "--gc"]
+    name = args[1]
+    part = args[2] if len(args) > 2 else "game"
+    games = int(args[3]) if len(args) > 3 else 20
     pack = load_pack(name)
     plan = layout(pack, 2)
 
@@ -66,7 +70,8 @@ def main() -> None:
     run = parts[part]
     gc.collect()
     gc.freeze()
-    gc.disable()
+    if not collecting:
+        gc.disable()
     functools.reduce(lambda _, seed: run(seed), range(1, games + 1), None)
 
 

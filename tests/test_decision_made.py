@@ -1,0 +1,43 @@
+"""`Interpreter.ask` stores a decision's fields one by one, and `Match.played`'s answerer an answer's (no
+`__init__` frame per decision): each slot set, and equal to what the class call makes from the same values.
+A slot added to `Decision` or `Answer` and not to those fast paths fails here."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+import engine
+from engine.play.agents import RandomAgent
+from engine.play.log import Answer
+from engine.play.match import Match
+from engine.runtime.decision import Decision
+
+
+class _Keeping(RandomAgent):
+    def __init__(self, seed: int, seat: int, kept: list[Decision]) -> None:
+        super().__init__(seed, seat)
+        self.kept = kept
+
+    def choose(self, view: Any, decision: Decision) -> int:
+        self.kept.append(decision)
+        return super().choose(view, decision)
+
+
+def _slots(thing: Any, cls: type) -> dict[str, Any]:
+    return {name: getattr(thing, name) for name in cls.__slots__}
+
+
+@pytest.mark.parametrize("name", ["tic-tac-toe", "goofspiel", "robot-factory"])
+def test_asked_decisions_and_logged_answers_are_made_whole(name: str) -> None:
+    pack = engine.load_pack(name)
+    kept: list[Decision] = []
+    match = Match.played(pack, 2, 3, [_Keeping(3, seat, kept) for seat in range(2)])
+    assert kept and len(match.log) == len(kept)
+    for decision, answer in zip(kept, match.log, strict=True):
+        made = Decision(decision.seat, decision.kind, decision._prompt, decision._labels, decision.payloads,
+                        decision.step, decision.rules, decision.open_source)
+        assert _slots(decision, Decision) == _slots(made, Decision)
+        assert _slots(answer, Answer) == _slots(Answer(decision, answer.index), Answer)
+        assert answer.decision is decision
