@@ -154,3 +154,36 @@ def test_the_untraced_flow_starts_a_round_inline_and_pays_for_it() -> None:
     assert plain.game.state.periods == traced.game.state.periods
     assert plain.game.state.work == traced.game.state.work
     assert "round_started" not in _names(pack.untraced_flow) and "round_started" in _names(pack.flow)
+
+
+_SUMMED = """
+counters:
+  total: {name: Total, scope: global}
+  pair: {name: Pair, scope: global}
+  pass_no: {name: Pass, scope: global}
+zones:
+  box: {scope: global}
+component_types:
+  token: {zone: box, attrs: {v: {type: int, default: 0}, lit: {type: bool, default: false}}}
+components:
+  token:
+    - {id: a, name: A, v: 3, lit: true}
+    - {id: b, name: B, v: 4}
+    - {id: c, name: C, lit: true}
+flow:
+  - id: go
+    do: |
+      set total = sum(box, it.v) + sum(box, it.lit)
+      set pair = count(box where it.lit) + count(box where it.v > 3)
+  - {id: again, repeat: {count: 2, counter: pass_no}, steps: [{id: step, do: "set total = total + 1"}]}
+"""
+
+
+def test_sums_counts_and_pass_numbers_are_ints_without_an_int_call(tmp_path: Path) -> None:
+    """Arithmetic, sums of item numbers (bools among them: `sum` makes ints of them) and a repeat's pass number
+    are ints already: the generated flow calls no `int()`, and the counters hold ints, not bools."""
+    pack = make_pack(tmp_path, _SUMMED)
+    counters = Match(pack, 1, 1).game.state.counters
+    assert (counters["total"], counters["pair"], counters["pass_no"]) == (3 + 4 + 2 + 2, 2 + 1, 2)
+    assert all(counters[name].__class__ is int for name in ("total", "pair", "pass_no"))
+    assert "int" not in _names(pack.untraced_flow)

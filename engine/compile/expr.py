@@ -494,7 +494,9 @@ class ExprCompiler(Walker):
     def lower_sum(self, tok: Token, args: list) -> ast.expr:
         coll = self.expr(args[0])
         it, value = self.with_it(args[1], coll)
-        return expr("sum([int(V) for IT in E])", V=value, IT=it, E=paid(self.read(coll)))
+        # an item's number read from its dict is an int or a bool: `sum` of those is the int `int()` would give
+        summed = value if _item_number(value) else expr("int(V)", V=value)
+        return expr("sum([V for IT in E])", V=summed, IT=it, E=paid(self.read(coll)))
 
     def lower_items(self, tok: Token, args: list) -> ast.expr:
         colls = [self.expr(a) for a in args]
@@ -831,10 +833,31 @@ def _builtin(fn: str, parts: list[ast.expr]) -> ast.expr:
 
 
 def as_int(node: ast.expr) -> ast.expr:
-    """`int(node)`, folded for a number written in the text."""
-    if isinstance(node, ast.Constant) and type(node.value) is int:
+    """`int(node)`, folded for a number written in the text and left out where the value is an int already."""
+    if (isinstance(node, ast.Constant) and type(node.value) is int) or surely_int(node):
         return node
     return expr("int(X)", X=node)
+
+
+def surely_int(node: ast.expr) -> bool:
+    """The value is an int, never a bool (so `int()` of it is itself): `+`, `-`, `*` (a BinOp only over numbers,
+    and arithmetic on bools gives ints), `len`, `sum`, `int`, or noted `small`."""
+    return getattr(node, "cog_small", False) or isinstance(node, ast.BinOp) or (
+        isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("int", "len", "sum"))
+
+
+def _item_number(node: ast.expr) -> bool:
+    """An item attribute read straight from its dict (`x.attrs[N]`, `x.attrs.get(N, 0)`) that every type declares
+    `int` or `bool` (`numbers_everywhere`): the value is an int or a bool."""
+    if not getattr(node, "cog_number", False):
+        return False
+    if isinstance(node, ast.Subscript):
+        base = node.value
+    elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get":
+        base = node.func.value
+    else:
+        return False
+    return isinstance(base, ast.Attribute) and base.attr == "attrs"
 
 
 def _is_name(tree: Any, name: str | None = None) -> bool:

@@ -18,7 +18,7 @@ from typing import Any
 from engine.compile.acting import ACTING
 from engine.compile.codegen import const, expr, stamp, stmts
 from engine.compile.effect import EffectCompiler
-from engine.compile.expr import paid
+from engine.compile.expr import paid, small
 from engine.compile.sink import Diagnostics
 from engine.dsl.parse import DslText
 from engine.dsl.sites import SiteIndex
@@ -195,7 +195,7 @@ class FlowCompiler:
         # the pass number in the counter: a dict store where nothing else depends on it (effect.py)
         mark: list[ast.stmt] | None = []
         if counter is not None:
-            mark = self.c.quick_counter(counter, "set", ast.Name(n, ast.Load()))
+            mark = self.c.quick_counter(counter, "set", small(ast.Name(n, ast.Load())))
             cdef = self.pack.counters[counter]
             if mark and cdef.scope == "global" and cdef.min <= 1 and (cdef.max is None or cdef.max >= MAX_ROUNDS):
                 # the pass number (an int from 1 to MAX_ROUNDS) is within the counter's bounds: stored as it is
