@@ -17,7 +17,7 @@ from types import ModuleType
 
 from engine import __version__
 from engine.commands import explain, fmt, lint, lsp, new, play, replay, scenario, schema, serve, simulate
-from engine.commands.common import EXIT_BROKEN, UsageError
+from engine.commands.common import EXIT_BROKEN, UsageError, keep_packs_out_of_collections
 from engine.diagnostics import PackError
 from engine.errors import MoveError, RuleError
 
@@ -62,6 +62,7 @@ def run() -> None:
     The process ends right after the command: freezing every object keeps the garbage
     collector's final pass from walking all that a command made (a second after linting a big pack).
     """
+    keep_packs_out_of_collections()   # (this process is the command's: the pack it loads is kept out of collections)
     code = main()
     gc.freeze()
     sys.exit(code)

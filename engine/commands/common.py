@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from engine.compile.loading import keep_packs_out_of_collections  # noqa: F401  (for cli, which imports commands only)
 from engine.diagnostics import did_you_mean
 from engine.runtime.defs import Pack
 

@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
-from engine.compile.loading import load_pack
+from engine.compile.loading import keep_packs_out_of_collections, load_pack
 from engine.play.bots import BotSpec
 from engine.play.simulate import GameRecord, play_one
 from engine.runtime.defs import Pack
@@ -76,9 +76,11 @@ def _play_chunk_args(args: tuple[Plan, int, int]) -> list[tuple[int, GameRecord]
     return play_chunk(*args)
 
 
-def _ignore_sigint() -> None:
-    """Workers leave Ctrl-C to the parent, which stops them and keeps the games already finished."""
+def _start_worker() -> None:
+    """Workers leave Ctrl-C to the parent, which stops them and keeps the games already finished; a worker's
+    process is the engine's, so the pack it loads is kept out of the collector's full collections."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    keep_packs_out_of_collections()
 
 
 def default_workers() -> int:
@@ -123,7 +125,7 @@ def run(plan: Plan, workers: int | None = None, backend: str = "processes", ray_
 def _process_results(plan: Plan, chunks: list[tuple[int, int]], workers: int
                      ) -> Iterator[list[tuple[int, GameRecord]]]:
     # spawn: a fresh interpreter per worker on every platform (no inherited threads or locks)
-    pool = multiprocessing.get_context("spawn").Pool(min(workers, len(chunks)), initializer=_ignore_sigint)
+    pool = multiprocessing.get_context("spawn").Pool(min(workers, len(chunks)), initializer=_start_worker)
     finished = False
     try:
         yield from pool.imap_unordered(_play_chunk_args, [(plan, a, b) for a, b in chunks])

@@ -28,7 +28,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tools")]
 from baselines import robot_factory as baseline  # noqa: E402
 from bench.sampling import sample  # noqa: E402
 
-from engine.compile.loading import load_pack  # noqa: E402
+from engine.compile.loading import keep_packs_out_of_collections, load_pack  # noqa: E402
 from engine.play.agents import RandomAgent  # noqa: E402
 from engine.play.match import Match  # noqa: E402
 from engine.runtime.defs import Pack  # noqa: E402
@@ -109,6 +109,7 @@ def breakdown(pack: Pack, seeds: range, advanced: bool) -> None:
 
 
 def main() -> None:
+    keep_packs_out_of_collections()   # as the console script does (`cogwork simulate`)
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=300)
     parser.add_argument("--seed", type=int, default=1, help="first seed; game i uses seed+i")
