@@ -47,14 +47,15 @@ class Item:
     """One instance of a component (a card, a token) living in a zone; `copy` numbers it among its component's."""
 
     __slots__ = ("attrs", "comp", "copy", "owner", "uid", "zone")
-
-    def __init__(self, uid: int, comp: ComponentDef, owner: int | None, copy: int = 0) -> None:
-        self.uid = uid
-        self.comp = comp
-        self.owner = owner
-        self.copy = copy
-        self.attrs: dict[str, Any] = dict(comp.values)
-        self.zone: Zone | None = None
+    # No `__init__`: only `new_state` and `State.copy_as` make items, `Item()` then a store a slot. A class
+    # without one is called with no Python frame and no argument tuple (`object.__new__(Item)` builds one):
+    # this runs for every item of every match.
+    uid: int
+    comp: ComponentDef
+    owner: int | None
+    copy: int                       # its number among its component's copies
+    attrs: dict[str, Any]           # its attributes: a copy of the component's values, changed in play
+    zone: Zone | None               # where it is (None: nowhere)
 
     @property
     def name(self) -> str:
@@ -185,11 +186,10 @@ class State:
 
         One pass that makes each item with its attributes and fills each zone: a fork's whole state.
         """
-        new = Item.__new__
         items: list[Item] = []
         append = items.append
         for old, attrs in zip(self.items, data["attrs"], strict=True):
-            item = new(Item)      # (a store a slot, as in `new_state`)
+            item = Item()      # (a store a slot, as in `new_state`)
             item.uid = old.uid
             item.comp = old.comp
             item.owner = old.owner
@@ -336,13 +336,12 @@ def new_state(pack: Pack, players: int, seed: int, plan: Layout | None = None) -
     state = State(seats, dict(plan.counters), {z.id: Zone(z, None) for z in plan.global_zones}, seed)
     if pack.dice:
         state.dice = {did: [] for did in pack.dice}
-    new = Item.__new__
     items = state.items
     append = items.append
     slots = state.all_zones()
     zones: list[Zone | None] = [*slots, None]     # an item's starting zone by its slot there; -1: none
     for uid, (comp, owner, copy, slot) in enumerate(plan.items):
-        item = new(Item)      # (one store a slot: a tuple assignment would build and unpack a tuple per item)
+        item = Item()      # (one store a slot: a tuple assignment would build and unpack a tuple per item)
         item.uid = uid
         item.comp = comp
         item.owner = owner
