@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import random
 from dataclasses import dataclass, field
-from functools import lru_cache, partial
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from engine.runtime.boards import Graph
@@ -130,6 +130,9 @@ class Player:
     zones: dict[str, Zone] = field(default_factory=dict)
 
 
+_NO_PERIODS: dict[str, int] = {"turn": 0, "round": 0}   # a new state's `periods`, copied (never changed itself)
+
+
 @dataclass
 class State:
     """Everything that changes during a match (see the module docstring for its plain-data form)."""
@@ -142,7 +145,7 @@ class State:
     # (trigger id, seat, "period:count") -> uses: triggers limited to once per turn, round or game
     trigger_uses: dict[tuple[str, int | None, str], int] = field(default_factory=dict)
     step: str = ""                # the flow step running now
-    periods: dict[str, int] = field(default_factory=partial(dict, turn=0, round=0))  # turns and rounds begun
+    periods: dict[str, int] = field(default_factory=_NO_PERIODS.copy)   # turns and rounds begun
     decisions: int = 0            # decisions asked (forced single options are not asked)
     firings: int = 0              # triggers fired (a budget against trigger loops)
     work: int = 0                 # units of work spent: bounded by MAX_WORK (engine/runtime/limits.py)
