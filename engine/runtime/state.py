@@ -18,6 +18,8 @@ from typing import TYPE_CHECKING, Any
 from engine.runtime.boards import Graph
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
     from engine.runtime.defs import ComponentDef, Pack, ZoneDef
 
 
@@ -69,18 +71,18 @@ class Zone:
     """An ordered container of items; slot rows fill from the left."""
 
     __slots__ = ("capacity", "items", "keep_filled", "names_differ", "owner", "visibility", "zdef")
-
-    def __init__(self, zdef: ZoneDef, owner: int | None, like: Zone | None = None) -> None:
-        self.zdef = zdef
-        self.owner = owner
-        self.items: list[Item] = []
-        self.visibility = zdef.visibility
-        # sizes for this match: the definition's, or read from the player count (Interpreter sets them)
-        self.capacity: int | None = zdef.capacity if like is None else like.capacity
-        self.keep_filled: int = zdef.keep_filled if like is None else like.keep_filled
-        # the items here were found to have names that differ (`offer`), and none came in since: an item
-        # leaving cannot make two names equal, so only what puts an item in a zone clears it
-        self.names_differ = False
+    # No `__init__`: zones are made by `new_zones`, several in one call (a class call with an `__init__` runs a
+    # frame of its own, and a match makes every zone of the pack for each owner).
+    zdef: ZoneDef
+    owner: int | None
+    items: list[Item]
+    visibility: str
+    # sizes for this match: the definition's, or read from the player count (Interpreter sets them)
+    capacity: int | None
+    keep_filled: int
+    # the items here were found to have names that differ (`offer`), and none came in since: an item
+    # leaving cannot make two names equal, so only what puts an item in a zone clears it
+    names_differ: bool
 
     @property
     def id(self) -> str:
@@ -111,6 +113,24 @@ class Zone:
             return False
         face = self.zdef.face_down
         return face is None or not item.attrs.get(face) or (seat is not None and seat == self.owner)
+
+
+def new_zones(zdefs: Iterable[ZoneDef], owner: int | None, like: dict[str, Zone] | None = None) -> dict[str, Zone]:
+    """Empty zones `zdefs` of one owner (None: the shared ones), by id: their sizes the definitions', or those of
+    `like`'s zones of the same ids (the zones a fork copies)."""
+    zones: dict[str, Zone] = {}
+    for zdef in zdefs:
+        zone = Zone()
+        zone.zdef = zdef
+        zone.owner = owner
+        zone.items = []
+        zone.visibility = zdef.visibility
+        sized: ZoneDef | Zone = zdef if like is None else like[zdef.id]
+        zone.capacity = sized.capacity
+        zone.keep_filled = sized.keep_filled
+        zone.names_differ = False
+        zones[zdef.id] = zone
+    return zones
 
 
 @dataclass(frozen=True)
@@ -200,10 +220,9 @@ class State:
             item.attrs = dict(attrs)
             item.zone = None
             append(item)
-        players = [Player(p.seat, {}, {zid: Zone(z.zdef, z.owner, z) for zid, z in p.zones.items()})
+        players = [Player(p.seat, {}, new_zones([z.zdef for z in p.zones.values()], p.seat, p.zones))
                    for p in self.players]
-        state = State(players, {}, {zid: Zone(z.zdef, None, z) for zid, z in self.zones.items()}, 0,
-                      items)
+        state = State(players, {}, new_zones([z.zdef for z in self.zones.values()], None, self.zones), 0, items)
         for zone, (_, uids) in zip(state.all_zones(), data["zones"], strict=True):
             zone.items = [items[uid] for uid in uids]
             for item in zone.items:
@@ -334,9 +353,9 @@ def new_state(pack: Pack, players: int, seed: int, plan: Layout | None = None) -
     if plan is None:
         plan = layout(pack, players)
     # (no comprehension for what a pack leaves empty: this runs for every match)
-    seats = [Player(seat, dict(plan.player_counters), {z.id: Zone(z, seat) for z in plan.player_zones}
-                    if plan.player_zones else {}) for seat in range(players)]
-    state = State(seats, dict(plan.counters), {z.id: Zone(z, None) for z in plan.global_zones}, seed)
+    seats = [Player(seat, dict(plan.player_counters), new_zones(plan.player_zones, seat) if plan.player_zones else {})
+             for seat in range(players)]
+    state = State(seats, dict(plan.counters), new_zones(plan.global_zones, None), seed)
     if pack.dice:
         state.dice = {did: [] for did in pack.dice}
     items = state.items
