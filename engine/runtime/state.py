@@ -12,12 +12,14 @@ from __future__ import annotations
 import hashlib
 import random
 from dataclasses import dataclass, field
-from functools import lru_cache, partial
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from engine.runtime.boards import Graph
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
     from engine.runtime.defs import ComponentDef, Pack, ZoneDef
 
 
@@ -47,14 +49,15 @@ class Item:
     """One instance of a component (a card, a token) living in a zone; `copy` numbers it among its component's."""
 
     __slots__ = ("attrs", "comp", "copy", "owner", "uid", "zone")
-
-    def __init__(self, uid: int, comp: ComponentDef, owner: int | None, copy: int = 0) -> None:
-        self.uid = uid
-        self.comp = comp
-        self.owner = owner
-        self.copy = copy
-        self.attrs: dict[str, Any] = dict(comp.values)
-        self.zone: Zone | None = None
+    # No `__init__`: only `new_state` and `State.copy_as` make items, `Item()` then a store a slot. A class
+    # without one is called with no Python frame and no argument tuple (`object.__new__(Item)` builds one):
+    # this runs for every item of every match.
+    uid: int
+    comp: ComponentDef
+    owner: int | None
+    copy: int                       # its number among its component's copies
+    attrs: dict[str, Any]           # its attributes: a copy of the component's values, changed in play
+    zone: Zone | None               # where it is (None: nowhere)
 
     @property
     def name(self) -> str:
@@ -68,18 +71,18 @@ class Zone:
     """An ordered container of items; slot rows fill from the left."""
 
     __slots__ = ("capacity", "items", "keep_filled", "names_differ", "owner", "visibility", "zdef")
-
-    def __init__(self, zdef: ZoneDef, owner: int | None, like: Zone | None = None) -> None:
-        self.zdef = zdef
-        self.owner = owner
-        self.items: list[Item] = []
-        self.visibility = zdef.visibility
-        # sizes for this match: the definition's, or read from the player count (Interpreter sets them)
-        self.capacity: int | None = zdef.capacity if like is None else like.capacity
-        self.keep_filled: int = zdef.keep_filled if like is None else like.keep_filled
-        # the items here were found to have names that differ (`offer`), and none came in since: an item
-        # leaving cannot make two names equal, so only what puts an item in a zone clears it
-        self.names_differ = False
+    # No `__init__`: zones are made by `new_zones`, several in one call (a class call with an `__init__` runs a
+    # frame of its own, and a match makes every zone of the pack for each owner).
+    zdef: ZoneDef
+    owner: int | None
+    items: list[Item]
+    visibility: str
+    # sizes for this match: the definition's, or read from the player count (Interpreter sets them)
+    capacity: int | None
+    keep_filled: int
+    # the items here were found to have names that differ (`offer`), and none came in since: an item
+    # leaving cannot make two names equal, so only what puts an item in a zone clears it
+    names_differ: bool
 
     @property
     def id(self) -> str:
@@ -112,6 +115,24 @@ class Zone:
         return face is None or not item.attrs.get(face) or (seat is not None and seat == self.owner)
 
 
+def new_zones(zdefs: Iterable[ZoneDef], owner: int | None, like: dict[str, Zone] | None = None) -> dict[str, Zone]:
+    """Empty zones `zdefs` of one owner (None: the shared ones), by id: their sizes the definitions', or those of
+    `like`'s zones of the same ids (the zones a fork copies)."""
+    zones: dict[str, Zone] = {}
+    for zdef in zdefs:
+        zone = Zone()
+        zone.zdef = zdef
+        zone.owner = owner
+        zone.items = []
+        zone.visibility = zdef.visibility
+        sized: ZoneDef | Zone = zdef if like is None else like[zdef.id]
+        zone.capacity = sized.capacity
+        zone.keep_filled = sized.keep_filled
+        zone.names_differ = False
+        zones[zdef.id] = zone
+    return zones
+
+
 @dataclass(frozen=True)
 class PlayerRef:
     """A player as a DSL value (`me`, `others`, an item's `owner`): reads that seat's counters and zones."""
@@ -129,6 +150,9 @@ class Player:
     zones: dict[str, Zone] = field(default_factory=dict)
 
 
+_NO_PERIODS: dict[str, int] = {"turn": 0, "round": 0}   # a new state's `periods`, copied (never changed itself)
+
+
 @dataclass
 class State:
     """Everything that changes during a match (see the module docstring for its plain-data form)."""
@@ -141,7 +165,7 @@ class State:
     # (trigger id, seat, "period:count") -> uses: triggers limited to once per turn, round or game
     trigger_uses: dict[tuple[str, int | None, str], int] = field(default_factory=dict)
     step: str = ""                # the flow step running now
-    periods: dict[str, int] = field(default_factory=partial(dict, turn=0, round=0))  # turns and rounds begun
+    periods: dict[str, int] = field(default_factory=_NO_PERIODS.copy)   # turns and rounds begun
     decisions: int = 0            # decisions asked (forced single options are not asked)
     firings: int = 0              # triggers fired (a budget against trigger loops)
     work: int = 0                 # units of work spent: bounded by MAX_WORK (engine/runtime/limits.py)
@@ -185,11 +209,10 @@ class State:
 
         One pass that makes each item with its attributes and fills each zone: a fork's whole state.
         """
-        new = Item.__new__
         items: list[Item] = []
         append = items.append
         for old, attrs in zip(self.items, data["attrs"], strict=True):
-            item = new(Item)      # (a store a slot, as in `new_state`)
+            item = Item()      # (a store a slot, as in `new_state`)
             item.uid = old.uid
             item.comp = old.comp
             item.owner = old.owner
@@ -197,10 +220,9 @@ class State:
             item.attrs = dict(attrs)
             item.zone = None
             append(item)
-        players = [Player(p.seat, {}, {zid: Zone(z.zdef, z.owner, z) for zid, z in p.zones.items()})
+        players = [Player(p.seat, {}, new_zones([z.zdef for z in p.zones.values()], p.seat, p.zones))
                    for p in self.players]
-        state = State(players, {}, {zid: Zone(z.zdef, None, z) for zid, z in self.zones.items()}, 0,
-                      items)
+        state = State(players, {}, new_zones([z.zdef for z in self.zones.values()], None, self.zones), 0, items)
         for zone, (_, uids) in zip(state.all_zones(), data["zones"], strict=True):
             zone.items = [items[uid] for uid in uids]
             for item in zone.items:
@@ -331,18 +353,17 @@ def new_state(pack: Pack, players: int, seed: int, plan: Layout | None = None) -
     if plan is None:
         plan = layout(pack, players)
     # (no comprehension for what a pack leaves empty: this runs for every match)
-    seats = [Player(seat, dict(plan.player_counters), {z.id: Zone(z, seat) for z in plan.player_zones}
-                    if plan.player_zones else {}) for seat in range(players)]
-    state = State(seats, dict(plan.counters), {z.id: Zone(z, None) for z in plan.global_zones}, seed)
+    seats = [Player(seat, dict(plan.player_counters), new_zones(plan.player_zones, seat) if plan.player_zones else {})
+             for seat in range(players)]
+    state = State(seats, dict(plan.counters), new_zones(plan.global_zones, None), seed)
     if pack.dice:
         state.dice = {did: [] for did in pack.dice}
-    new = Item.__new__
     items = state.items
     append = items.append
     slots = state.all_zones()
     zones: list[Zone | None] = [*slots, None]     # an item's starting zone by its slot there; -1: none
     for uid, (comp, owner, copy, slot) in enumerate(plan.items):
-        item = new(Item)      # (one store a slot: a tuple assignment would build and unpack a tuple per item)
+        item = Item()      # (one store a slot: a tuple assignment would build and unpack a tuple per item)
         item.uid = uid
         item.comp = comp
         item.owner = owner
