@@ -18,8 +18,9 @@ sub-steps in order and the procedures they call):
   the flow's order (triggers, component actions, scoring and the bots' estimate) may run during the step
   and are checked too.
 
-Not followed: an item's own texts run by `do`, `activate` or `play` (which item is known only in play), a
-`reveal` of a zone by some other rule before the step.
+An item's own texts that `do ITEM.ATTR`, `do ACTION` and `activate` may run are walked too: every component's
+ATTR effect, or every component's action effects (which item it is is known only in play). Not followed: a
+`reveal` of a zone by some other rule before the step, and what `play` pays.
 """
 
 from __future__ import annotations
@@ -126,6 +127,8 @@ class _Pass:
             self.writes(dsl, t)
         if kind == "call":
             return self.call(str(t.children[0]), decided)
+        if kind in ("do_stmt", "activate"):
+            decided = self.item_texts(t, decided)
         for event, facts in self.leaks.events_of(dsl, t):
             decided = self.fire(event, decided, facts)
         inner = decided or kind in _DECISIONS
@@ -155,6 +158,26 @@ class _Pass:
                 after = self.text(trigger.text, decided or trigger.optional) or after
             finally:
                 self._stack.pop()
+        return after
+
+    def item_texts(self, t: Tree, decided: bool) -> bool:
+        """Walk the item texts `do ITEM.ATTR` (every component's ATTR effect), `do ACTION` and `activate ITEM with N`
+        (every component's action effects; `activate` asks first) may run: which item is known only in play."""
+        target = t.children[0]
+        if t.data == "do_stmt" and isinstance(target, Tree) and target.data == "attr":
+            texts = self.leaks.item_effects.get(str(target.children[1]), [])
+        else:
+            texts = self.leaks.actions
+            decided = decided or t.data == "activate"
+        after = decided
+        for text in texts:
+            key = f"item text {id(text[1])}"
+            if key not in self._stack:
+                self._stack.append(key)
+                try:
+                    after = self.text(text, decided) or after
+                finally:
+                    self._stack.pop()
         return after
 
     def call(self, name: str, decided: bool) -> bool:
@@ -250,6 +273,17 @@ class _Leaks:
         self.concealed = {z for dsl, tree in self.texts.values() if "conceal" in dsl.text
                           for z in _concealed(tree, pack)}
         self._locals: dict[int, set[str]] = {}
+        # the effect texts items carry: by attribute name (`do ITEM.ATTR`), and their actions (`do`, `activate`)
+        self.item_effects: dict[str, list[Text]] = {}
+        self.actions: list[Text] = []
+        components = {(e.src.display, e.path) for e in raw.components.values()}
+        for (file, where), item_text in self.texts.items():
+            if item_text[1].data != "effect":
+                continue
+            if (file, where[:-1]) in components:
+                self.item_effects.setdefault(str(where[-1]), []).append(item_text)
+            elif where[-3:-2] == ("actions",) and where[-1] == "effect" and (file, where[:-3]) in components:
+                self.actions.append(item_text)
         self.triggers: dict[str, list[_Trigger]] = {}
         for src, path, data in _trigger_entries(raw):
             text = self.texts.get((src, (*path, "effect")))
