@@ -532,7 +532,9 @@ class EffectCompiler(ExprCompiler):
                 offered = expr("list(X)", X=offered)
             options = ast.Tuple([offered, const(None)], ast.Load())
         else:
-            options = expr("offer(X)", X=paid(options))
+            # a list made for this choice (a `where`, `items(A, B)`) is offered as it is, not copied
+            made = isinstance(options, ast.ListComp) or getattr(options, "cog_made", False)
+            options = expr("offer(X, MADE)", X=paid(options), MADE=const(made))
             # a zone's own items: `offer`'s quick case (`Zone.names_differ`) tested here, without the call
             options.cog_zone_items = body.legal is None and kind_of(coll) == "zone"  # type: ignore[attr-defined]
         return self._item_asker(py, options, prompt, body, repeat, optional), (None if repeat or optional else legal)

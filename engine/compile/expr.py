@@ -503,6 +503,7 @@ class ExprCompiler(Walker):
         parts: list[ast.expr] = [ast.Starred(self.read(c), ast.Load()) for c in colls]
         of_items = all(element_kind(c) == "item" for c in colls)
         joined = expr("game.each(L)", L=ast.List(parts, ast.Load()))  # copying them is work: paid by length
+        joined.cog_made = True  # type: ignore[attr-defined]  # a new list each time: a choice offers it uncopied
         return charged(kinded(joined, "items" if of_items else "list"))
 
     def lower_all(self, tok: Token, args: list) -> ast.expr:
