@@ -301,7 +301,7 @@ def offer(things: list[Any], fresh: bool = False) -> tuple[list[Any], list[str] 
                 return _distinct_items(things, len(names))
         elif set(map(type, things)) == _INTS and len(set(things)) == size:   # (C loops: at every choice)
             return (things if fresh else list(things)), None
-    elif size == 1 and things[0].__class__ is Item:   # one item: its name is its label
+    elif not size or things[0].__class__ is Item:   # nothing, or one item: its name is its label
         return list(things), None
     options = distinct(things)
     return options, option_labels(options)
