@@ -6,12 +6,15 @@ shared board's map holds only the cells read so far."""
 
 from __future__ import annotations
 
+import ast
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from engine.compile import codegen
+from engine.compile.flow import _live_step_stores
 from engine.compile.loading import load_pack
 from engine.errors import RuleError
 from engine.play.agents import RandomAgent
@@ -155,6 +158,42 @@ def test_the_untraced_flow_starts_a_round_inline_and_pays_for_it() -> None:
     assert plain.game.state.work == traced.game.state.work
     assert "round_started" not in _names(pack.untraced_flow) and "round_started" in _names(pack.flow)
 
+
+
+class _StepsSeen(RandomAgent):
+    """A random agent that notes the step of every decision it is asked."""
+
+    def __init__(self, seed: int, seat: int, seen: list[str]) -> None:
+        super().__init__(seed, seat)
+        self.seen = seen
+
+    def choose(self, view: Any, decision: Any) -> int:
+        self.seen.append(decision.step)
+        return super().choose(view, decision)
+
+
+@pytest.mark.parametrize("name", ["robot-factory", "goofspiel"])
+def test_the_untraced_flow_stores_a_seat_loops_step_once_and_every_decision_sees_the_same_step(name: str) -> None:
+    """A seat loop's body ends by putting back its step's name, and the next pass stores its first step's
+    after the seat's bookkeeping: the untraced flow stores the name once, after the loop. Every decision
+    (and the final state) sees the step a traced (forkable) match of the same game sees."""
+    pack = load_pack(name)
+    for seed in range(1, 6):
+        plain_steps: list[str] = []
+        traced_steps: list[str] = []
+        plain = Match.played(pack, 2, seed, [_StepsSeen(seed, s, plain_steps) for s in range(2)])
+        traced = Match(pack, 2, seed, forkable=True)
+        traced.run([_StepsSeen(seed, s, traced_steps) for s in range(2)])
+        assert plain_steps == traced_steps and plain_steps
+        assert plain.game.state.to_data() == {**traced.game.state.to_data(), "steps": plain.game.state.steps}
+    seat_loop = ast.parse("for s in seats:\n    S.periods['turn'] += 1\n    ctx.seat = s\n    me = game.seats[s]\n"
+                          "    S.step = 'turns/a'\n    run(ctx)\n    S.step = 'turns'\nctx.seat = o\nS.step = 'next'\n"
+                          "run(ctx)\nS.step = 'after'\nrun(ctx)")
+    assert ast.unparse(_live_step_stores(seat_loop.body)) == (
+        "for s in seats:\n    S.periods['turn'] += 1\n    ctx.seat = s\n    me = game.seats[s]\n"
+        "    S.step = 'turns/a'\n    run(ctx)\nctx.seat = o\nS.step = 'next'\nrun(ctx)\nS.step = 'after'\nrun(ctx)")
+    reads = ast.parse("for s in seats:\n    run(ctx)\n    S.step = 'turns/a'\n    run(ctx)\n    S.step = 'turns'")
+    assert len(_live_step_stores(reads.body)[0].body) == 4   # a rule runs before the loop's first store: kept
 
 _SUMMED = """
 counters:

@@ -283,7 +283,7 @@ def _untraced(body: list[ast.stmt], state: str, observers: str) -> list[ast.stmt
     """A copy of the flow's body without its trace bookkeeping (the nodes `_untraced_as` marked), reading
     `game.state` and `game.observers` from the locals `state` and `observers`."""
     module = _GameReads(state, observers).visit(_Untrace().visit(ast.Module(copy.deepcopy(body), [])))
-    for node in ast.walk(module):
+    for node in ast.walk(module):   # (a block's loops are changed before their own bodies are walked)
         for field in ("body", "orelse", "finalbody"):
             block = getattr(node, field, None)
             if isinstance(block, list) and block and isinstance(block[0], ast.stmt):
@@ -293,10 +293,63 @@ def _untraced(body: list[ast.stmt], state: str, observers: str) -> list[ast.stmt
 
 def _live_step_stores(block: list[ast.stmt]) -> list[ast.stmt]:
     """`block` without its `pass`es (what the bookkeeping cut left) and without a store of the step name that
-    the next statement overwrites (a step's end, then its sibling's start: nothing runs in between)."""
+    a later store overwrites with only `_bookkeeping` between (a step's end, then its sibling's start).
+
+    A seat loop's body ends by putting back its step's name and starts its next pass (after the seat's
+    bookkeeping) by storing its first step's: that last store is made once, after the loop, instead (the loop
+    has no `break`; with no pass at all the name stored is the one the step already had). At every statement
+    that is not bookkeeping the step's name is what it was, so what any rule, decision or error sees is too."""
     block = [stmt for stmt in block if stmt.__class__ is not ast.Pass] or block[:1]
-    return [stmt for stmt, after in zip(block, [*block[1:], None], strict=True)
-            if not (_stores_step(stmt) and _stores_step(after))]
+    moved: list[ast.stmt] = []
+    for stmt in block:
+        moved.append(stmt)
+        if isinstance(stmt, ast.For) and not stmt.orelse and len(stmt.body) > 1 and _stores_step(stmt.body[-1]) \
+                and isinstance(stmt.body[-1].value, ast.Constant) and _overwritten(stmt.body, 0) \
+                and not any(isinstance(n, (ast.Break, ast.Continue)) for n in _same_loop(stmt.body)):
+            moved.append(stmt.body.pop())
+    return [stmt for i, stmt in enumerate(moved) if not (_stores_step(stmt) and _overwritten(moved, i + 1))]
+
+
+def _overwritten(block: list[ast.stmt], start: int) -> bool:
+    """The statements of `block` from `start` store the step's name before anything but bookkeeping runs."""
+    for stmt in block[start:]:
+        if _stores_step(stmt):
+            return True
+        if not _bookkeeping(stmt):
+            return False
+    return False
+
+
+def _bookkeeping(stmt: ast.stmt) -> bool:
+    """A statement of the flow's own that cannot read the step's name, fail or run a rule: a local or the
+    context's seat set to a local, a constant or a seat's player (`game.seats[S]`), a period counted, `pass`."""
+    if stmt.__class__ is ast.Pass:
+        return True
+    if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
+        target, value = stmt.targets[0], stmt.value
+        return (isinstance(target, ast.Name) or (isinstance(target, ast.Attribute) and target.attr == "seat"
+                                                 and isinstance(target.value, ast.Name) and target.value.id == "ctx")) \
+            and (isinstance(value, (ast.Name, ast.Constant)) or (
+                isinstance(value, ast.Subscript) and isinstance(value.slice, ast.Name)
+                and isinstance(value.value, ast.Attribute) and value.value.attr == "seats"
+                and isinstance(value.value.value, ast.Name) and value.value.value.id == "game"))
+    return isinstance(stmt, ast.AugAssign) and isinstance(stmt.value, ast.Constant) \
+        and isinstance(stmt.target, ast.Subscript) and isinstance(stmt.target.value, ast.Attribute) \
+        and stmt.target.value.attr == "periods" and isinstance(stmt.target.slice, ast.Constant)
+
+
+def _same_loop(body: list[ast.stmt]) -> list[ast.AST]:
+    """The nodes of a loop's body outside any loop nested in it (where a `break` would end this loop)."""
+    out: list[ast.AST] = []
+    todo: list[ast.AST] = list(body)
+    while todo:
+        node = todo.pop()
+        out.append(node)
+        if not isinstance(node, (ast.For, ast.While, ast.AsyncFor, ast.FunctionDef, ast.Lambda)):
+            todo.extend(ast.iter_child_nodes(node))
+        else:
+            todo.extend(node.orelse if isinstance(node, (ast.For, ast.While, ast.AsyncFor)) else [])
+    return out
 
 
 def _stores_step(stmt: ast.stmt | None) -> bool:
