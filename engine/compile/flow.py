@@ -303,8 +303,9 @@ def _live_step_stores(block: list[ast.stmt]) -> list[ast.stmt]:
     moved: list[ast.stmt] = []
     for stmt in block:
         moved.append(stmt)
-        if isinstance(stmt, ast.For) and not stmt.orelse and len(stmt.body) > 1 and _stores_step(stmt.body[-1]) \
-                and isinstance(stmt.body[-1].value, ast.Constant) and _overwritten(stmt.body, 0) \
+        last = stmt.body[-1] if isinstance(stmt, ast.For) else None
+        if isinstance(stmt, ast.For) and isinstance(last, ast.Assign) and _stores_step(last) and not stmt.orelse \
+                and len(stmt.body) > 1 and isinstance(last.value, ast.Constant) and _overwritten(stmt.body, 0) \
                 and not any(isinstance(n, (ast.Break, ast.Continue)) for n in _same_loop(stmt.body)):
             moved.append(stmt.body.pop())
     return [stmt for i, stmt in enumerate(moved) if not (_stores_step(stmt) and _overwritten(moved, i + 1))]
