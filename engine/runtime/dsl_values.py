@@ -22,6 +22,9 @@ def as_items(value: Any) -> list[Any]:
     raise RuleError(f"expected a collection (a zone or a list), got {describe(value)}")
 
 
+_new_ctx = object.__new__   # (`_item_attr` makes a context without a class call)
+
+
 def describe(value: Any) -> str:
     if isinstance(value, Item):
         return f"item {value.comp.id}"
@@ -69,8 +72,13 @@ def _item_attr(ctx: Ctx, item: Item, name: str) -> Any:
             return ctx.game.state.zone(value, seat)
         return ctx.game.instance(value, seat)
     derived = item.comp.derived.get(name)
-    if derived is not None:
-        return derived(Ctx(ctx.game, item.owner if item.owner is not None else ctx.seat, item))
+    if derived is not None:   # `Ctx(game, the owner or the acting seat, item)`, its slots stored here (no
+        inner = _new_ctx(Ctx)  # `__init__` frame for every derived read: tests/test_ctx_made.py)
+        inner.game, inner.self_item = ctx.game, item
+        inner.seat = item.owner if item.owner is not None else ctx.seat
+        inner.event = inner.offered = inner.pool = None
+        inner.args = ()
+        return derived(inner)
     if name == "name":
         return item.comp.name
     if name == "id":
