@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 import random
 from pathlib import Path
+from types import CodeType
 from typing import Any
 
 import pytest
@@ -194,6 +195,43 @@ def test_the_untraced_flow_stores_a_seat_loops_step_once_and_every_decision_sees
         "    S.step = 'turns/a'\n    run(ctx)\nctx.seat = o\nS.step = 'next'\nrun(ctx)\nS.step = 'after'\nrun(ctx)")
     reads = ast.parse("for s in seats:\n    run(ctx)\n    S.step = 'turns/a'\n    run(ctx)\n    S.step = 'turns'")
     assert len(_live_step_stores(reads.body)[0].body) == 4   # a rule runs before the loop's first store: kept
+
+
+_DERIVED = """
+counters:
+  total: {name: Total, scope: global}
+zones:
+  box: {scope: global}
+component_types:
+  token:
+    zone: box
+    attrs:
+      v: {type: int, default: 0}
+      lit: {type: bool, default: false}
+      price: {type: expr, default: "max(0, self.v - count(box where it.lit))"}
+components:
+  token:
+    - {id: a, name: A, v: 3, lit: true}
+    - {id: b, name: B, v: 4}
+    - {id: c, name: C, lit: true}
+flow:
+  - id: go
+    do: |
+      set total = 0
+      for t in box { set total = total * 10 + t.price }
+"""
+
+
+def test_a_derived_attribute_reads_its_item_as_an_item(tmp_path: Path) -> None:
+    """A derived attribute is read with its item as `self`: `self.v` is read from the item's dict as a read
+    that cannot fail, so the count after it is a loop written out before the `return` (no comprehension
+    made and called at every read), with the values it had."""
+    pack = make_pack(tmp_path, _DERIVED)
+    assert Match(pack, 1, 1).game.state.counters["total"] == 1 * 100 + 2 * 10 + 0
+    price = next(iter(pack.components.values())).derived["price"]
+    codegen.prepare(price)
+    assert not any(isinstance(c, CodeType) for c in price.__code__.co_consts)   # no comprehension's code
+    assert "get_attr" not in _names(price)
 
 _SUMMED = """
 counters:

@@ -77,6 +77,7 @@ class ExprCompiler(Walker):
         # the local holding the acting seat's player (`game.seats[ctx.seat]`) where the code being generated
         # runs, or None where `ctx` is not the function's own (a `lambda ctx:`); see `acting_player`
         self.me: str | None = ACTING
+        self.self_kind: str | None = None   # "item" where `self` is surely an item (an item's derived attribute)
         if not pack.attr_names:  # worked out once per pack
             pack.attr_names = _attr_names(pack)
         self.attr_names = pack.attr_names
@@ -126,9 +127,14 @@ class ExprCompiler(Walker):
         twin.me = ACTING
         return twin
 
-    def expr_function(self, tree: Tree) -> Expr:
+    def expr_function(self, tree: Tree, of_item: bool = False) -> Expr:
+        """The expression as a function; `of_item`: it is an item's attribute, read only with that item as
+        `self` (`dsl_values._item_attr`): `self` is known to be an item, so its stored attributes are read
+        straight from its dict, as reads that cannot fail (`steady`)."""
         with checking_only():  # names resolved and problems reported now, the code built when first run
             self.expr(tree)
+        if of_item:
+            self.self_kind = "item"   # (code only: the check above is the same for every text)
         return self.function(lambda c: stmts("return X", X=c.expr(tree)))
 
     def admission_function(self, tree: Tree) -> Expr:
@@ -280,7 +286,7 @@ class ExprCompiler(Walker):
 
             def written(code: str) -> str:
                 return code.replace(_ACTING, acting).replace(_PLAYERS, count)
-            node = kinded(expr(written(builtin[0])), builtin[1])
+            node = kinded(expr(written(builtin[0])), self.self_kind if n == "self" else builtin[1])
             if n in _BUILTIN_SEATS:   # its seat, without the player: `next_player.hand` reads no rotation
                 node.cog_seat = expr(written(_BUILTIN_SEATS[n]))  # type: ignore[attr-defined]
             return node
