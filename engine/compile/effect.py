@@ -319,7 +319,7 @@ class EffectCompiler(ExprCompiler):
                      "    game.draw(ctx, S, D, 1)\nelse:\n    t_state.work += WORK\n"
                      "    if t_state.work > game.work_limit:\n"
                      "        raise game.out_of_work('drawing 1 items')\n    X = I.pop(0)\n    D.items.append(X)\n"
-                     "    D.names_differ = False\n"
+                     "    D.names_differ = False\n    D.hears = None\n"
                      "    X.zone = D", S=self.unit.temp(), SRC=_zone(src), D=self.unit.temp(), DST=_zone(dst),
                      I=self.unit.temp(), X=self.unit.temp(), FREE=const(SIZE_FREE), WORK=const(DRAW_WORK)), None
 
@@ -336,7 +336,8 @@ class EffectCompiler(ExprCompiler):
         tests = ["O is None", "O.keep_filled", *self._size_tests(zone, "D"), "game.observers", "len(O.items) > FREE"]
         return stmts("T = I\nD = Z\nO = T.zone\nif " + " or ".join(tests) + ":\n"
                      "    game.move(ctx, T, D, False)\nelse:\n"
-                     "    O.items.remove(T)\n    D.items.append(T)\n    D.names_differ = False\n    T.zone = D",
+                     "    O.items.remove(T)\n    D.items.append(T)\n    D.names_differ = False\n    D.hears = None\n"
+                     "    T.zone = D",
                      T=self.unit.temp(), I=item,
                      D=self.unit.temp(), Z=zone, O=self.unit.temp(), FREE=const(SIZE_FREE)), None
 

@@ -1025,6 +1025,7 @@ class Interpreter:
             items.remove(item)
             zone.items.append(item)
             zone.names_differ = False
+            zone.hears = None
             item.zone = zone
 
     def _move_told(self, ctx: Ctx, item: Item, origin: Zone | None, zone: Zone, top: bool) -> None:
@@ -1045,6 +1046,7 @@ class Interpreter:
             items.remove(item)
         items = zone.items
         zone.names_differ = False
+        zone.hears = None
         if not top:
             items.append(item)
         else:
@@ -1094,6 +1096,7 @@ class Interpreter:
         refill = self.state.zone(deck.zdef.refill_from, deck.owner)  # type: ignore[arg-type]
         deck.items.extend(refill.items)
         deck.names_differ = False
+        deck.hears = None
         for item in refill.items:
             item.zone = deck
         refill.items.clear()
@@ -1333,6 +1336,9 @@ class Interpreter:
             listeners: list[tuple[TriggerDef, Item | None]] | None = [(t, None) for t in on] if on else None
             if seat is not None and name in pack.item_listened:
                 for zone in self._active_zones[seat]:
+                    # (most zones have no item with a trigger on most events: their items are not looked at)
+                    if name not in (zone.hears if zone.hears is not None else _hears(zone)):
+                        continue
                     for item in zone.items:
                         if name in item.comp.triggers_on:
                             on = item.comp.triggers_on[name]
@@ -1423,6 +1429,12 @@ class _NoActingPlayer:
 _NOBODY = _NoActingPlayer()
 _new_decision = object.__new__   # (`ask` makes a decision without a class call)
 _new_ctx = object.__new__        # (`_fire` makes a context without one)
+
+
+def _hears(zone: Zone) -> frozenset[str]:
+    """The events some item in `zone` has a trigger on, kept in the zone (`Zone.hears`) until an item comes in."""
+    hears = zone.hears = frozenset([event for item in zone.items for event, on in item.comp.triggers_on.items() if on])
+    return hears
 
 
 def _key(zone: Zone | None) -> list[Any] | None:
