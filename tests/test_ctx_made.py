@@ -1,4 +1,4 @@
-"""`Interpreter._fire` and a derived attribute's read (`dsl_values._item_attr`) store a context's slots one by
+"""`Interpreter._fire` and a derived attribute's read (`dsl_values.item_attr`) store a context's slots one by
 one (no `__init__` frame for every trigger fired and derived value read): each slot set, and equal to what
 `Ctx(...)` makes from the same values. A slot added to `Ctx` and not to those fast paths fails here."""
 

@@ -232,6 +232,8 @@ def test_a_derived_attribute_reads_its_item_as_an_item(tmp_path: Path) -> None:
     codegen.prepare(price)
     assert not any(isinstance(c, CodeType) for c in price.__code__.co_consts)   # no comprehension's code
     assert "get_attr" not in _names(price)
+    # the flow's `t.price` (t: an item for sure) reads it through `item_attr`, `get_attr`'s item case
+    assert "item_attr" in _names(pack.untraced_flow) and "get_attr" not in _names(pack.untraced_flow)
 
 _SUMMED = """
 counters:

@@ -46,6 +46,7 @@ HELPERS: dict[str, Any] = {
     "GameOver": GameOver, "as_items": values.as_items, "iterate": values.iterate, "count": values.count,
     "div": values.div, "mod": values.mod, "index": values.index,
     "pick": values.pick, "rank": values.rank, "cost_uses": values.cost_uses, "get_attr": values.get_attr,
+    "item_attr": values.item_attr,
     "plain_attr": values.plain_attr, "need_number": values.need_number,
     "item_actions": values.item_actions, "need_zone": values.need_zone, "need_item": values.need_item,
     "set_item_attr": values.set_item_attr, "show": values.show, "offer": values.offer,
@@ -414,8 +415,9 @@ class ExprCompiler(Walker):
                                    N=const(name)), "value")
             return expr(f"B.comp.{name} if B.__class__ is Item and N not in B.attrs else get_attr(ctx, B, N)",
                         B=base, N=const(name))
-        if not _plain_everywhere(self.pack, name):
-            return expr("get_attr(ctx, B, N)", B=base, N=const(name))
+        if not _plain_everywhere(self.pack, name):   # (an item for sure: `get_attr`'s item case, without the call)
+            return expr("item_attr(ctx, B, N)" if kind_of(base) == "item" else "get_attr(ctx, B, N)", B=base,
+                        N=const(name))
         # a stored int/str/bool/list: read it straight from the item (0 where its type does not declare it)
         if name in ITEM_BUILTINS:
             return expr("plain_attr(ctx, B, N)", B=base, N=const(name))

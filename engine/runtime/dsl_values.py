@@ -22,7 +22,7 @@ def as_items(value: Any) -> list[Any]:
     raise RuleError(f"expected a collection (a zone or a list), got {describe(value)}")
 
 
-_new_ctx = object.__new__   # (`_item_attr` makes a context without a class call)
+_new_ctx = object.__new__   # (`item_attr` makes a context without a class call)
 
 
 def describe(value: Any) -> str:
@@ -36,7 +36,7 @@ def describe(value: Any) -> str:
 def get_attr(ctx: Ctx, obj: Any, name: str) -> Any:
     """`obj.name` for items (declared, derived and built-in attributes), dicts and actions."""
     if isinstance(obj, Item):
-        return _item_attr(ctx, obj, name)
+        return item_attr(ctx, obj, name)
     if isinstance(obj, PlayerRef):
         return _player_attr(ctx, obj, name)
     if isinstance(obj, dict):
@@ -55,7 +55,8 @@ def plain_attr(ctx: Ctx, obj: Any, name: str) -> Any:
     return get_attr(ctx, obj, name)
 
 
-def _item_attr(ctx: Ctx, item: Item, name: str) -> Any:
+def item_attr(ctx: Ctx, item: Item, name: str) -> Any:
+    """`item.name` of an item (`get_attr`'s item case: generated code calls it for a value known to be an item)."""
     attrs = item.attrs
     if name in attrs:
         adef = item.comp.ctype.attrs.get(name)
