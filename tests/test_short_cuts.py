@@ -15,12 +15,16 @@ from typing import Any
 import pytest
 
 from engine.compile import codegen
+from engine.compile.effect import EffectCompiler
 from engine.compile.flow import _live_step_stores
 from engine.compile.loading import load_pack
+from engine.dsl.parse import DslText
 from engine.errors import RuleError
 from engine.play.agents import RandomAgent
 from engine.play.match import Match
+from engine.runtime.context import Ctx
 from engine.runtime.defs import held_by_every_item
+from engine.runtime.limits import LimitError
 from engine.runtime.scoring import final_scores, team_lost, verdict, winners
 from tests.test_engine_mechanisms import make_pack
 
@@ -266,3 +270,24 @@ def test_sums_counts_and_pass_numbers_are_ints_without_an_int_call(tmp_path: Pat
     assert (counters["total"], counters["pair"], counters["pass_no"]) == (3 + 4 + 2 + 2, 2 + 1, 2)
     assert all(counters[name].__class__ is int for name in ("total", "pair", "pass_no"))
     assert "int" not in _names(pack.untraced_flow)
+
+
+
+def test_a_repeat_pays_its_passes_when_it_starts_without_a_call(tmp_path: Path) -> None:
+    """`repeat N` pays N units of work when it starts (`game.passes` written out), and past the budget fails as
+    `passes` does, before the first pass."""
+    pack = make_pack(tmp_path, _SUMMED)
+    game = Match(pack, 1, 1).game
+    dsl = DslText("repeat 3 { set total = total + 1 }", None, ())
+    tree = dsl.parse("effect")
+    assert tree is not None
+    repeat = EffectCompiler(pack, dsl, set()).effect_function(tree, dsl.text)
+    before, total = game.state.work, game.counter("total", None)
+    repeat.run(Ctx(game, None))
+    assert game.counter("total", None) == total + 3 and game.state.work - before >= 3
+    codegen.prepare(repeat.run)
+    assert "range" in _names(repeat.run)
+    game.work_limit = game.state.work + 2
+    with pytest.raises(LimitError, match="a repeat of 3 passes"):
+        repeat.run(Ctx(game, None))
+    assert game.counter("total", None) == total + 3   # no pass ran

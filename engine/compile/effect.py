@@ -636,8 +636,11 @@ class EffectCompiler(ExprCompiler):
     def _s_repeat_n(self, t: Tree):
         count = self.expr(t.children[0])
         body = self.block(t.children[1])
-        return stmts("try:\n    for K in game.passes(N):\n        BODY\nexcept StopLoop:\n    pass",
-                     K=self.unit.temp(), N=count, BODY=body.body or [ast.Pass()]), None
+        # `game.passes(N)` written out: the passes paid for when the loop starts; past the budget `passes` itself
+        # pays and fails, with its message
+        return stmts("C = N\nif C > 0:\n    if t_state.work + C > game.work_limit:\n        game.passes(C)\n"
+                     "    t_state.work += C\ntry:\n    for K in range(C):\n        BODY\nexcept StopLoop:\n    pass",
+                     C=self.unit.temp(), N=as_int(count), K=self.unit.temp(), BODY=body.body or [ast.Pass()]), None
 
     def _s_while_stmt(self, t: Tree):
         cond = self.truth(t.children[0])
