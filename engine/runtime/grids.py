@@ -98,7 +98,7 @@ class GridCells(_Source):
 
     def __init__(self, pack: Pack, plan: Layout, state: State) -> None:
         self.pack, self.layout, self.state = pack, plan, state
-        # `in_a_row_of`'s lines, by (cell uid, N), kept with the layout (per pack and player count)
+        # `in_a_row_of`'s lines, by N and cell uid, kept with the layout (per pack and player count)
         self.lines = plan.grid_lines
         # `at(TYPE, COL, ROW)` on a board no player owns compiles to `game.grids.shared[TYPE][(COL, ROW)]`:
         # two dict reads, no call (each board's map is made at its first use in the match, and holds the cells
@@ -185,34 +185,39 @@ class GridCells(_Source):
         """`in_a_row(CELL, N, it.ATTR == VALUE)` for a plain attribute and a VALUE that does not depend on `it`:
         the same answer, each cell's attribute compared without a call per cell. Reading an attribute has no
         effect and cannot fail, so unlike `in_a_row` it may skip cells: it reads the lines a run of N could
-        lie on (`_lines`: each ray cut at N - 1 cells, axes too short for N left out)."""
+        lie on (`_lines`: each ray cut at N - 1 cells, axes too short for N left out). Each cell's attribute is
+        read without a default (the usual case: every item starts with it); a cell without it reads as 0, so
+        then the general search gives the answer."""
         if cell.__class__ is not Item:
             self._rays(cell)    # a rule error: no cell
         need = n if n.__class__ is int else int(n)
-        found = self.lines.get((cell.uid, need))
+        found = self.lines.get(need, _NO_LINES).get(cell.uid)
         if found is None:
             found = self._lines(cell, need)
-        if cell.attrs.get(attr, 0) != value:
-            return need <= 0
-        if need <= 1:
-            return True
         items = self.state.items   # (the search written out here: a call less per move of most grid games)
-        for ahead, behind in found:   # (a cell without the attribute reads as 0, as `it.ATTR` does)
-            run = 1
-            for uid in ahead:
-                if items[uid].attrs.get(attr, 0) != value:
-                    break
-                run += 1
-            else:
-                if run >= need:
-                    return True
-            for uid in behind:
-                if items[uid].attrs.get(attr, 0) != value:
-                    break
-                run += 1
-                if run >= need:
-                    return True
-        return False
+        try:
+            if cell.attrs[attr] != value:
+                return need <= 0
+            if need <= 1:
+                return True
+            for ahead, behind in found:
+                run = 1
+                for uid in ahead:
+                    if items[uid].attrs[attr] != value:
+                        break
+                    run += 1
+                else:
+                    if run >= need:
+                        return True
+                for uid in behind:
+                    if items[uid].attrs[attr] != value:
+                        break
+                    run += 1
+                    if run >= need:
+                        return True
+            return False
+        except KeyError:   # a cell without the attribute: it reads as 0, as `it.ATTR` does
+            return self.in_a_row(cell, need, lambda it: it.attrs.get(attr, 0) == value)
 
     def _lines(self, cell: Any, need: int) -> list[tuple[list[int], list[int]]]:
         """The rays through `cell` (`_rays`) a run of `need` could lie on, each cut at `need - 1` cells: made
@@ -220,7 +225,7 @@ class GridCells(_Source):
         rays = self._rays(cell)
         keep = max(need - 1, 0)
         lines = [(ahead[:keep], behind[:keep]) for ahead, behind in rays if len(ahead) + len(behind) >= keep]
-        return self.lines.setdefault((cell.uid, need), lines)
+        return self.lines.setdefault(need, {}).setdefault(cell.uid, lines)
 
     def _rays(self, cell: Any) -> list[tuple[list[int], list[int]]]:
         """The straight lines through a cell, one per axis: the uids going one way and going the other, each
@@ -243,6 +248,9 @@ class GridCells(_Source):
                 found.append((ahead, behind))
             found = known.setdefault(cell.uid, found)
         return found
+
+
+_NO_LINES: dict[int, list[tuple[list[int], list[int]]]] = {}   # (never filled: read when no cell has lines for N)
 
 
 def direction_key(value: Any) -> str:

@@ -403,8 +403,8 @@ class Layout:
     grid_rays: dict[int, list[tuple[list[int], list[int]]]] = field(default_factory=dict)  # cell uid -> its lines
     # `step`'s directions (one a line) -> cell uid -> the uids one step from it that way
     grid_steps: dict[str, dict[int, list[int]]] = field(default_factory=dict)
-    # (cell uid, N) -> the lines a run of N through the cell could lie on (`GridCells.in_a_row_of`)
-    grid_lines: dict[tuple[int, int], list[tuple[list[int], list[int]]]] = field(default_factory=dict)
+    # N -> cell uid -> the lines a run of N through the cell could lie on (`GridCells.in_a_row_of`; no tuple key)
+    grid_lines: dict[int, dict[int, list[tuple[list[int], list[int]]]]] = field(default_factory=dict)
 
 
 def layout(pack: Pack, players: int) -> Layout:
