@@ -206,9 +206,7 @@ class GridCells(_Source):
         if cell.__class__ is not Item:
             self._rays(cell)    # a rule error: no cell
         need = n if n.__class__ is int else int(n)
-        found = self.lines.get(need, _NO_LINES).get(cell.uid)
-        if found is None:
-            found = self._lines(cell, need)
+        found = self.lines.get(need, _NO_LINES).get(cell.uid) or self._lines(cell, need)   # (made once: [] is rare)
         items = self.state.items   # (the search written out here: a call less per move of most grid games)
         try:
             if cell.attrs[attr] != value:
@@ -384,7 +382,7 @@ class _SharedAlong(dict[tuple[str, int, int], _Along]):
     def __missing__(self, key: tuple[str, int, int]) -> _Along:
         type_id, by, fixed = key
         uids = self.grids.along(type_id, by, fixed)
-        along = _Along(zip(uids, map(self.grids.state.items.__getitem__, uids.values())))
+        along = _Along(zip(uids, map(self.grids.state.items.__getitem__, uids.values()), strict=True))
         along.boards, along.type_id, along.by, along.fixed = self.boards, type_id, by, fixed
         self[key] = along
         return along
