@@ -52,7 +52,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.play.agents import decision_rng
+from engine.play.agents import Agent, decision_rng
 from engine.play.greedy import one_step
 from engine.play.match import Match
 from engine.runtime.decision import Decision
@@ -248,7 +248,7 @@ class _Search:
         depth = self.agent.depth
         if game.decision is not None and depth != 0:
             rollout = _Rollout(rng, self.agent.epsilon, self.table, said)
-            agents = [rollout] * len(game.outcome().results)
+            agents: list[Agent] = [rollout] * len(game.outcome().results)
             game.run(agents, stop_after=None if depth is None else len(game.log) + depth)
             if self.agent.settle:
                 while game.decision is not None and game.decision.seat != self.agent.seat:
