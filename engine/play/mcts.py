@@ -35,12 +35,12 @@ Three options make the search stronger where a position estimate decides (docs/a
   at the root (no tree below it: its branches would part the pairs), so the other seats' answers come from
   the rollouts (`epsilon`). Absent, or 0: the tree search, as before.
 - `settle`: a rollout cut at `depth` plays on to the bot's own next decision (or the end) before it is
-  judged. A cut after a fixed number of answers falls anywhere: in a game where the seats plan in turn and
-  the plans are carried out afterwards, often after the bot's plan and before the plans are carried out,
-  so the estimate judges promises (what an answer would bring if nobody answered it) and never what the
-  other seat's answers did to them. Judged at the bot's own decision, every cut has seen
-  the answers in between carried out, and the cuts of one search stand at alike points of the game.
-  Absent, or 0: cut at `depth`, as before.
+  judged. A cut after a fixed number of answers falls anywhere: often partway through another seat's
+  answers, where the part of its plan already given counts in the estimate (as promises: what an answer
+  would bring if nobody answered it) and the rest does not yet, so cuts differ by where they fell as much
+  as by what the option led to. Judged at the bot's own decision, every cut of a search stands at an alike
+  point, with each other seat's answers since the bot's last one all given. Absent, or 0: cut at `depth`,
+  as before.
 """
 
 from __future__ import annotations
