@@ -73,6 +73,14 @@ class Answer:
         return f"Answer({self.to_json()!r})"
 
 
+class LoggedAnswer(Answer):
+    """An `Answer` whose two slots its maker stores itself (a match played through logs one a decision): a class
+    call without an `__init__` frame or an argument tuple. The same object as `Answer(...)`'s."""
+
+    __slots__ = ()
+    __init__ = object.__init__
+
+
 @dataclass
 class GameLog:
     """A match's pack, seed, options and answers; the result too once it has ended."""

@@ -26,7 +26,7 @@ from greenlet import GreenletExit, getcurrent, greenlet
 
 from engine.errors import GameOver, MoveError, RuleError, StopLoop
 from engine.play.agents import Agent, Searcher, is_searcher
-from engine.play.log import Answer, GameLog
+from engine.play.log import Answer, GameLog, LoggedAnswer
 from engine.runtime.context import Ctx
 from engine.runtime.decision import Decision, DecisionKind
 from engine.runtime.defs import Pack
@@ -658,7 +658,6 @@ class Match:
         views = [SeatView(self.game, seat) for seat in range(len(self.game.state.players))]   # one a seat, lazy
         chooses = [agent.choose for agent in agents]
         record, log, heard = self._record, self.log, self.game.heard   # (changed in place)
-        new_answer = object.__new__
         match = self
 
         def answer_here(decision: Decision) -> int:
@@ -670,8 +669,8 @@ class Match:
                     record(decision, index)            # checked, told
                 else:
                     # what `_record` does with a good index, unwatched: `Answer(decision, index)` stored a field
-                    # at a time (no `__init__` frame: every decision of every game played through)
-                    answer = new_answer(Answer)
+                    # at a time (`LoggedAnswer`: no `__init__` frame)
+                    answer = LoggedAnswer()
                     answer.decision = decision
                     answer.index = index
                     log.append(answer)

@@ -161,6 +161,15 @@ class Decision:
                 "options": list(self.labels)}
 
 
+class MadeDecision(Decision):
+    """A `Decision` whose slots its maker stores one by one (`Interpreter.ask`, for every decision of every game):
+    the class call runs no `__init__` (a Python frame called from C) and builds no argument tuple, as
+    `object.__new__(Decision)` would. The same object as `Decision(...)`'s (tests/test_decision_made.py)."""
+
+    __slots__ = ()
+    __init__ = object.__init__
+
+
 def joined_prompt(prompt: Prompt) -> str:
     """A prompt's text: the pieces of a `(PIECES, v1, v2, ...)` prompt with each value shown between them
     (an item by its name), as the f-string it replaces would have made it."""

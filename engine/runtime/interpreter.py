@@ -19,7 +19,7 @@ from engine.runtime.boards import Graph, faces_open
 from engine.runtime.containers import held, held_sum, need_container, need_containers, put, used
 from engine.runtime.context import Ctx
 from engine.runtime.costs import can_pay, explain, payment_ways, reductions, way_label
-from engine.runtime.decision import DONE, KINDS, Decision, Prompt, derived_labels, joined_prompt
+from engine.runtime.decision import DONE, KINDS, Decision, MadeDecision, Prompt, derived_labels, joined_prompt
 from engine.runtime.defs import ActionDef, AnytimeDef, CounterDef, Pack, TriggerDef
 from engine.runtime.dsl_values import as_items, contains, describe, offer, stored
 from engine.runtime.events import Event, EventKind, kinds_read
@@ -730,9 +730,8 @@ class Interpreter:
         limit = state.work + MAX_WORK   # a new stretch: the work from here is bounded afresh (and the game's)
         self.work_limit = limit if limit < MAX_GAME_WORK else MAX_GAME_WORK
         # `Decision(seat, KINDS[kind], prompt, labels, values, state.step, rules or (), open_source)`, its fields
-        # stored one by one (as `new_state` makes items): a class call runs `__init__` in a frame of its own, and
-        # this runs for every decision of every game (tests/test_decision_made.py holds the two equal)
-        decision = _new_decision(Decision)
+        # stored one by one (`MadeDecision`: no `__init__` frame; tests/test_decision_made.py holds the two equal)
+        decision = MadeDecision()
         decision.seat = seat
         decision.kind = KINDS[kind]
         decision._prompt = prompt
@@ -1416,7 +1415,6 @@ class _NoActingPlayer:
 
 
 _NOBODY = _NoActingPlayer()
-_new_decision = object.__new__   # (`ask` makes a decision without a class call)
 
 
 def _key(zone: Zone | None) -> list[Any] | None:
