@@ -146,9 +146,11 @@ class FlowCompiler:
         with self.c.acting_as(me):
             body = self.steps(src, (*path, key), d[key], prefix)
         outer, seat = self.c.unit.temp(), self.c.unit.temp()
-        return stmts("O = ctx.seat\nfor S in SEATS:\n    ST.periods['turn'] += 1\n    ctx.seat = S\n"
+        code = stmts("O = ctx.seat\nfor S in SEATS:\n    ST.periods['turn'] += 1\n    ctx.seat = S\n"
                      "    ME = game.seats[S]\n    BODY\nctx.seat = O", O=outer, S=seat, ST=self.state, SEATS=seats,
                      ME=me, BODY=body or [ast.Pass()])
+        code[1].cog_seat_loop = True   # (`_after_seat_loops`)
+        return code
 
     def _each_player(self, src: SourceFile, path: tuple, d: Any, prefix: str) -> list[ast.stmt]:
         return self._per_player(src, path, d, "each_player", prefix)
@@ -288,7 +290,33 @@ def _untraced(body: list[ast.stmt], state: str, observers: str) -> list[ast.stmt
             block = getattr(node, field, None)
             if isinstance(block, list) and block and isinstance(block[0], ast.stmt):
                 block[:] = _live_step_stores(block)
+    for node in ast.walk(module):
+        for field in ("body", "orelse", "finalbody"):
+            block = getattr(node, field, None)
+            if isinstance(block, list) and any(getattr(stmt, "cog_seat_loop", False) for stmt in block):
+                block[:] = _live_step_stores(_after_seat_loops(block))
     return module.body or [ast.Pass()]
+
+
+def _after_seat_loops(block: list[ast.stmt]) -> list[ast.stmt]:
+    """`block` with the step store that ends each pass of a seat loop (`_per_player`: the name of the step the
+    loop runs in, put back) made once, after the loop and the restore of `ctx.seat` that follows it. The next
+    pass's first statements (the turn count, the seat, its player) read no step name before its first step
+    stores its own; a loop of no pass leaves the name the store would put back; a pass that ends by an
+    exception ends before the store either way."""
+    out: list[ast.stmt] = []
+    moved: ast.stmt | None = None
+    for stmt in block:
+        out.append(stmt)
+        if moved is not None:      # after the loop's `ctx.seat = O`
+            out.append(moved)
+            moved = None
+        if getattr(stmt, "cog_seat_loop", False) and isinstance(stmt, ast.For) and len(stmt.body) > 4 \
+                and _stores_step(stmt.body[3]) and _stores_step(stmt.body[-1]):   # (3: the pass's own statements)
+            moved = stmt.body.pop()
+    if moved is not None:
+        out.append(moved)
+    return out
 
 
 def _live_step_stores(block: list[ast.stmt]) -> list[ast.stmt]:
