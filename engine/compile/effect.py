@@ -590,11 +590,14 @@ class EffectCompiler(ExprCompiler):
                              X=options.args[0], T=things, L=labels)
         else:
             offering = stmts("T, L = OPTIONS", T=things, L=labels, OPTIONS=options)
+        fresh = self._fresh()
+        # (arguments equal to `ask`'s defaults left out: a call's every argument is a load and a copy)
+        tail = ", OPT, None, FRESH" if self.pack.anytime else ", OPT" if may_stop else ""
         return stmts("while True:\n    OFFERING\n    if not T:\n        break\n"
-                     "    DONE_\n    V = game.ask(ctx, 'choose', P, L, T, OPT, None, FRESH)\n"
+                     f"    DONE_\n    V = game.ask(ctx, 'choose', P, L, T{tail})\n"
                      "    if V is reask:\n        continue\n    STOP\n    AFTER",
                      T=things, OFFERING=offering, L=labels, DONE_=done or [ast.Pass()], V=chosen, P=prompt,
-                     OPT=const(may_stop), STOP=stop or [ast.Pass()], AFTER=after, FRESH=self._fresh())
+                     OPT=const(may_stop), STOP=stop or [ast.Pass()], AFTER=after, FRESH=fresh)
 
     def _fresh(self) -> ast.expr:
         """`ask`'s `fresh` for a choice that can work its options out again: only a pack with anytime actions
