@@ -149,7 +149,7 @@ class FlowCompiler:
         code = stmts("O = ctx.seat\nfor S in SEATS:\n    ST.periods['turn'] += 1\n    ctx.seat = S\n"
                      "    ME = game.seats[S]\n    BODY\nctx.seat = O", O=outer, S=seat, ST=self.state, SEATS=seats,
                      ME=me, BODY=body or [ast.Pass()])
-        code[1].cog_seat_loop = True   # (`_after_seat_loops`)
+        code[1].cog_seat_loop = True  # type: ignore[attr-defined]  # (`_after_seat_loops`)
         return code
 
     def _each_player(self, src: SourceFile, path: tuple, d: Any, prefix: str) -> list[ast.stmt]:

@@ -40,7 +40,7 @@ from engine.runtime.determinize import (
     seen_items,
 )
 from engine.runtime.events import Event, EventKind
-from engine.runtime.interpreter import NEVER, Interpreter
+from engine.runtime.interpreter import NEVER, AgentFailed, InPlace, Interpreter
 from engine.runtime.scoring import PlayerResult, Verdict, estimates, final_scores, team_lost, verdict
 from engine.runtime.state import Item
 from engine.runtime.views import SeatView, in_simultaneous, seen_key, snapshot, state_hash
@@ -138,17 +138,20 @@ class Match:
         flow = self.pack.flow if game.trace is not None else self.pack.untraced_flow
         assert flow is not None
         self._thread = threading.get_ident()
-        driver, game.pause = game.pause, self._answerer(agents)
+        # the agents answer inside `ask` (a searching agent, which reads its match, plays through `run`)
+        game.answering = InPlace([agent.choose for agent in agents],
+                                 [SeatView(game, seat) for seat in range(len(game.state.players))],   # (lazy)
+                                 self.log, LoggedAnswer, self._record)
         try:
             flow(Ctx(game, None))
         except GameOver:
             pass
         except StopLoop as exc:
             raise _stop_outside_repeat(exc) from None
-        except _AgentFailed as failed:
+        except AgentFailed as failed:
             raise failed.error from None
         finally:
-            game.pause = driver
+            game.answering = None   # (its views hold the game)
         self._ended()
 
     def _note_forced(self, seat: int | None, kind: str, label: str) -> None:
@@ -654,7 +657,7 @@ class Match:
 
     def _answerer(self, agents: list[Agent]) -> Callable[[Decision], int]:
         """What `Interpreter.ask` calls to have the agents answer in place: the seat's agent chooses, the answer
-        is logged. An agent's error is wrapped on its way out through the flow (`_AgentFailed`)."""
+        is logged. An agent's error is wrapped on its way out through the flow (`AgentFailed`)."""
         views = [SeatView(self.game, seat) for seat in range(len(self.game.state.players))]   # one a seat, lazy
         chooses = [agent.choose for agent in agents]
         record, log, heard = self._record, self.log, self.game.heard   # (changed in place)
@@ -675,7 +678,7 @@ class Match:
                     answer.index = index
                     log.append(answer)
             except Exception as exc:  # the generated code would take it for a content mistake
-                raise _AgentFailed(exc) from None
+                raise AgentFailed(exc) from None
             return index
 
         return answer_here
@@ -699,7 +702,7 @@ class Match:
                 decision = self.decision
                 index = answer_here(decision)
                 self._advance(index)
-        except _AgentFailed as failed:
+        except AgentFailed as failed:
             raise failed.error from None
         finally:
             game.pause = self._parent().switch
@@ -886,11 +889,3 @@ class _Owned:
 
     def __exit__(self, *exc: object) -> None:
         self.match._busy.release()
-
-
-class _AgentFailed(BaseException):
-    """An agent's error on its way out through the flow, past handlers meant for content mistakes."""
-
-    def __init__(self, error: Exception) -> None:
-        super().__init__(error)
-        self.error = error

@@ -50,10 +50,39 @@ STEP_STARTED, ROUND_STARTED, MOVED, DRAWN = EventKind.STEP_STARTED, EventKind.RO
     EventKind.DRAWN
 REVEALED, CONCEALED, GAINED, PAID = EventKind.REVEALED, EventKind.CONCEALED, EventKind.GAINED, EventKind.PAID
 ACTIVATED, ROLLED = EventKind.ACTIVATED, EventKind.ROLLED
+ANSWERED = EventKind.ANSWERED
+
+
+class AgentFailed(BaseException):
+    """An agent's error on its way out through the flow, past the generated code's handlers for content
+    mistakes (`except content_faults`)."""
+
+    def __init__(self, error: Exception) -> None:
+        super().__init__(error)
+        self.error = error
+
+
+class InPlace:
+    """The agents that answer a match's decisions inside `ask` (a match played through: `Match.played`), with no
+    call to the match's answerer: `chooses[seat](views[seat], decision)` gives the index; a good one, while nobody
+    listens for answers, is logged as `logged()` with its two slots stored (an `Answer` made without `__init__`);
+    anything else goes to `record` (checked: a bad index raises; told). An agent's error leaves as `AgentFailed`."""
+
+    __slots__ = ("chooses", "log", "logged", "record", "views")
+
+    def __init__(self, chooses: list[Callable[[Any, Decision], int]], views: list[Any], log: list[Any],
+                 logged: Callable[[], Any], record: Callable[[Decision, int], None]) -> None:
+        self.chooses, self.views, self.log, self.logged, self.record = chooses, views, log, logged, record
 
 
 class Interpreter:
     """One game of a pack: its state plus the operations effects perform."""
+
+    # A catch-up's place in its trace and the flow step it retraces to (`catch_up`): class defaults, so a game
+    # that is never forked stores neither. (The instances of a class share one table of their attribute names,
+    # of at most 30 in CPython 3.11: past it every game's attribute reads slow down, one attribute more cost
+    # ~1.4% of a Goofspiel game. tests/test_decision_made.py counts them.)
+    _cursor = _target = 0
 
     def __init__(self, pack: Pack, players: int, seed: int, options: dict[str, bool] | None = None,
                  like: Interpreter | None = None, data: dict[str, Any] | None = None) -> None:
@@ -93,7 +122,6 @@ class Interpreter:
         self.checkpoint_at = NEVER                          # this many decisions were asked: time for a checkpoint
         self.on_forced: Callable[[int | None, str, str], None] | None = None  # told of (seat, kind, label) taken
         # without asking: a decision with a single option
-        self._cursor = self._target = 0
         self._arrival: dict[str, Any] = {}
         self.call_depth = 0   # procedures (and `do`s) running inside one another; a procedure's generated
         # function counts itself in (engine/compile/codegen.py)
@@ -107,6 +135,7 @@ class Interpreter:
         self.heard: dict[EventKind, list[Callable[[Event], None]]] = {}
         self.quiet = True   # no trace, nobody watching: the generated flow keeps no position and tells nothing
         self.pause: Callable[[Decision], int] = _no_driver  # the session sets this: it returns the answer
+        self.answering: InPlace | None = None   # or the agents answer inside `ask` (a match played through)
         # the acting seat's player, for generated code: no seat (a top-level step) reads as a clear error
         self.seats: dict[int | None, Any] = dict(enumerate(self.state.players))
         self.seats[None] = _NOBODY
@@ -742,7 +771,22 @@ class Interpreter:
         decision.rules = rules or ()
         source = ctx.self_item
         decision.open_source = source is None or (source.zone is not None and source.zone.visibility == "public")
-        return values[self.pause(decision)]
+        answering = self.answering
+        if answering is None:
+            return values[self.pause(decision)]
+        # the agents answer here (`InPlace`): what a call to the match's answerer would do, without its frame
+        try:
+            index = answering.chooses[seat](answering.views[seat], decision)
+            if index.__class__ is int and 0 <= index < decision.size and ANSWERED not in self.heard:
+                answer = answering.logged()
+                answer.decision = decision
+                answer.index = index
+                answering.log.append(answer)
+            else:
+                answering.record(decision, index)   # checked (a bad index raises), told
+        except Exception as exc:   # the generated code would take it for a content mistake
+            raise AgentFailed(exc) from None
+        return values[index]
 
     def _anytime_offers(self, seat: int) -> list[AnytimeOffer]:
         """The anytime actions the seat may take now: on items in its active zones (and the shared ones),
