@@ -212,6 +212,27 @@ def test_market_row_refills_and_bag_draws_at_random(tmp_path: Path) -> None:
     assert len(seen) > 1
 
 
+def test_a_market_refills_after_a_move_of_an_item_read_from_it_by_index(tmp_path: Path) -> None:
+    """A move of `Z[k]` knows the item lies in zone Z and leaves out the tests Z's definition rules out; a
+    market keeps its refill, a plain zone (`hand`) needs none."""
+    pack = make_pack(tmp_path, COUNTERS.replace(
+        "  pile: {scope: global}\n",
+        "  pile: {scope: global}\n  market: {scope: global, keep_filled: 2, draw_from: deck}\n") + textwrap.dedent("""\
+        flow:
+          - id: turn
+            each_player:
+              - id: go
+                do: |
+                  draw 2 from deck to market
+                  move market[1] to hand
+                  move hand[1] to pile
+        """))
+    session = Match(pack, 1, 1)
+    state = session.game.state
+    assert len(state.zones["market"].items) == 2 and len(state.zones["deck"].items) == 0
+    assert len(state.zones["pile"].items) == 1 and not state.players[0].zones["hand"].items
+
+
 _BAG_PACKS: dict[int, Pack] = {}
 
 

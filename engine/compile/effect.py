@@ -333,22 +333,28 @@ class EffectCompiler(ExprCompiler):
             return stmts("game.move(ctx, I, Z, TOP)", I=item, Z=zone, TOP=const(top is not None)), None
         # the usual move written out (`Interpreter.move`'s last branch, no call): out of a zone onto the end of
         # another without a capacity, nobody watching, no refill; anything else takes `move`
-        tests = ["O is None", "O.keep_filled", *self._size_tests(zone, "D"), "game.observers", "len(O.items) > FREE"]
+        # an item just read from a zone named by id (`hand[1]`) lies in it: it is somewhere, and that zone's
+        # definition says whether it can be a market
+        origin = self._zone_def(item, "cog_item_of")
+        tests = [*(("O is None", "O.keep_filled") if origin is None else self._size_tests(origin, "O")),
+                 *self._size_tests(zone, "D"), "game.observers", "len(O.items) > FREE"]
         return stmts("T = I\nD = Z\nO = T.zone\nif " + " or ".join(tests) + ":\n"
                      "    game.move(ctx, T, D, False)\nelse:\n"
                      "    O.items.remove(T)\n    D.items.append(T)\n    D.names_differ = False\n    T.zone = D",
                      T=self.unit.temp(), I=item,
                      D=self.unit.temp(), Z=zone, O=self.unit.temp(), FREE=const(SIZE_FREE)), None
 
-    def _zone_def(self, node: ast.expr) -> ZoneDef | None:
-        """The definition of the zone `node` reads, when it names one (`zone_named`)."""
-        zid = getattr(node, "cog_zone", None)
+    def _zone_def(self, node: ast.expr, tag: str = "cog_zone") -> ZoneDef | None:
+        """The definition of the zone `node` reads, when it names one (`zone_named`); with `tag`
+        "cog_item_of", of the zone an item `node` reads was just read from (`expr.py` `_x_index`)."""
+        zid = getattr(node, tag, None)
         return None if zid is None else self.pack.zones.get(zid)
 
-    def _size_tests(self, node: ast.expr, local: str) -> list[str]:
-        """The run-time tests a written-out move or draw makes of zone `local` (read from `node`): the
-        destination's capacity (`D`), the source's market size (`S`), unless its definition has none."""
-        zdef = self._zone_def(node)
+    def _size_tests(self, node: ast.expr | ZoneDef, local: str) -> list[str]:
+        """The run-time tests a written-out move or draw makes of zone `local` (read from `node`, or of the
+        definition given): the destination's capacity (`D`), the source's market size (`S`, `O`), unless its
+        definition has none."""
+        zdef = node if isinstance(node, ZoneDef) else self._zone_def(node)
         attr = "capacity" if local == "D" else "keep_filled"
         if zdef is not None and not getattr(zdef, attr) and attr not in zdef.sizes:
             return []
