@@ -372,9 +372,10 @@ def new_state(pack: Pack, players: int, seed: int, plan: Layout | None = None) -
         item.zone = zones[slot]
         append(item)
     take = items.__getitem__
-    for zone, uids in zip(slots, plan.starts, strict=True):
+    for zone, uids, differ in zip(slots, plan.starts, plan.names_differ, strict=True):
         if uids:
             zone.items = list(map(take, uids))
+            zone.names_differ = differ
     return state
 
 
@@ -392,6 +393,7 @@ class Layout:
     global_zones: list[ZoneDef]                       # the zones no player owns, then each player's, in pack order
     player_zones: list[ZoneDef]
     starts: list[list[int]]                           # by zone (`State.all_zones` order): the uids it starts with
+    names_differ: list[bool]                          # by zone: its starting items' names all differ (`offer`)
     counters: dict[str, int]                          # the stored counters' starting values: shared, per player
     player_counters: dict[str, int]
     active: list[list[int]]                           # by seat: its active zones then the shared ones (indexes
@@ -444,7 +446,8 @@ def _laid_out(pack: Pack, players: int) -> Layout:
     active = [[slot[(z.id, seat)] for z in player_zones if z.active] + active_shared for seat in range(players)]
     refs = [PlayerRef(seat) for seat in range(players)]
     rotations = [refs[seat:] + refs[:seat] for seat in range(players)]
-    return Layout(copies, first, shared, items, global_zones, player_zones, starts,
+    names_differ = [len({items[uid][0].name for uid in uids}) == len(uids) for uids in starts]
+    return Layout(copies, first, shared, items, global_zones, player_zones, starts, names_differ,
                   {c.id: c.initial for c in pack.counters.values() if c.scope == "global" and c.stored},
                   {c.id: c.initial for c in pack.counters.values() if c.scope == "player" and c.stored},
                   active, [i for i, (zid, _) in enumerate(zones) if pack.zones[zid].sizes],
