@@ -540,7 +540,8 @@ class EffectCompiler(ExprCompiler):
         else:
             options = expr("offer(X)", X=paid(options))
             # a zone's own items: `offer`'s quick case (`Zone.names_differ`) tested here, without the call
-            options.cog_zone_items = body.legal is None and kind_of(coll) == "zone"  # type: ignore[attr-defined]
+            # (the zone itself, read into a local: its flag is read there, not through its first item)
+            options.cog_zone_items = coll if body.legal is None and kind_of(coll) == "zone" else None  # type: ignore[attr-defined]
         return self._item_asker(py, options, prompt, body, repeat, optional), (None if repeat or optional else legal)
 
     def _combination_choice(self, binders: list[tuple[Token, Any]], prompt_tok: Token | Tree | None, body_t: Tree,
@@ -590,10 +591,12 @@ class EffectCompiler(ExprCompiler):
         stop = stmts("if V is None:\n    break", V=chosen) if may_stop else []
         after = self._committed(stmts("try:\n    BODY\nexcept StopLoop:\n    break", BODY=body.body or [ast.Pass()])
                                 if repeat else [*body.body, ast.Break()])
-        if isinstance(options, ast.Call) and getattr(options, "cog_zone_items", False):
-            offering = stmts("C = X\nif len(C) > 1 and C[0].zone.names_differ and C[0].zone.items is C:\n"
-                             "    T = list(C)\n    L = None\nelse:\n    T, L = offer(C)", C=self.unit.temp(),
-                             X=options.args[0], T=things, L=labels)
+        zone = getattr(options, "cog_zone_items", None) if isinstance(options, ast.Call) else None
+        if zone is not None:
+            held = self.unit.temp()
+            offering = stmts("Z = ZONE\nC = ITEMS\nif len(C) > 1 and Z.names_differ:\n"
+                             "    T = list(C)\n    L = None\nelse:\n    T, L = offer(C)", Z=held, ZONE=zone,
+                             C=self.unit.temp(), ITEMS=paid(expr("Z.items", Z=held)), T=things, L=labels)
         else:
             offering = stmts("T, L = OPTIONS", T=things, L=labels, OPTIONS=options)
         fresh = self._fresh()
