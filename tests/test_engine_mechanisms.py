@@ -716,3 +716,11 @@ def test_an_effect_attribute_or_action_that_does_itself_is_a_rule_error_not_a_cr
     body = body.replace("do: 'repeat choose o in shop \"buy\" { pay o.price; do o.reward }'", 'do: "do cheap"')
     with pytest.raises(RuleError, match="'Cheap' has no action that can be done now"):
         Match(make_pack(tmp_path / "b", body), 1, 1)
+
+
+def test_a_pack_knows_how_many_items_its_largest_match_has() -> None:
+    """No rule makes an item, so a zone of a pack with at most SIZE_FREE items never needs its size paid for:
+    a written-out move or draw leaves that test out (the hostile case `hang-move-in-a-huge-zone` keeps it)."""
+    from engine.runtime.defs import items_at_most
+    goofspiel = load_pack("goofspiel")
+    assert goofspiel.max_players == 2 and items_at_most(goofspiel) == 13 + 2 * 13

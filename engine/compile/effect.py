@@ -38,7 +38,7 @@ from engine.diagnostics import did_you_mean
 from engine.dsl.parse import DslText, branch_parts, choice_binders, label_text
 from engine.dsl.walk import STATEMENT
 from engine.runtime.decision import DONE, YES
-from engine.runtime.defs import Effect, Pack, ZoneDef, item_names_unique
+from engine.runtime.defs import Effect, Pack, ZoneDef, item_names_unique, items_at_most
 from engine.runtime.dsl_values import offer, option_labels
 from engine.runtime.limits import DRAW_WORK, MAX_OPTIONS, MAX_VALUE, SIZE_FREE
 from engine.usage import Usage
@@ -314,7 +314,7 @@ class EffectCompiler(ExprCompiler):
         # has one, draws at random and refills from no other zone, onto the end of a zone without a capacity,
         # nobody watching; anything else takes `draw`. Tests a zone's definition rules out are left out.
         tests = ["game.observers", "not I", *self._size_tests(src, "S"), *self._size_tests(dst, "D"),
-                 "len(I) > FREE", *(() if deck is not None else ("S.zdef.random_draw", "S.zdef.refill_from"))]
+                 *self._bulk_test("I"), *(() if deck is not None else ("S.zdef.random_draw", "S.zdef.refill_from"))]
         return stmts("S = SRC\nD = DST\nI = S.items\nif " + " or ".join(tests) + ":\n"
                      "    game.draw(ctx, S, D, 1)\nelse:\n    t_state.work += WORK\n"
                      "    if t_state.work > game.work_limit:\n"
@@ -337,12 +337,17 @@ class EffectCompiler(ExprCompiler):
         # definition says whether it can be a market
         origin = self._zone_def(item, "cog_item_of")
         tests = [*(("O is None", "O.keep_filled") if origin is None else self._size_tests(origin, "O")),
-                 *self._size_tests(zone, "D"), "game.observers", "len(O.items) > FREE"]
+                 *self._size_tests(zone, "D"), "game.observers", *self._bulk_test("O.items")]
         return stmts("T = I\nD = Z\nO = T.zone\nif " + " or ".join(tests) + ":\n"
                      "    game.move(ctx, T, D, False)\nelse:\n"
                      "    O.items.remove(T)\n    D.items.append(T)\n    D.names_differ = False\n    T.zone = D",
                      T=self.unit.temp(), I=item,
                      D=self.unit.temp(), Z=zone, O=self.unit.temp(), FREE=const(SIZE_FREE)), None
+
+    def _bulk_test(self, items: str) -> list[str]:
+        """A written-out move's or draw's test of its source's size (past SIZE_FREE items the search and the
+        shift are paid for: `move` and `draw` do that), left out when no zone of the pack can hold that many."""
+        return [] if items_at_most(self.pack) <= SIZE_FREE else [f"len({items}) > FREE"]
 
     def _zone_def(self, node: ast.expr, tag: str = "cog_zone") -> ZoneDef | None:
         """The definition of the zone `node` reads, when it names one (`zone_named`); with `tag`
