@@ -146,7 +146,7 @@ class FlowCompiler:
         with self.c.acting_as(me):
             body = self.steps(src, (*path, key), d[key], prefix)
         outer, seat = self.c.unit.temp(), self.c.unit.temp()
-        code = stmts("O = ctx.seat\nfor S in SEATS:\n    ST.periods['turn'] += 1\n    ctx.seat = S\n"
+        code = stmts("O = ctx.seat\nfor S in SEATS:\n    ST.turns += 1\n    ctx.seat = S\n"
                      "    ME = game.seats[S]\n    BODY\nctx.seat = O", O=outer, S=seat, ST=self.state, SEATS=seats,
                      ME=me, BODY=body or [ast.Pass()])
         code[1].cog_seat_loop = True  # type: ignore[attr-defined]  # (`_after_seat_loops`)
@@ -218,7 +218,7 @@ class FlowCompiler:
         assert isinstance(loop, ast.Try) and isinstance(loop.body[0], ast.While)
         started = loop.body[0].body[1]
         assert isinstance(started, ast.Expr)
-        _untraced_as(started, stmts("S.periods['round'] += 1\nS.work += 1\nif S.work > game.work_limit:\n"
+        _untraced_as(started, stmts("S.rounds += 1\nS.work += 1\nif S.work > game.work_limit:\n"
                                     "    raise game.out_of_work('a flow repeat')\nif game.observers:\n"
                                     "    game.round_told(N)", S=self.state, N=n))
         return code

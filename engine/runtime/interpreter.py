@@ -223,7 +223,7 @@ class Interpreter:
 
     def round_started(self, n: int) -> None:
         """A flow `repeat` begins its pass `n` (the untraced flow does this inline: engine/compile/flow.py)."""
-        self.state.periods["round"] += 1
+        self.state.rounds += 1
         if self.live:   # a fork catching up loads its checkpoint's budget when it arrives
             self.spend(1, "a flow repeat")
         if self.observers:
@@ -245,9 +245,8 @@ class Interpreter:
     def step_started(self) -> None:
         """Tell the observers a flow step began (the untraced flow calls this itself when someone watches)."""
         if STEP_STARTED in self.heard:
-            periods = self.state.periods
-            self.tell(Event(STEP_STARTED, None, {"step": self.state.step, "round": periods["round"],
-                                                 "turn": periods["turn"]}))
+            state = self.state
+            self.tell(Event(STEP_STARTED, None, {"step": state.step, "round": state.rounds, "turn": state.turns}))
 
     def _seats_seeing(self, *zones: Zone | None, item: Item | None = None,
                       left_top: bool = False) -> frozenset[int] | None:
@@ -1445,7 +1444,7 @@ class Interpreter:
         return True
 
     def _epoch(self, limit: str) -> int:
-        return 0 if limit == "game" else self.state.periods[limit]
+        return 0 if limit == "game" else self.state.turns if limit == "turn" else self.state.rounds
 
 
 class _NoActingPlayer:
