@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import ast
 import copy
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from engine.compile.acting import ACTING
@@ -62,8 +62,8 @@ class FlowCompiler:
         prologue = stmts("S = game.state", S=self.state)
         first = stmts("F = S.step\nW = game.observers", F=self.first_step, S=self.state, W=self.observers)
         return (self.c.function(lambda c: [*prologue, *body]),
-                self.c.function(lambda c: [*prologue, *first, *_untraced(body, self.state, self.observers)],
-                                "untraced"))
+                self.c.function(lambda c: [*prologue, *first, *_untraced(body, self.state, self.observers,
+                                                                         self.c.unit.temp)], "untraced"))
 
     def steps(self, src: SourceFile, path: tuple, data: Any, prefix: str = "") -> list[ast.stmt]:
         return [node for i, d in enumerate(data or []) for node in self.step(src, (*path, i), d, prefix)]
@@ -260,10 +260,19 @@ class _Untrace(ast.NodeTransformer):
         return self.visit(plain)
 
 
-class _GameReads(ast.NodeTransformer):
-    """`game.state` and `game.observers` read from the flow's locals (the match's one state; its observers
-    list, which `watch` and `unwatch` change in place), outside lambdas and comprehensions (where a local
+class _OutsideNested(ast.NodeTransformer):
+    """A rewrite of the flow's own code to read a local: not inside lambdas and comprehensions (where a local
     would become a closure cell)."""
+
+    def _nested(self, node: ast.AST) -> ast.AST:
+        return node
+
+    visit_Lambda = visit_ListComp = visit_SetComp = visit_DictComp = visit_GeneratorExp = _nested  # noqa: N815
+
+
+class _GameReads(_OutsideNested):
+    """`game.state` and `game.observers` read from the flow's locals (the match's one state; its observers
+    list, which `watch` and `unwatch` change in place)."""
 
     def __init__(self, state: str, observers: str) -> None:
         self.locals = {"state": state, "observers": observers}
@@ -275,16 +284,40 @@ class _GameReads(ast.NodeTransformer):
             return ast.copy_location(ast.Name(local, ast.Load()), node)
         return self.generic_visit(node)
 
-    def _nested(self, node: ast.AST) -> ast.AST:
-        return node
 
-    visit_Lambda = visit_ListComp = visit_SetComp = visit_DictComp = visit_GeneratorExp = _nested  # noqa: N815
+class _SharedZones(_OutsideNested):
+    """`S.zones['ID']` (a shared zone of the flow's one state, whose zones dict is made once with every shared
+    zone in it and never changes) read from a local set at the flow's start, outside lambdas and comprehensions:
+    a local read instead of an attribute read and a dict lookup."""
+
+    def __init__(self, state: str, temp: Callable[[], str]) -> None:
+        self.state, self.temp = state, temp
+        self.found: dict[str, str] = {}   # zone id -> its local
+
+    def visit_Subscript(self, node: ast.Subscript) -> ast.AST:
+        read, key = node.value, node.slice
+        if isinstance(node.ctx, ast.Load) and isinstance(key, ast.Constant) and isinstance(key.value, str) \
+                and isinstance(read, ast.Attribute) and read.attr == "zones" and isinstance(read.value, ast.Name) \
+                and read.value.id == self.state:
+            local = self.found.get(key.value)
+            if local is None:
+                local = self.found[key.value] = self.temp()
+            return ast.copy_location(ast.Name(local, ast.Load()), node)
+        return self.generic_visit(node)
+
+    def reads(self) -> list[ast.stmt]:
+        return [node for zid, local in self.found.items()
+                for node in stmts("L = S.zones[Z]", L=local, S=self.state, Z=const(zid))]
 
 
-def _untraced(body: list[ast.stmt], state: str, observers: str) -> list[ast.stmt]:
+def _untraced(body: list[ast.stmt], state: str, observers: str, temp: Callable[[], str]) -> list[ast.stmt]:
     """A copy of the flow's body without its trace bookkeeping (the nodes `_untraced_as` marked), reading
-    `game.state` and `game.observers` from the locals `state` and `observers`."""
+    `game.state` and `game.observers` from the locals `state` and `observers`, and the shared zones from locals
+    set at its start (`temp` names them)."""
     module = _GameReads(state, observers).visit(_Untrace().visit(ast.Module(copy.deepcopy(body), [])))
+    shared = _SharedZones(state, temp)
+    module = shared.visit(module)
+    module.body[:0] = shared.reads()
     for node in ast.walk(module):
         for field in ("body", "orelse", "finalbody"):
             block = getattr(node, field, None)
