@@ -25,10 +25,10 @@ from typing import Any, cast
 from greenlet import GreenletExit, getcurrent, greenlet
 
 from engine.errors import GameOver, MoveError, RuleError, StopLoop
-from engine.play.agents import Agent, Searcher, is_searcher
-from engine.play.log import Answer, GameLog, LoggedAnswer
+from engine.play.agents import Agent, Searcher, by_size, is_searcher
+from engine.play.log import Answer, GameLog, LoggedAnswer, UnmadeAnswer
 from engine.runtime.context import Ctx
-from engine.runtime.decision import Decision, DecisionKind
+from engine.runtime.decision import Decision, DecisionKind, not_an_option
 from engine.runtime.defs import Pack
 from engine.runtime.determinize import (
     DealPlan,
@@ -139,9 +139,9 @@ class Match:
         assert flow is not None
         self._thread = threading.get_ident()
         # the agents answer inside `ask` (a searching agent, which reads its match, plays through `run`)
-        game.answering = InPlace([agent.choose for agent in agents],
+        game.answering = InPlace([agent.choose for agent in agents], [by_size(agent) for agent in agents],
                                  [SeatView(game, seat) for seat in range(len(game.state.players))],   # (lazy)
-                                 self.log, LoggedAnswer, self._record)
+                                 self.log, LoggedAnswer, UnmadeAnswer, self._record)
         try:
             flow(Ctx(game, None))
         except GameOver:
@@ -242,7 +242,7 @@ class Match:
 
     def _record(self, decision: Decision, index: int) -> None:
         if type(index) is not int or not 0 <= index < decision.size:   # True is no option
-            raise MoveError(f"option {index!r} is not one of the {decision.size} options")
+            raise not_an_option(index, decision.size)
         self.log.append(Answer(decision, index))
         if ANSWERED in self.game.heard:
             said = {"step": decision.step, "kind": decision.kind.value}
