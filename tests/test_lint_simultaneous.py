@@ -72,3 +72,40 @@ def test_a_counter_of_a_size_secret_zone_is_a_size_read(tmp_path: Path) -> None:
     _edit(pack / "game.yaml", "  coin: {name: Coin}\n", "  coin: {name: Coin}\n  cards: {name: Cards, zone: hand}\n")
     _edit(pack / "game.yaml", "if count(next_player.stash) == 0 {", "if next_player.cards > cards {")
     assert _findings(pack) == [("HIDDEN003", "game.yaml", 14, "next_player.cards")]
+
+
+_COST_CASE = Path(__file__).resolve().parent / "lint_corpus" / "hidden002-cost-paid-in-step" / "pack"
+
+
+def _cost_case(tmp_path: Path) -> Path:
+    pack = tmp_path / "bids"
+    shutil.copytree(_COST_CASE, pack)
+    return pack
+
+
+def test_a_free_play_pays_only_the_slots_cost(tmp_path: Path) -> None:
+    """`play ... free` skips the item's `costs` (silent) but still pays the target zone's slot cost."""
+    pack = _cost_case(tmp_path)
+    _edit(pack / "game.yaml", "{ play c to bid }", "{ play c to bid free }")
+    assert _findings(pack) == []
+    _edit(pack / "game.yaml", "bid: {name: Bid, visibility: owner}",
+          'bid: {name: Bid, visibility: owner, slots: [{}, {cost: "1 coin"}]}')
+    assert _findings(pack) == [("HIDDEN002", "game.yaml", 21, "play")]
+
+
+def test_paying_an_items_cost_attribute_and_an_actions_cost(tmp_path: Path) -> None:
+    """`pay c.price` pays whatever cost `price` any component gives; `activate` pays the chosen action's cost."""
+    pack = _cost_case(tmp_path)
+    _edit(pack / "game.yaml", "    per_player: true\n",
+          '    per_player: true\n    attrs:\n      price: {type: cost, default: "0 coin"}\n')
+    _edit(pack / "game.yaml", 'costs: ["1 coin"]}', 'price: "1 coin"}')
+    _edit(pack / "game.yaml", "{ play c to bid }", "{ move c to bid; pay c.price }")
+    assert _findings(pack) == [("HIDDEN002", "game.yaml", 23, "pay")]
+    pack = tmp_path / "actions"
+    shutil.copytree(_COST_CASE, pack)
+    _edit(pack / "game.yaml", 'costs: ["1 coin"]}',
+          'actions: [{cost: "1 coin", effect: "set self.bid = 1"}], mode: one}')
+    _edit(pack / "game.yaml", "    per_player: true\n",
+          '    per_player: true\n    attrs:\n      bid: {type: int, default: 0}\n')
+    _edit(pack / "game.yaml", "{ play c to bid }", "{ move c to bid; activate c with 1 }")
+    assert _findings(pack) == [("HIDDEN002", "game.yaml", 23, "activate")]

@@ -19,8 +19,10 @@ sub-steps in order and the procedures they call):
   and are checked too.
 
 An item's own texts that `do ITEM.ATTR`, `do ACTION` and `activate` may run are walked too: every component's
-ATTR effect, or every component's action effects (which item it is is known only in play). Not followed: a
-`reveal` of a zone by some other rule before the step, and what `play` pays.
+ATTR effect, or every component's action effects (which item it is is known only in play). What is paid
+without a `pay` statement is followed too: `play` (every component's `costs`, unless `free`, and the target
+zone's slot costs), `pay ITEM.ATTR` (every cost ATTR a component or type gives) and an action's `cost` (`do
+ACTION`, `activate`). Not followed: a `reveal` of a zone by some other rule before the step.
 """
 
 from __future__ import annotations
@@ -128,7 +130,7 @@ class _Pass:
         if kind == "call":
             return self.call(str(t.children[0]), decided)
         if kind in ("do_stmt", "activate"):
-            decided = self.item_texts(t, decided)
+            decided = self.item_texts(dsl, t, decided)
         for event, facts in self.leaks.events_of(dsl, t):
             decided = self.fire(event, decided, facts)
         inner = decided or kind in _DECISIONS
@@ -160,7 +162,7 @@ class _Pass:
                 self._stack.pop()
         return after
 
-    def item_texts(self, t: Tree, decided: bool) -> bool:
+    def item_texts(self, dsl: DslText, t: Tree, decided: bool) -> bool:
         """Walk the item texts `do ITEM.ATTR` (every component's ATTR effect), `do ACTION` and `activate ITEM with N`
         (every component's action effects; `activate` asks first) may run: which item is known only in play."""
         target = t.children[0]
@@ -169,6 +171,8 @@ class _Pass:
         else:
             texts = self.leaks.actions
             decided = decided or t.data == "activate"
+            if decided:
+                self.cost_paid(dsl, t, "the action's", self.leaks.action_costs)
         after = decided
         for text in texts:
             key = f"item text {id(text[1])}"
@@ -205,7 +209,10 @@ class _Pass:
                 name = term.children[1] if isinstance(term, Tree) else None
                 if isinstance(name, Token) and name in self.leaks.pack.counters:
                     self.report(dsl, name, f"pays the counter '{name}'", "every seat sees every counter")
-        elif kind in ("move", "play"):
+        elif kind in ("play", "pay_attr"):
+            whose = "the played item's" if kind == "play" else "the item's"
+            self.cost_paid(dsl, t, whose, self.leaks.costs_paid(t))
+        if kind in ("move", "play"):
             self.zone_write(dsl, t.children[1], "moves an item into", seen)
             for zone in self.leaks.zones_of(dsl, t.children[0]):
                 if zone in seen:
@@ -247,6 +254,13 @@ class _Pass:
                 self.report(dsl, target, f"sets '{attr}' of an item in zone '{zone}'", seen[zone])
                 return
 
+    def cost_paid(self, dsl: DslText, t: Tree, whose: str, counters: frozenset[str]) -> None:
+        """A statement that pays a cost the pack wrote elsewhere (an item's, a slot's, an action's)."""
+        if counters:
+            names = ", ".join(f"'{c}'" for c in sorted(counters))
+            self.report(dsl, t, f"pays {whose} cost (from the counter{'s' * (len(counters) > 1)} {names})",
+                        "every seat sees every counter")
+
     def zone_write(self, dsl: DslText, target: Any, verb: str, seen: dict[str, str]) -> None:
         zone = _zone_named(target, self.leaks.pack)
         if zone is not None and zone in seen:
@@ -284,6 +298,7 @@ class _Leaks:
                 self.item_effects.setdefault(str(where[-1]), []).append(item_text)
             elif where[-3:-2] == ("actions",) and where[-1] == "effect" and (file, where[:-3]) in components:
                 self.actions.append(item_text)
+        self._collect_costs(components)
         self.triggers: dict[str, list[_Trigger]] = {}
         for src, path, data in _trigger_entries(raw):
             text = self.texts.get((src, (*path, "effect")))
@@ -291,6 +306,41 @@ class _Leaks:
                 when = self.texts.get((src, (*path, "when")))
                 self.triggers.setdefault(data["on"], []).append(
                     _Trigger(text, None if when is None else when[1], data.get("optional") is True))
+
+    def _collect_costs(self, components: set[tuple[str, tuple]]) -> None:
+        """The counters the costs written apart from the statement paying them may take: items' `costs`
+        (`play`), actions' `cost` (`do`, `activate`), zones' slot costs (`play`), cost attributes (`pay ITEM.ATTR`)."""
+        self.item_costs: frozenset[str] = frozenset()
+        self.action_costs: frozenset[str] = frozenset()
+        self.slot_costs: dict[str, frozenset[str]] = {}
+        self.attr_costs: dict[str, frozenset[str]] = {}
+        for (file, where), (_, tree) in self.texts.items():
+            if tree.data != "cost":
+                continue
+            paid = _cost_counters(tree, self.pack)
+            if where[-2:-1] == ("costs",) and (file, where[:-2]) in components:
+                self.item_costs |= paid
+            elif where[-3:-2] == ("actions",) and where[-1] == "cost":
+                self.action_costs |= paid
+            elif where[:1] == ("zones",) and where[-3:-2] == ("slots",):
+                self.slot_costs[str(where[1])] = self.slot_costs.get(str(where[1]), frozenset()) | paid
+            elif (file, where[:-1]) in components:
+                self.attr_costs[str(where[-1])] = self.attr_costs.get(str(where[-1]), frozenset()) | paid
+            elif where[:1] == ("component_types",) and where[-3:-2] == ("attrs",):
+                self.attr_costs[str(where[-2])] = self.attr_costs.get(str(where[-2]), frozenset()) | paid
+
+    def costs_paid(self, t: Tree) -> frozenset[str]:
+        """The counters `play` (its item's costs unless `free`, the zone's slot costs: any zone's when the target
+        is not a zone name) or `pay ITEM.ATTR` (every cost ATTR a component gives) may pay from."""
+        if t.data == "pay_attr":
+            target = t.children[0]
+            attr = str(target.children[1]) if isinstance(target, Tree) and target.data == "attr" else None
+            return self.attr_costs.get(attr, frozenset()) if attr is not None else \
+                frozenset().union(*self.attr_costs.values())
+        zone = _zone_named(t.children[1], self.pack)
+        slots = self.slot_costs.get(zone, frozenset()) if zone is not None else \
+            frozenset().union(*self.slot_costs.values())
+        return slots if t.children[2] is not None else slots | self.item_costs
 
     def events_of(self, dsl: DslText, t: Tree) -> list[tuple[str, dict[str, str]]]:
         """The events statement `t` may make, each with what it is known to carry (none for a `set` of a
@@ -314,7 +364,9 @@ class _Leaks:
             return [(event, _known("counter", c, self.pack.counters)) for c in counters for event in _EVENTS[kind]]
         zones = self.pack.zones
         if kind in ("move", "play"):
-            return [("moved", {}), ("placed", _known("zone", _zone_named(t.children[1], self.pack), zones))]
+            paid = [(event, {"counter": c}) for c in sorted(self.costs_paid(t)) for event in _EVENTS["pay"]] \
+                if kind == "play" else []
+            return [("moved", {}), ("placed", _known("zone", _zone_named(t.children[1], self.pack), zones)), *paid]
         if kind == "draw":
             return [("moved", {}), ("placed", _known("zone", _zone_named(t.children[2], self.pack), zones)),
                     ("exhausted", _known("zone", _zone_named(t.children[1], self.pack), zones))]
@@ -501,6 +553,19 @@ def _size_reads(tree: Tree, secret: set[str], counters: Mapping[str, str]) -> It
         for inner in node.children[1].iter_subtrees() if isinstance(node.children[1], Tree) else ():
             if inner.data == "attr" and str(inner.children[1]) in secret and not _is_me(inner.children[0]):
                 yield inner, str(inner.children[1])
+
+
+def _cost_counters(cost: Tree, pack: Pack) -> frozenset[str]:
+    """The counters a cost text may pay from: the ones it names, and those its wildcards may stand for."""
+    out: set[str] = set()
+    for term in cost.children:
+        if not isinstance(term, Tree):
+            continue
+        named = term.children[1]
+        name = str(named) if isinstance(named, Token) else str(named.children[-1])
+        wildcard = pack.wildcards.get(name)
+        out.update(wildcard.pay if wildcard is not None else (name,) if name in pack.counters else ())
+    return frozenset(out)
 
 
 def _is_me(node: Any) -> bool:
