@@ -96,7 +96,7 @@ class Interpreter:
     # A catch-up's place in its trace and the flow step it retraces to (`catch_up`): class defaults, so a game
     # that is never forked stores neither. (The instances of a class share one table of their attribute names,
     # of at most 30 in CPython 3.11: past it every game's attribute reads slow down, one attribute more cost
-    # ~1.4% of a Goofspiel game. tests/test_decision_made.py counts them.)
+    # ~1.4% of a short bench game. tests/test_decision_made.py counts them.)
     _cursor = _target = 0
 
     def __init__(self, pack: Pack, players: int, seed: int, options: dict[str, bool] | None = None,
