@@ -43,15 +43,6 @@ def test_asked_decisions_and_logged_answers_are_made_whole(name: str) -> None:
         assert answer.decision is decision
 
 
-def test_a_game_keeps_its_attributes_within_one_shared_table() -> None:
-    """The instances of a class share one table of their attribute names, of at most 30 in CPython 3.11; an
-    interpreter with more would have every attribute read of every game take a slower path (one attribute
-    more measured ~1.4% of a Goofspiel game). A new attribute that needs no value in most games can be a class
-    default (as `Interpreter._cursor`)."""
-    match = Match.played(engine.load_pack("goofspiel"), 2, 1, [RandomAgent(1, seat) for seat in range(2)])
-    assert len(vars(match.game)) < 30
-
-
 def test_an_agent_answering_in_place_is_checked_and_its_errors_come_out_as_they_are() -> None:
     """Agents answer inside `Interpreter.ask` in a match played through: a bad index is refused, and an agent's
     own error leaves the flow as it was raised (not taken for a content mistake)."""

@@ -139,9 +139,7 @@ class Match:
         assert flow is not None
         self._thread = threading.get_ident()
         # the agents answer inside `ask` (a searching agent, which reads its match, plays through `run`)
-        game.answering = InPlace([agent.choose for agent in agents], [by_size(agent) for agent in agents],
-                                 [SeatView(game, seat) for seat in range(len(game.state.players))],   # (lazy)
-                                 self.log, LoggedAnswer, UnmadeAnswer, self._record)
+        driver, game.pause = game.pause, self._in_place(agents)
         try:
             flow(Ctx(game, None))
         except GameOver:
@@ -151,7 +149,7 @@ class Match:
         except AgentFailed as failed:
             raise failed.error from None
         finally:
-            game.answering = None   # (its views hold the game)
+            game.pause = driver   # (the agents' views hold the game)
         self._ended()
 
     def _note_forced(self, seat: int | None, kind: str, label: str) -> None:
@@ -656,32 +654,24 @@ class Match:
             self._run(agents, stop_after)
 
     def _answerer(self, agents: list[Agent]) -> Callable[[Decision], int]:
-        """What `Interpreter.ask` calls to have the agents answer in place: the seat's agent chooses, the answer
-        is logged. An agent's error is wrapped on its way out through the flow (`AgentFailed`)."""
-        views = [SeatView(self.game, seat) for seat in range(len(self.game.state.players))]   # one a seat, lazy
-        chooses = [agent.choose for agent in agents]
-        record, log, heard = self._record, self.log, self.game.heard   # (changed in place)
+        """What `Interpreter.ask` calls (`pause`) to have the agents answer in a match that can pause: the match
+        notes the decision (a searching agent reads its match: `determinize` starts from it), then the seat's
+        agent answers as in a match played through (`InPlace`)."""
         match = self
+        answering = self._in_place(agents)
 
         def answer_here(decision: Decision) -> int:
-            seat = decision.seat
-            match.decision = decision   # a searching agent reads its match (`determinize` starts from this)
-            try:
-                index = chooses[seat](views[seat], decision)
-                if ANSWERED in heard or index.__class__ is not int or not 0 <= index < decision.size:
-                    record(decision, index)            # checked, told
-                else:
-                    # what `_record` does with a good index, unwatched: `Answer(decision, index)` stored a field
-                    # at a time (`LoggedAnswer`: no `__init__` frame)
-                    answer = LoggedAnswer()
-                    answer.decision = decision
-                    answer.index = index
-                    log.append(answer)
-            except Exception as exc:  # the generated code would take it for a content mistake
-                raise AgentFailed(exc) from None
-            return index
+            match.decision = decision
+            return answering(decision)
 
         return answer_here
+
+    def _in_place(self, agents: list[Agent]) -> InPlace:
+        """The agents answering inside `ask` (`InPlace`), logging to this match's log."""
+        game = self.game
+        return InPlace([agent.choose for agent in agents], [by_size(agent) for agent in agents],
+                       [SeatView(game, seat) for seat in range(len(game.state.players))],   # (lazy)
+                       game.heard, self.log, LoggedAnswer, UnmadeAnswer, self._record)
 
     def _run(self, agents: list[Agent], stop_after: int | None) -> None:
         game = self.game

@@ -73,30 +73,44 @@ class AgentFailed(BaseException):
 
 
 class InPlace:
-    """The agents that answer a match's decisions inside `ask` (a match played through: `Match.played`), with no
-    call to the match's answerer: `chooses[seat](views[seat], decision)` gives the index; a good one, while nobody
-    listens for answers, is logged as `logged()` with its two slots stored (an `Answer` made without `__init__`);
-    anything else goes to `record` (checked: a bad index raises; told). A seat whose agent answers by the number
-    of options alone (`by_size[seat]`, not None) is asked that number, and while nobody listens for answers no
-    `Decision` is made: the answer is logged as `unmade()` holding its fields (it makes the decision if read).
-    An agent's error leaves as `AgentFailed`."""
+    """The agents that answer a match's decisions inside `ask` (its `pause`, in a match played through:
+    `Match.played`; a match that can pause calls it from its own answerer): called with a decision,
+    `chooses[seat](views[seat], decision)` gives the index; a good one, while nobody listens for answers
+    (`heard`, the interpreter's, changed in place), is logged as `logged()` with its two slots stored (an `Answer`
+    made without `__init__`); anything else goes to `record` (checked: a bad index raises; told). `ask` itself
+    asks a seat whose agent answers by the number of options alone (`by_size[seat]`, not None) that number, and
+    while nobody listens for answers makes no `Decision`: the answer is logged as `unmade()` holding its fields
+    (it makes the decision if read). An agent's error leaves as `AgentFailed`."""
 
-    __slots__ = ("by_size", "chooses", "log", "logged", "record", "unmade", "views")
+    __slots__ = ("by_size", "chooses", "heard", "log", "logged", "record", "unmade", "views")
 
     def __init__(self, chooses: list[Callable[[Any, Decision], int]], by_size: list[Callable[[int], int] | None],
-                 views: list[Any], log: list[Any], logged: Callable[[], Any], unmade: Callable[[], Any],
-                 record: Callable[[Decision, int], None]) -> None:
-        self.chooses, self.by_size, self.views, self.log = chooses, by_size, views, log
+                 views: list[Any], heard: dict[EventKind, Any], log: list[Any], logged: Callable[[], Any],
+                 unmade: Callable[[], Any], record: Callable[[Decision, int], None]) -> None:
+        self.chooses, self.by_size, self.views, self.heard, self.log = chooses, by_size, views, heard, log
         self.logged, self.unmade, self.record = logged, unmade, record
+
+    def __call__(self, decision: Decision) -> int:
+        seat = decision.seat
+        try:
+            index = self.chooses[seat](self.views[seat], decision)
+            if index.__class__ is int and 0 <= index < decision.size and ANSWERED not in self.heard:
+                answer = self.logged()
+                answer.decision = decision
+                answer.index = index
+                self.log.append(answer)
+            else:
+                self.record(decision, index)   # checked (a bad index raises), told
+        except Exception as exc:   # the generated code would take it for a content mistake
+            raise AgentFailed(exc) from None
+        return index
 
 
 class Interpreter:
     """One game of a pack: its state plus the operations effects perform."""
 
     # A catch-up's place in its trace and the flow step it retraces to (`catch_up`): class defaults, so a game
-    # that is never forked stores neither. (The instances of a class share one table of their attribute names,
-    # of at most 30 in CPython 3.11: past it every game's attribute reads slow down, one attribute more cost
-    # ~1.4% of a short bench game. tests/test_decision_made.py counts them.)
+    # that is never forked stores neither (at most 29 attributes, forked or not: tests/test_interpreter_attributes.py)
     _cursor = _target = 0
 
     def __init__(self, pack: Pack, players: int, seed: int, options: dict[str, bool] | None = None,
@@ -149,8 +163,8 @@ class Interpreter:
         self.observers: list[Callable[[Event], None]] = []
         self.heard: dict[EventKind, list[Callable[[Event], None]]] = {}
         self.quiet = True   # no trace, nobody watching: the generated flow keeps no position and tells nothing
-        self.pause: Callable[[Decision], int] = _no_driver  # the session sets this: it returns the answer
-        self.answering: InPlace | None = None   # or the agents answer inside `ask` (a match played through)
+        # the session sets this: it returns the answer (`InPlace`: the agents answer inside `ask`)
+        self.pause: Callable[[Decision], int] = _no_driver
         # the acting seat's player, for generated code: no seat (a top-level step) reads as a clear error
         self.seats: dict[int | None, Any] = dict(enumerate(self.state.players))
         self.seats[None] = _NOBODY
@@ -768,8 +782,8 @@ class Interpreter:
         size = len(labels) if labels is not None else len(values)
         source = ctx.self_item
         open_source = True if source is None else in_public_zone(source)
-        answering = self.answering
-        if answering is not None:
+        answering: Any = self.pause
+        if answering.__class__ is InPlace:   # (`isinstance`, a builtin call, costs more at every decision)
             pick = answering.by_size[seat]
             if pick is not None and ANSWERED not in self.heard:
                 # an agent that answers by the number of options, nobody told of answers: no `Decision` is made
@@ -802,25 +816,7 @@ class Interpreter:
         decision.step = state.step
         decision.rules = rules or ()
         decision.open_source = open_source
-        if answering is None:
-            return values[self.pause(decision)]
-        return values[self._answer_in_place(answering, decision)]
-
-    def _answer_in_place(self, answering: InPlace, decision: Decision) -> int:
-        """The seat's agent answers here (`InPlace`): what a call to the match's answerer would do."""
-        seat = decision.seat
-        try:
-            index = answering.chooses[seat](answering.views[seat], decision)
-            if index.__class__ is int and 0 <= index < decision.size and ANSWERED not in self.heard:
-                answer = answering.logged()
-                answer.decision = decision
-                answer.index = index
-                answering.log.append(answer)
-            else:
-                answering.record(decision, index)   # checked (a bad index raises), told
-        except Exception as exc:   # the generated code would take it for a content mistake
-            raise AgentFailed(exc) from None
-        return index
+        return values[answering(decision)]
 
     def _ask_beside_anytime(self, ctx: Ctx, kind: str, prompt: Prompt, labels: list[str] | None, values: list[Any],
                             rules: list[str] | None) -> Any:
