@@ -39,6 +39,16 @@ def test_a_collection_evaluated_first_is_paid_inline() -> None:
     assert "game.each" not in charged("for v in sorted(C(z.items), key=lambda v: -v.power):\n    f(v)")
 
 
+def test_a_range_only_gone_through_is_not_made_a_list() -> None:
+    """A loop or a filter over a DSL `range` goes through Python's range: same numbers, same length paid."""
+    assert charged("for v in C(list(range(1, 8))):\n    f(v)").startswith(
+        "t_1 = range(1, 8)\nt_2 = t_state.work + len(t_1)\n")
+    assert "t_1 = number_span(a, b, 'range()', 9)\n" in charged(
+        "x = [v for v in C(list(number_span(a, b, 'range()', 9))) if v > 2]")
+    assert "t_1 = list(range(1, 8))\n" in charged("x = offer(C(list(range(1, 8))))")   # kept: a list is offered
+    assert "t_1 = list(f(1))\n" in charged("for v in C(list(f(1))):\n    g(v)")
+
+
 @pytest.mark.parametrize("src", [
     "x = f() + len(C(z))",            # a call first: whatever it does happens before
     "x = a and len(C(z))",            # evaluated only on some paths
@@ -68,7 +78,7 @@ def test_a_node_shared_between_branches_is_paid_in_each_branch() -> None:
     assert "game.each(z.items)" in ast.unparse(x)   # the template's node itself is left as it was
 
 
-@pytest.mark.parametrize("name", ["robot-factory", "raising-robots"])
+@pytest.mark.parametrize("name", ["robot-factory", "raising-robots", "connect-four"])
 def test_games_spend_the_same_work_as_with_the_calls(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
     each_calls = [0]
     each = Interpreter.each

@@ -133,15 +133,38 @@ def test_a_choice_of_uniquely_named_items_is_offered_without_labels_and_labelled
 
 def test_a_shared_board_holds_the_cells_read_so_far_and_at_reads_as_before(tmp_path: Path) -> None:
     session = Match(load_pack(str(LINES)), 2, 1)
-    board = session.game.grids.shared["cell"]
-    assert set(board) == {(col, 4) for col in range(1, 6)}   # the first choice read the top row, nothing else
+    grids = session.game.grids
+    assert set(grids.shared_along) == {("cell", 1, 4)}   # the first choice read the top row by its number, no more
+    assert "cell" not in grids.shared                    # (no cell read by two computed coordinates yet)
+    board = grids.shared["cell"]
     cell = board[2, 3]
-    assert (cell.attrs["col"], cell.attrs["row"]) == (2, 3) and len(board) == 6 and board[2, 3] is cell
-    assert board[2.0, True] is session.game.grids.shared["cell"][2, 1]   # numbers that are not ints
+    assert (cell.attrs["col"], cell.attrs["row"]) == (2, 3) and len(board) == 1 and board[2, 3] is cell
+    assert board[2.0, True] is grids.shared["cell"][2, 1]   # numbers that are not ints
     with pytest.raises(RuleError, match="no cell at column 6, row 1"):
         board[6, 1]
     session.run([RandomAgent(1, seat) for seat in range(2)])   # the whole game reads its cells so
     assert session.done
+
+
+def test_at_with_a_row_or_column_written_as_a_number_reads_that_line_by_the_other_coordinate() -> None:
+    """`at(cell, C, 4)` reads row 4's map by column (`at(cell, 2, R)` column 2's by row): the same cell as the
+    board's map for every coordinate, numbers that are not ints included, and the same error off the board."""
+    session = Match(load_pack(str(LINES)), 2, 1)
+    grids = session.game.grids
+    fn = session.game.pack.procedures["drop"].run
+    assert "shared_along" in _names(fn) and "shared" not in _names(fn)
+    for by, fixed in ((1, 4), (1, 1), (0, 2), (0, 5), (1, 9), (0, 0)):
+        along = grids.shared_along["cell", by, fixed]
+        assert len(along) == {1: 5, 0: 4}[by] * (0 < fixed <= {1: 4, 0: 5}[by])
+        for other in (-1, 0, 1, 2, 3, 4, 5, 6, True, 2.0):
+            col, row = (other, fixed) if by else (fixed, other)
+            try:
+                expected = grids.shared["cell"][col, row]
+            except RuleError as exc:
+                with pytest.raises(RuleError, match=str(exc)):
+                    along[other]
+            else:
+                assert along[other] is expected is grids.at("cell", None, col, row)
 
 
 def test_the_untraced_flow_starts_a_round_inline_and_pays_for_it() -> None:

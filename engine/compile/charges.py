@@ -14,6 +14,9 @@ and the statement reads the collection from a local:
     if t_w > game.work_limit:
         raise game.overrun(t)
 
+A DSL `range` a loop or a comprehension goes through (`where` over a range) is charged and gone through as Python's
+`range`: the list it would be (`list(range(...))`) is never made.
+
 (`t_state` is the function's local for `game.state`, one object for the whole match: codegen's prologue
 reads it once where the body uses it.) The same work in the same order, the same error at the same DSL line. A
 collection with a call before it (whatever the call does happens first), or
@@ -41,13 +44,26 @@ def inline_charges(body: list[ast.stmt], temp: Callable[[], str]) -> list[ast.st
             call = node_at(path)
             assert isinstance(call, ast.Call)
             local = temp()
+            parent, field, _ = path[-1]
+            listed = call.args[0]
+            if isinstance(parent, (ast.comprehension, ast.For)) and field == "iter" and _listed_range(listed):
+                listed = listed.args[0]  # type: ignore[attr-defined]   # only gone through: the range, no list made
             charge = stmts("T = X\nW = t_state.work + len(T)\nt_state.work = W\n"
                            "if W > game.work_limit:\n    raise game.overrun(T)",
-                           T=local, W=temp(), X=call.args[0])
+                           T=local, W=temp(), X=listed)
             out.extend(ast.copy_location(node, stmt) for node in charge)
             stmt = replaced(stmt, path, ast.Name(local, ast.Load()))
         out.append(stmt)
     return out
+
+
+def _listed_range(node: ast.expr) -> bool:
+    """`list(range(...))` or `list(number_span(...))`: a DSL `range` (engine/compile/expr.py). A loop or a
+    comprehension that goes through it (a `where` over a range) goes through the range as well, with the same
+    length."""
+    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "list"
+            and len(node.args) == 1 and not node.keywords and isinstance(inner := node.args[0], ast.Call)
+            and isinstance(inner.func, ast.Name) and inner.func.id in ("range", "number_span"))
 
 
 def _is_charge(node: ast.AST) -> bool:

@@ -582,6 +582,11 @@ class ExprCompiler(Walker):
         if tname is None:
             return const(0)
         if not self.pack.types[tname].per_player:   # one board for everyone: read without a call
+            for by, fixed, other in ((1, row, col), (0, col, row)):   # a row (column) written as a number: its map
+                if isinstance(fixed, ast.Constant) and fixed.value.__class__ is int:
+                    along = steady(expr("game.grids.shared_along[T, B, N]", T=const(tname), B=const(by),
+                                        N=const(fixed.value)))   # made at its first read: cannot fail
+                    return kinded(expr("L[X]", L=along, X=other), "item")
             board = steady(expr("game.grids.shared[T]", T=const(tname)))   # made at its first read: cannot fail
             return kinded(expr("B[(C, R)]", B=board, C=col, R=row), "item")
         return kinded(expr("game.grids.at(T, ctx.seat, C, R)", T=const(tname), C=col, R=row), "item")

@@ -53,6 +53,16 @@ class _Source:
             found = known.setdefault((type_id, owner), cells)
         return found
 
+    def along(self, type_id: str, by: int, fixed: int) -> dict[int, int]:
+        """The uids of one row (by 1; keyed by column) or column (by 0; keyed by row) of the board no player
+        owns, number `fixed` (none off the board); made once per pack and player count."""
+        known = self.layout.grid_along
+        found = known.get((type_id, by, fixed))
+        if found is None:
+            cells = {xy[1 - by]: uid for xy, uid in self.cells(type_id, None).items() if xy[by] == fixed}
+            found = known.setdefault((type_id, by, fixed), cells)
+        return found
+
     def _owner(self, type_id: str, seat: int | None) -> int | None:
         return seat if self.pack.types[type_id].per_player else None
 
@@ -94,22 +104,27 @@ class GridCells(_Source):
     """One match's view of its grid boards: coordinates -> uid maps made once per pack and player count
     (`Layout.grid_cells`), read against this match's items."""
 
-    __slots__ = ("lines", "shared", "shared_runs", "steps")
+    __slots__ = ("lines", "shared", "shared_along", "shared_runs", "steps")
 
     def __init__(self, pack: Pack, plan: Layout, state: State) -> None:
         self.pack, self.layout, self.state = pack, plan, state
-        # `in_a_row_of`'s lines, by (cell uid, N), kept with the layout (per pack and player count)
+        # `in_a_row_of`'s lines, by N and cell uid, kept with the layout (per pack and player count)
         self.lines = plan.grid_lines
         # `at(TYPE, COL, ROW)` on a board no player owns compiles to `game.grids.shared[TYPE][(COL, ROW)]`:
         # two dict reads, no call (each board's map is made at its first use in the match, and holds the cells
         # read so far); (made without an `__init__` of their own: this runs for every match)
         self.shared = shared = _SharedBoards()
+        # and, with ROW (or COL) written as a number, to `game.grids.shared_along[TYPE, 1, ROW][COL]` (or
+        # `[TYPE, 0, COL][ROW]`): the row's (column's) map is read once before a loop over the other coordinate,
+        # and an int key costs less than a (column, row) tuple
+        self.shared_along = along = _SharedAlong()
+        along.boards = shared
         # and `column(TYPE, N)` / `row(TYPE, N)` to `list(game.grids.shared_runs[TYPE, 0 or 1][N])`
         self.shared_runs = runs = _SharedRuns()
         # and `step(CELL, DIRS)` to `list(game.grids.steps[direction_key(DIRS)][CELL])` ("D1\nD2" when written out)
         self.steps = steps = _StepTables()
         # (the tables read a source of their own: pointing back at this object would make a reference cycle)
-        shared.grids = runs.grids = steps.grids = _Source(pack, plan, state)
+        shared.grids = runs.grids = steps.grids = along.grids = _Source(pack, plan, state)
 
     def at(self, type_id: str, seat: int | None, col: Any, row: Any) -> Item:
         """`at(TYPE, COL, ROW)`: the cell there; a rule error off the board."""
@@ -185,34 +200,37 @@ class GridCells(_Source):
         """`in_a_row(CELL, N, it.ATTR == VALUE)` for a plain attribute and a VALUE that does not depend on `it`:
         the same answer, each cell's attribute compared without a call per cell. Reading an attribute has no
         effect and cannot fail, so unlike `in_a_row` it may skip cells: it reads the lines a run of N could
-        lie on (`_lines`: each ray cut at N - 1 cells, axes too short for N left out)."""
+        lie on (`_lines`: each ray cut at N - 1 cells, axes too short for N left out). Each cell's attribute is
+        read without a default (the usual case: every item starts with it); a cell without it reads as 0, so
+        then the general search gives the answer."""
         if cell.__class__ is not Item:
             self._rays(cell)    # a rule error: no cell
         need = n if n.__class__ is int else int(n)
-        found = self.lines.get((cell.uid, need))
-        if found is None:
-            found = self._lines(cell, need)
-        if cell.attrs.get(attr, 0) != value:
-            return need <= 0
-        if need <= 1:
-            return True
+        found = self.lines.get(need, _NO_LINES).get(cell.uid) or self._lines(cell, need)   # (made once: [] is rare)
         items = self.state.items   # (the search written out here: a call less per move of most grid games)
-        for ahead, behind in found:   # (a cell without the attribute reads as 0, as `it.ATTR` does)
-            run = 1
-            for uid in ahead:
-                if items[uid].attrs.get(attr, 0) != value:
-                    break
-                run += 1
-            else:
-                if run >= need:
-                    return True
-            for uid in behind:
-                if items[uid].attrs.get(attr, 0) != value:
-                    break
-                run += 1
-                if run >= need:
-                    return True
-        return False
+        try:
+            if cell.attrs[attr] != value:
+                return need <= 0
+            if need <= 1:
+                return True
+            for ahead, behind in found:
+                run = 1
+                for uid in ahead:
+                    if items[uid].attrs[attr] != value:
+                        break
+                    run += 1
+                else:
+                    if run >= need:
+                        return True
+                for uid in behind:
+                    if items[uid].attrs[attr] != value:
+                        break
+                    run += 1
+                    if run >= need:
+                        return True
+            return False
+        except KeyError:   # a cell without the attribute: it reads as 0, as `it.ATTR` does
+            return self.in_a_row(cell, need, lambda it: it.attrs.get(attr, 0) == value)
 
     def _lines(self, cell: Any, need: int) -> list[tuple[list[int], list[int]]]:
         """The rays through `cell` (`_rays`) a run of `need` could lie on, each cut at `need - 1` cells: made
@@ -220,7 +238,7 @@ class GridCells(_Source):
         rays = self._rays(cell)
         keep = max(need - 1, 0)
         lines = [(ahead[:keep], behind[:keep]) for ahead, behind in rays if len(ahead) + len(behind) >= keep]
-        return self.lines.setdefault((cell.uid, need), lines)
+        return self.lines.setdefault(need, {}).setdefault(cell.uid, lines)
 
     def _rays(self, cell: Any) -> list[tuple[list[int], list[int]]]:
         """The straight lines through a cell, one per axis: the uids going one way and going the other, each
@@ -243,6 +261,9 @@ class GridCells(_Source):
                 found.append((ahead, behind))
             found = known.setdefault(cell.uid, found)
         return found
+
+
+_NO_LINES: dict[int, list[tuple[list[int], list[int]]]] = {}   # (never filled: read when no cell has lines for N)
 
 
 def direction_key(value: Any) -> str:
@@ -333,6 +354,38 @@ class _SharedBoards(dict[str, _Board]):
     def __missing__(self, type_id: str) -> _Board:
         board = self[type_id] = _Board(self.grids.state, type_id, self.grids.cells(type_id, None))
         return board
+
+
+class _Along(dict[Any, Item]):
+    """One row's cells by column (or one column's by row) of a board no player owns, in this match: what `at`
+    reads when its row (or column) is written as a number. Filled when made; a miss is the board's miss (a
+    number that is not an int: the same cell; off the board: the same error)."""
+
+    __slots__ = ("boards", "by", "fixed", "type_id")
+    boards: _SharedBoards
+    type_id: str
+    by: int
+    fixed: int
+
+    def __missing__(self, key: Any) -> Item:
+        return self.boards[self.type_id][(key, self.fixed) if self.by else (self.fixed, key)]
+
+
+class _SharedAlong(dict[tuple[str, int, int], _Along]):
+    """(grid type, 1 for a row or 0 for a column, its number) -> its `_Along` in this match, made when first
+    read (made without an `__init__` frame: the dict's own from the cells)."""
+
+    __slots__ = ("boards", "grids")
+    boards: _SharedBoards
+    grids: _Source
+
+    def __missing__(self, key: tuple[str, int, int]) -> _Along:
+        type_id, by, fixed = key
+        uids = self.grids.along(type_id, by, fixed)
+        along = _Along(zip(uids, map(self.grids.state.items.__getitem__, uids.values()), strict=True))
+        along.boards, along.type_id, along.by, along.fixed = self.boards, type_id, by, fixed
+        self[key] = along
+        return along
 
 
 class _Runs(dict[Any, list[Item]]):
