@@ -160,6 +160,12 @@ def _mcts_paired(seat: int) -> MctsAgent:
     return MctsAgent(11, seat, iterations=24, depth=12, epsilon=0.3, paired=True)
 
 
+def _mcts_settled(seat: int) -> MctsAgent:
+    """As `_mcts_prior`, with each cut rollout played on to the bot's own next decision (`settle`): the extra
+    answers are rollout answers on the sample."""
+    return MctsAgent(11, seat, iterations=24, depth=6, rescale=True, epsilon=0.3, prior=5, settle=True)
+
+
 def _greedy(seat: int) -> GreedyAgent:
     return GreedyAgent(11, seat)
 
@@ -168,11 +174,12 @@ def _greedy(seat: int) -> GreedyAgent:
                                             ("robot-factory", _mcts), ("robot-factory", _greedy),
                                             ("goofspiel", _mcts_informed), ("robot-factory", _mcts_informed),
                                             ("goofspiel", _mcts_prior), ("robot-factory", _mcts_prior),
-                                            ("goofspiel", _mcts_paired), ("robot-factory", _mcts_paired)],
+                                            ("goofspiel", _mcts_paired), ("robot-factory", _mcts_paired),
+                                            ("goofspiel", _mcts_settled), ("robot-factory", _mcts_settled)],
                          ids=["mcts-raising-robots", "mcts-goofspiel", "greedy-goofspiel", "mcts-robot-factory",
                               "greedy-robot-factory", "mcts-informed-goofspiel", "mcts-informed-robot-factory",
                               "mcts-prior-goofspiel", "mcts-prior-robot-factory", "mcts-paired-goofspiel",
-                              "mcts-paired-robot-factory"])
+                              "mcts-paired-robot-factory", "mcts-settled-goofspiel", "mcts-settled-robot-factory"])
 def test_a_bot_decides_the_same_when_only_what_it_cannot_see_changes(pack: str, make: Any) -> None:
     honest, peeking = [], []
     for seed in range(1, 9):
@@ -358,6 +365,41 @@ def test_paired_options_meet_the_same_luck() -> None:
     assert unpaired[a][1] != unpaired[b][1], (alike, unpaired)
 
 
+def _rolled_out(agent: MctsAgent, match: Match) -> tuple[int, Match]:
+    """A sample of `match` for the agent's seat after one rollout of the agent's search, and the answers the
+    sample had before it."""
+    from engine.play.mcts import _Search
+    sample = match.determinize(agent.seat, random.Random(5))
+    start = len(sample.log)
+    _Search(agent, random.Random(6)).roll_out(sample, random.Random(7), [])
+    return start, sample
+
+
+def _labels(match: Match) -> list[str]:
+    return [answer.decision.labels[answer.index] for answer in match.log]
+
+
+def test_a_settled_rollout_is_cut_at_the_bots_own_decision() -> None:
+    """`settle`: a rollout cut at `depth` plays on to the bot's own next decision (or the end); without it,
+    the cut falls after `depth` answers, at whoever is to answer then (in Robot Factory often the other
+    seat, in the middle of its program)."""
+    pack = engine.load_pack("robot-factory")
+    other_seat = 0
+    for seed in range(1, 13):
+        match = _position(pack, 2, seed=seed, answers=3 * seed)
+        seat = match.to_move
+        assert seat is not None
+        start, cut = _rolled_out(MctsAgent(11, seat, depth=5, epsilon=0.3), match)
+        assert len(cut.log) >= start + 5
+        other_seat += cut.to_move != seat
+        cut.close()
+        start, settled = _rolled_out(MctsAgent(11, seat, depth=5, epsilon=0.3, settle=True), match)
+        assert settled.done or settled.to_move == seat, (seed, settled.to_move, seat)
+        assert _labels(settled)[:len(cut.log)] == _labels(cut)    # the same rollout, played on
+        settled.close()
+    assert other_seat > 0      # the plain cut does stop at the other seat, so the test can tell
+
+
 def test_mast_rollouts_follow_the_best_mean_label_and_try_untried_ones_first() -> None:
     from engine.play.mcts import _Rollout
     match = engine.new_match(TTT, 2, seed=1)
@@ -395,12 +437,14 @@ def test_bot_specs_parse_and_refuse_mistakes() -> None:
     assert str(BotSpec.parse("mcts:depth=0,rescale=1,epsilon=0.3")) == "mcts:depth=0,epsilon=0.3,rescale=1"
     assert str(BotSpec.parse("mcts:prior=8,depth=0")) == "mcts:depth=0,prior=8"
     assert str(BotSpec.parse("mcts:paired=1,depth=30")) == "mcts:depth=30,paired=1"
+    assert str(BotSpec.parse("mcts:settle=1,depth=12")) == "mcts:depth=12,settle=1"
     for bad, message in [("1=alpha", "unknown bot kind"), ("1=greedy:depth=3", "not a parameter"),
                          ("1=mcts:iterations=x", "must be a int"), ("1=mcts:iterations=0", "above 0"),
                          ("1=mcts:depth=-1", "0 or more"), ("1=mcts:epsilon=0", "above 0 and at most 1"),
                          ("1=mcts:epsilon=1.5", "at most 1"), ("1=mcts:rescale=2", "0 or 1"),
                          ("1=mcts:prior=-1", "0 or more"), ("1=mcts:prior=0.5", "must be a int"),
                          ("1=mcts:paired=2", "0 or 1"), ("1=mcts:paired=yes", "must be a int"),
+                         ("1=mcts:settle=2", "0 or 1"), ("1=mcts:settle=-1", "0 or 1"),
                          ("5=greedy", "does not exist"), ("greedy", "SEAT=KIND"), ("1=mcts:iterations", "not a")]:
         with pytest.raises(BotSpecError, match=message):
             parse_seats([bad], 4)

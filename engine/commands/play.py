@@ -35,7 +35,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="seat (1-based) played at the terminal (repeatable)")
     p.add_argument("--bot", action="append", metavar="SEAT=KIND[:PARAMS]",
                    help="the bot in a seat (1-based; repeatable): random (the default), greedy, or"
-                        " mcts[:iterations=N,seconds=S,depth=N,exploration=C,rescale=0|1,epsilon=E,prior=N,paired=0|1]"
+                        " mcts[:iterations=N,seconds=S,depth=N,exploration=C,rescale=0|1,epsilon=E,prior=N,"
+                        "paired=0|1,settle=0|1]"
                         " (docs/analytics.md \"Bots\")")
     p.add_argument("--log", metavar="FILE", help="write the game log (JSON) here, for replay or resume")
     p.add_argument("--stop-after", type=int, metavar="N", help="stop after N decisions (save with --log)")

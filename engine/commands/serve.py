@@ -26,7 +26,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seats", help="who sits where, e.g. human,bot,bot (default: seat 1 human, the rest bots)")
     p.add_argument("--bot", action="append", metavar="SEAT=KIND[:PARAMS]",
                    help="the kind of a bot seat (1-based; repeatable): random (the default), greedy, or"
-                        " mcts[:iterations=N,seconds=S,depth=N,exploration=C,rescale=0|1,epsilon=E,prior=N,paired=0|1]"
+                        " mcts[:iterations=N,seconds=S,depth=N,exploration=C,rescale=0|1,epsilon=E,prior=N,"
+                        "paired=0|1,settle=0|1]"
                         " (docs/analytics.md \"Bots\")")
     p.add_argument("--seed", type=int, help="random seed (default: a fresh one per table)")
     p.add_argument("--option", action="append", metavar="NAME", help="turn on a pack option (repeatable)")

@@ -36,7 +36,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--option", action="append", metavar="NAME", help="turn on a pack option (repeatable)")
     p.add_argument("--bot", action="append", metavar="SEAT=KIND[:PARAMS]",
                    help="the bot in a seat (1-based; repeatable): random (the default), greedy, or"
-                        " mcts[:iterations=N,seconds=S,depth=N,exploration=C,rescale=0|1,epsilon=E,prior=N,paired=0|1]"
+                        " mcts[:iterations=N,seconds=S,depth=N,exploration=C,rescale=0|1,epsilon=E,prior=N,"
+                        "paired=0|1,settle=0|1]"
                         " (docs/analytics.md \"Bots\")")
     p.add_argument("--no-replay", action="store_true", help="skip the replay check (twice as fast)")
     p.add_argument("--format", choices=["text", "json"], default="text",

@@ -19,7 +19,7 @@ KINDS: dict[str, dict[str, type]] = {
     "random": {},
     "greedy": {},
     "mcts": {"iterations": int, "seconds": float, "depth": int, "exploration": float, "rescale": int,
-             "epsilon": float, "prior": int, "paired": int},
+             "epsilon": float, "prior": int, "paired": int, "settle": int},
 }
 # the parameters whose range is not "above 0": (lowest, highest, the range in words)
 RANGES: dict[str, tuple[float, float, str]] = {
@@ -28,6 +28,7 @@ RANGES: dict[str, tuple[float, float, str]] = {
     "epsilon": (1e-9, 1, "above 0 and at most 1"),
     "prior": (0, math.inf, "0 or more"),
     "paired": (0, 1, "0 or 1"),
+    "settle": (0, 1, "0 or 1"),
 }
 DEFAULT = "random"
 
@@ -78,7 +79,7 @@ class BotSpec:
             return MctsAgent(seed, seat, _whole(p.get("iterations")), _real(p.get("seconds")), _whole(p.get("depth")),
                              float(p.get("exploration", EXPLORATION)), bool(p.get("rescale", 0)),
                              float(p.get("epsilon", 1.0)), int(p.get("prior", 0)),
-                             bool(p.get("paired", 0)))
+                             bool(p.get("paired", 0)), bool(p.get("settle", 0)))
         return RandomAgent(seed, seat)
 
     @property

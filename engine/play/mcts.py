@@ -34,6 +34,13 @@ Three options make the search stronger where a position estimate decides (docs/a
   each option on other luck and the answer is nearly a coin; paired, the luck cancels in the comparison. Flat
   at the root (no tree below it: its branches would part the pairs), so the other seats' answers come from
   the rollouts (`epsilon`). Absent, or 0: the tree search, as before.
+- `settle`: a rollout cut at `depth` plays on to the bot's own next decision (or the end) before it is
+  judged. A cut after a fixed number of answers falls anywhere: often partway through another seat's
+  answers, where the part of its plan already given counts in the estimate (as promises: what an answer
+  would bring if nobody answered it) and the rest does not yet, so cuts differ by where they fell as much
+  as by what the option led to. Judged at the bot's own decision, every cut of a search stands at an alike
+  point, with each other seat's answers since the bot's last one all given. Absent, or 0: cut at `depth`,
+  as before.
 """
 
 from __future__ import annotations
@@ -45,7 +52,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.play.agents import decision_rng
+from engine.play.agents import Agent, decision_rng
 from engine.play.greedy import one_step
 from engine.play.match import Match
 from engine.runtime.decision import Decision
@@ -92,17 +99,18 @@ class _Range:
 class MctsAgent:
     """Searches `iterations` samples per decision, or as many as fit in `seconds` (a time budget makes
     the games depend on the machine's speed); `depth` cuts rollouts short and scores the position there
-    (0: no rollout); `rescale`, `epsilon`, `prior` and `paired` as the module says."""
+    (0: no rollout); `rescale`, `epsilon`, `prior`, `paired` and `settle` as the module says."""
 
     kind = "mcts"
 
     def __init__(self, seed: int, seat: int, iterations: int | None = None, seconds: float | None = None,
                  depth: int | None = None, exploration: float = EXPLORATION, rescale: bool = False,
-                 epsilon: float = 1.0, prior: int = 0, paired: bool = False) -> None:
+                 epsilon: float = 1.0, prior: int = 0, paired: bool = False, settle: bool = False) -> None:
         self.seed, self.seat = seed, seat
         self.iterations = iterations if iterations is not None or seconds is not None else DEFAULT_ITERATIONS
         self.seconds, self.depth, self.exploration = seconds, depth, exploration
         self.rescale, self.epsilon, self.prior, self.paired = rescale, epsilon, prior, paired
+        self.settle = settle
         self.match: Match | None = None
 
     def bind(self, match: Match) -> None:
@@ -235,12 +243,16 @@ class _Search:
 
     def roll_out(self, game: Match, rng: random.Random, said: list[Key]) -> None:
         """Play `game` on for `depth` answers (to the end without one; not at all at 0), answered inside the
-        flow (`run`) by `_Rollout`; its answers are added to `said`."""
+        flow (`run`) by `_Rollout`; its answers are added to `said`. With `settle`, a rollout cut at `depth`
+        plays on to the bot's own next decision (or the end)."""
         depth = self.agent.depth
         if game.decision is not None and depth != 0:
             rollout = _Rollout(rng, self.agent.epsilon, self.table, said)
-            game.run([rollout] * len(game.outcome().results),
-                     stop_after=None if depth is None else len(game.log) + depth)
+            agents: list[Agent] = [rollout] * len(game.outcome().results)
+            game.run(agents, stop_after=None if depth is None else len(game.log) + depth)
+            if self.agent.settle:
+                while game.decision is not None and game.decision.seat != self.agent.seat:
+                    game.run(agents, stop_after=len(game.log) + 1)
 
     def learn(self, said: list[Key], results: list[float]) -> None:
         """The rollouts' table (`epsilon`) credits every answer in `said` with its seat's result."""
