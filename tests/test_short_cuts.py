@@ -179,6 +179,19 @@ def test_the_untraced_flow_starts_a_round_inline_and_pays_for_it() -> None:
     assert "round_started" not in _names(pack.untraced_flow) and "round_started" in _names(pack.flow)
 
 
+@pytest.mark.parametrize("name", ["goofspiel", "tic-tac-toe", "robot-factory"])
+def test_the_untraced_flow_asks_in_the_steps_the_traced_flow_asks_in(name: str) -> None:
+    """The untraced flow drops step-name stores nothing reads (a seat loop's pass puts its step's name back
+    once, after the loop): every decision still names the step the traced flow names, and the games end the
+    same."""
+    pack = load_pack(name)
+    plain = Match.played(pack, 2, 7, [RandomAgent(7, s) for s in range(2)])
+    traced = Match(pack, 2, 7, forkable=True)
+    traced.run([RandomAgent(7, s) for s in range(2)])
+    assert [a.step for a in plain.log] == [a.step for a in traced.log] and plain.log
+    assert plain.game.state.digest() == traced.game.state.digest()
+
+
 _SUMMED = """
 counters:
   total: {name: Total, scope: global}

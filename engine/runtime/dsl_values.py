@@ -296,6 +296,8 @@ def offer(things: list[Any]) -> tuple[list[Any], list[str] | None]:
                 return _distinct_items(things)
         elif set(map(type, things)) == _INTS and len(set(things)) == size:   # (C loops: at every choice)
             return list(things), None
+    elif size == 1 and things[0].__class__ is Item:   # one item (a last card, taken without asking): its name
+        return [things[0]], None
     options = distinct(things)
     return options, option_labels(options)
 
