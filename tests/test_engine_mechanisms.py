@@ -212,6 +212,27 @@ def test_market_row_refills_and_bag_draws_at_random(tmp_path: Path) -> None:
     assert len(seen) > 1
 
 
+def test_a_market_refills_after_a_move_of_an_item_read_from_it_by_index(tmp_path: Path) -> None:
+    """A move of `Z[k]` knows the item lies in zone Z and leaves out the tests Z's definition rules out; a
+    market keeps its refill, a plain zone (`hand`) needs none."""
+    pack = make_pack(tmp_path, COUNTERS.replace(
+        "  pile: {scope: global}\n",
+        "  pile: {scope: global}\n  market: {scope: global, keep_filled: 2, draw_from: deck}\n") + textwrap.dedent("""\
+        flow:
+          - id: turn
+            each_player:
+              - id: go
+                do: |
+                  draw 2 from deck to market
+                  move market[1] to hand
+                  move hand[1] to pile
+        """))
+    session = Match(pack, 1, 1)
+    state = session.game.state
+    assert len(state.zones["market"].items) == 2 and len(state.zones["deck"].items) == 0
+    assert len(state.zones["pile"].items) == 1 and not state.players[0].zones["hand"].items
+
+
 _BAG_PACKS: dict[int, Pack] = {}
 
 
@@ -695,3 +716,11 @@ def test_an_effect_attribute_or_action_that_does_itself_is_a_rule_error_not_a_cr
     body = body.replace("do: 'repeat choose o in shop \"buy\" { pay o.price; do o.reward }'", 'do: "do cheap"')
     with pytest.raises(RuleError, match="'Cheap' has no action that can be done now"):
         Match(make_pack(tmp_path / "b", body), 1, 1)
+
+
+def test_a_pack_knows_how_many_items_its_largest_match_has() -> None:
+    """No rule makes an item, so a zone of a pack with at most SIZE_FREE items never needs its size paid for:
+    a written-out move or draw leaves that test out (the hostile case `hang-move-in-a-huge-zone` keeps it)."""
+    from engine.runtime.defs import items_at_most
+    goofspiel = load_pack("goofspiel")
+    assert goofspiel.max_players == 2 and items_at_most(goofspiel) == 13 + 2 * 13

@@ -161,7 +161,7 @@ def test_every_state_field_is_in_the_hash() -> None:
     base = state.digest()
     mutations = {
         "step": lambda s: setattr(s, "step", s.step + "x"),
-        "periods": lambda s: s.periods.__setitem__("turn", s.periods["turn"] + 1),
+        "periods": lambda s: setattr(s, "turns", s.turns + 1),
         "decisions": lambda s: setattr(s, "decisions", s.decisions + 1),
         "firings": lambda s: setattr(s, "firings", s.firings + 1),
         "work": lambda s: setattr(s, "work", s.work + 1),

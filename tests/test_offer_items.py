@@ -102,3 +102,17 @@ def test_a_zone_remembers_names_that_differ_only_until_an_item_comes_in() -> Non
             if labels is None and len(options) == len(things) > 1:
                 assert zone.names_differ and len({t.comp.name for t in things}) == len(things)
     assert skipped > 1000 and merged > 1000
+
+
+def test_a_new_match_knows_which_starting_zones_hold_items_whose_names_differ() -> None:
+    """`new_state` marks a zone whose starting items' names all differ (`Layout.names_differ`), so the first
+    choice over it skips `offer`'s pass; a zone of items with clashing names starts unmarked. A single item is
+    offered with no labels (its name, made if read), as `distinct` then `option_labels` would label it."""
+    for name in ("goofspiel", "robot-factory", "tic-tac-toe"):
+        state = new_state(load_pack(name), 2, 1)
+        for zone in state.all_zones():
+            if zone.items:
+                assert zone.names_differ == (len({i.comp.name for i in zone.items}) == len(zone.items))
+        item = state.items[0]
+        options, labels = offer([item])
+        assert options == [item] and labels is None and option_labels(distinct([item])) == [item.comp.name]

@@ -38,7 +38,7 @@ from engine.diagnostics import did_you_mean
 from engine.dsl.parse import DslText, branch_parts, choice_binders, label_text
 from engine.dsl.walk import STATEMENT
 from engine.runtime.decision import DONE, YES
-from engine.runtime.defs import Effect, Pack, ZoneDef, item_names_unique
+from engine.runtime.defs import Effect, Pack, ZoneDef, item_names_unique, items_at_most
 from engine.runtime.dsl_values import offer, option_labels
 from engine.runtime.limits import DRAW_WORK, MAX_OPTIONS, MAX_VALUE, SIZE_FREE
 from engine.usage import Usage
@@ -314,7 +314,7 @@ class EffectCompiler(ExprCompiler):
         # has one, draws at random and refills from no other zone, onto the end of a zone without a capacity,
         # nobody watching; anything else takes `draw`. Tests a zone's definition rules out are left out.
         tests = ["game.observers", "not I", *self._size_tests(src, "S"), *self._size_tests(dst, "D"),
-                 "len(I) > FREE", *(() if deck is not None else ("S.zdef.random_draw", "S.zdef.refill_from"))]
+                 *self._bulk_test("I"), *(() if deck is not None else ("S.zdef.random_draw", "S.zdef.refill_from"))]
         return stmts("S = SRC\nD = DST\nI = S.items\nif " + " or ".join(tests) + ":\n"
                      "    game.draw(ctx, S, D, 1)\nelse:\n    t_state.work += WORK\n"
                      "    if t_state.work > game.work_limit:\n"
@@ -333,7 +333,11 @@ class EffectCompiler(ExprCompiler):
             return stmts("game.move(ctx, I, Z, TOP)", I=item, Z=zone, TOP=const(top is not None)), None
         # the usual move written out (`Interpreter.move`'s last branch, no call): out of a zone onto the end of
         # another without a capacity, nobody watching, no refill; anything else takes `move`
-        tests = ["O is None", "O.keep_filled", *self._size_tests(zone, "D"), "game.observers", "len(O.items) > FREE"]
+        # an item just read from a zone named by id (`hand[1]`) lies in it: it is somewhere, and that zone's
+        # definition says whether it can be a market
+        origin = self._zone_def(item, "cog_item_of")
+        tests = [*(("O is None", "O.keep_filled") if origin is None else self._size_tests(origin, "O")),
+                 *self._size_tests(zone, "D"), "game.observers", *self._bulk_test("O.items")]
         return stmts("T = I\nD = Z\nO = T.zone\nif " + " or ".join(tests) + ":\n"
                      "    game.move(ctx, T, D, False)\nelse:\n"
                      "    O.items.remove(T)\n    D.items.append(T)\n    D.names_differ = False\n    D.hears = None\n"
@@ -341,15 +345,22 @@ class EffectCompiler(ExprCompiler):
                      T=self.unit.temp(), I=item,
                      D=self.unit.temp(), Z=zone, O=self.unit.temp(), FREE=const(SIZE_FREE)), None
 
-    def _zone_def(self, node: ast.expr) -> ZoneDef | None:
-        """The definition of the zone `node` reads, when it names one (`zone_named`)."""
-        zid = getattr(node, "cog_zone", None)
+    def _bulk_test(self, items: str) -> list[str]:
+        """A written-out move's or draw's test of its source's size (past SIZE_FREE items the search and the
+        shift are paid for: `move` and `draw` do that), left out when no zone of the pack can hold that many."""
+        return [] if items_at_most(self.pack) <= SIZE_FREE else [f"len({items}) > FREE"]
+
+    def _zone_def(self, node: ast.expr, tag: str = "cog_zone") -> ZoneDef | None:
+        """The definition of the zone `node` reads, when it names one (`zone_named`); with `tag`
+        "cog_item_of", of the zone an item `node` reads was just read from (`expr.py` `_x_index`)."""
+        zid = getattr(node, tag, None)
         return None if zid is None else self.pack.zones.get(zid)
 
-    def _size_tests(self, node: ast.expr, local: str) -> list[str]:
-        """The run-time tests a written-out move or draw makes of zone `local` (read from `node`): the
-        destination's capacity (`D`), the source's market size (`S`), unless its definition has none."""
-        zdef = self._zone_def(node)
+    def _size_tests(self, node: ast.expr | ZoneDef, local: str) -> list[str]:
+        """The run-time tests a written-out move or draw makes of zone `local` (read from `node`, or of the
+        definition given): the destination's capacity (`D`), the source's market size (`S`, `O`), unless its
+        definition has none."""
+        zdef = node if isinstance(node, ZoneDef) else self._zone_def(node)
         attr = "capacity" if local == "D" else "keep_filled"
         if zdef is not None and not getattr(zdef, attr) and attr not in zdef.sizes:
             return []
@@ -537,7 +548,8 @@ class EffectCompiler(ExprCompiler):
             made = isinstance(options, ast.ListComp) or getattr(options, "cog_made", False)
             options = expr("offer(X, MADE)", X=paid(options), MADE=const(made))
             # a zone's own items: `offer`'s quick case (`Zone.names_differ`) tested here, without the call
-            options.cog_zone_items = body.legal is None and kind_of(coll) == "zone"  # type: ignore[attr-defined]
+            # (the zone itself, read into a local: its flag is read there, not through its first item)
+            options.cog_zone_items = coll if body.legal is None and kind_of(coll) == "zone" else None  # type: ignore[attr-defined]
         return self._item_asker(py, options, prompt, body, repeat, optional), (None if repeat or optional else legal)
 
     def _combination_choice(self, binders: list[tuple[Token, Any]], prompt_tok: Token | Tree | None, body_t: Tree,
@@ -587,17 +599,22 @@ class EffectCompiler(ExprCompiler):
         stop = stmts("if V is None:\n    break", V=chosen) if may_stop else []
         after = self._committed(stmts("try:\n    BODY\nexcept StopLoop:\n    break", BODY=body.body or [ast.Pass()])
                                 if repeat else [*body.body, ast.Break()])
-        if isinstance(options, ast.Call) and getattr(options, "cog_zone_items", False):
-            offering = stmts("C = X\nif len(C) > 1 and C[0].zone.names_differ and C[0].zone.items is C:\n"
-                             "    T = list(C)\n    L = None\nelse:\n    T, L = offer(C)", C=self.unit.temp(),
-                             X=options.args[0], T=things, L=labels)
+        zone = getattr(options, "cog_zone_items", None) if isinstance(options, ast.Call) else None
+        if zone is not None:
+            held = self.unit.temp()
+            offering = stmts("Z = ZONE\nC = ITEMS\nif len(C) > 1 and Z.names_differ:\n"
+                             "    T = list(C)\n    L = None\nelse:\n    T, L = offer(C)", Z=held, ZONE=zone,
+                             C=self.unit.temp(), ITEMS=paid(expr("Z.items", Z=held)), T=things, L=labels)
         else:
             offering = stmts("T, L = OPTIONS", T=things, L=labels, OPTIONS=options)
+        fresh = self._fresh()
+        # (arguments equal to `ask`'s defaults left out: a call's every argument is a load and a copy)
+        tail = ", OPT, None, FRESH" if self.pack.anytime else ", OPT" if may_stop else ""
         return stmts("while True:\n    OFFERING\n    if not T:\n        break\n"
-                     "    DONE_\n    V = game.ask(ctx, 'choose', P, L, T, OPT, None, FRESH)\n"
+                     f"    DONE_\n    V = game.ask(ctx, 'choose', P, L, T{tail})\n"
                      "    if V is reask:\n        continue\n    STOP\n    AFTER",
                      T=things, OFFERING=offering, L=labels, DONE_=done or [ast.Pass()], V=chosen, P=prompt,
-                     OPT=const(may_stop), STOP=stop or [ast.Pass()], AFTER=after, FRESH=self._fresh())
+                     OPT=const(may_stop), STOP=stop or [ast.Pass()], AFTER=after, FRESH=fresh)
 
     def _fresh(self) -> ast.expr:
         """`ask`'s `fresh` for a choice that can work its options out again: only a pack with anytime actions

@@ -464,6 +464,9 @@ class ExprCompiler(Walker):
             read = kinded(expr(code, L=self.unit.temp(), A=self.read(coll), I=i, J=const(i.value - 1)),
                           element_kind(coll))
             read.cog_plain = expr("index(A, I)", A=self.read(coll), I=i)  # type: ignore[attr-defined] # see _finished
+            # an item read from a zone named by id lies in that zone (every item in a zone's list has it as its
+            # `zone`): a move of it can leave out the tests its definition rules out (effect.py `_s_move`)
+            read.cog_item_of = getattr(coll, "cog_zone", None)  # type: ignore[attr-defined]
             return read
         return kinded(expr("index(A, I)", A=self.read(coll), I=i), element_kind(coll))
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import ast
 import copy
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from engine.compile.acting import ACTING
@@ -62,8 +62,8 @@ class FlowCompiler:
         prologue = stmts("S = game.state", S=self.state)
         first = stmts("F = S.step\nW = game.observers", F=self.first_step, S=self.state, W=self.observers)
         return (self.c.function(lambda c: [*prologue, *body]),
-                self.c.function(lambda c: [*prologue, *first, *_untraced(body, self.state, self.observers)],
-                                "untraced"))
+                self.c.function(lambda c: [*prologue, *first, *_untraced(body, self.state, self.observers,
+                                                                         self.c.unit.temp)], "untraced"))
 
     def steps(self, src: SourceFile, path: tuple, data: Any, prefix: str = "") -> list[ast.stmt]:
         return [node for i, d in enumerate(data or []) for node in self.step(src, (*path, i), d, prefix)]
@@ -146,9 +146,11 @@ class FlowCompiler:
         with self.c.acting_as(me):
             body = self.steps(src, (*path, key), d[key], prefix)
         outer, seat = self.c.unit.temp(), self.c.unit.temp()
-        return stmts("O = ctx.seat\nfor S in SEATS:\n    ST.periods['turn'] += 1\n    ctx.seat = S\n"
+        code = stmts("O = ctx.seat\nfor S in SEATS:\n    ST.turns += 1\n    ctx.seat = S\n"
                      "    ME = game.seats[S]\n    BODY\nctx.seat = O", O=outer, S=seat, ST=self.state, SEATS=seats,
                      ME=me, BODY=body or [ast.Pass()])
+        code[1].cog_seat_loop = True  # type: ignore[attr-defined]  # (`_after_seat_loops`)
+        return code
 
     def _each_player(self, src: SourceFile, path: tuple, d: Any, prefix: str) -> list[ast.stmt]:
         return self._per_player(src, path, d, "each_player", prefix)
@@ -216,7 +218,7 @@ class FlowCompiler:
         assert isinstance(loop, ast.Try) and isinstance(loop.body[0], ast.While)
         started = loop.body[0].body[1]
         assert isinstance(started, ast.Expr)
-        _untraced_as(started, stmts("S.periods['round'] += 1\nS.work += 1\nif S.work > game.work_limit:\n"
+        _untraced_as(started, stmts("S.rounds += 1\nS.work += 1\nif S.work > game.work_limit:\n"
                                     "    raise game.out_of_work('a flow repeat')\nif game.observers:\n"
                                     "    game.round_told(N)", S=self.state, N=n))
         return code
@@ -258,10 +260,19 @@ class _Untrace(ast.NodeTransformer):
         return self.visit(plain)
 
 
-class _GameReads(ast.NodeTransformer):
-    """`game.state` and `game.observers` read from the flow's locals (the match's one state; its observers
-    list, which `watch` and `unwatch` change in place), outside lambdas and comprehensions (where a local
+class _OutsideNested(ast.NodeTransformer):
+    """A rewrite of the flow's own code to read a local: not inside lambdas and comprehensions (where a local
     would become a closure cell)."""
+
+    def _nested(self, node: ast.AST) -> ast.AST:
+        return node
+
+    visit_Lambda = visit_ListComp = visit_SetComp = visit_DictComp = visit_GeneratorExp = _nested  # noqa: N815
+
+
+class _GameReads(_OutsideNested):
+    """`game.state` and `game.observers` read from the flow's locals (the match's one state; its observers
+    list, which `watch` and `unwatch` change in place)."""
 
     def __init__(self, state: str, observers: str) -> None:
         self.locals = {"state": state, "observers": observers}
@@ -273,84 +284,80 @@ class _GameReads(ast.NodeTransformer):
             return ast.copy_location(ast.Name(local, ast.Load()), node)
         return self.generic_visit(node)
 
-    def _nested(self, node: ast.AST) -> ast.AST:
-        return node
 
-    visit_Lambda = visit_ListComp = visit_SetComp = visit_DictComp = visit_GeneratorExp = _nested  # noqa: N815
+class _SharedZones(_OutsideNested):
+    """`S.zones['ID']` (a shared zone of the flow's one state, whose zones dict is made once with every shared
+    zone in it and never changes) read from a local set at the flow's start, outside lambdas and comprehensions:
+    a local read instead of an attribute read and a dict lookup."""
+
+    def __init__(self, state: str, temp: Callable[[], str]) -> None:
+        self.state, self.temp = state, temp
+        self.found: dict[str, str] = {}   # zone id -> its local
+
+    def visit_Subscript(self, node: ast.Subscript) -> ast.AST:
+        read, key = node.value, node.slice
+        if isinstance(node.ctx, ast.Load) and isinstance(key, ast.Constant) and isinstance(key.value, str) \
+                and isinstance(read, ast.Attribute) and read.attr == "zones" and isinstance(read.value, ast.Name) \
+                and read.value.id == self.state:
+            local = self.found.get(key.value)
+            if local is None:
+                local = self.found[key.value] = self.temp()
+            return ast.copy_location(ast.Name(local, ast.Load()), node)
+        return self.generic_visit(node)
+
+    def reads(self) -> list[ast.stmt]:
+        return [node for zid, local in self.found.items()
+                for node in stmts("L = S.zones[Z]", L=local, S=self.state, Z=const(zid))]
 
 
-def _untraced(body: list[ast.stmt], state: str, observers: str) -> list[ast.stmt]:
+def _untraced(body: list[ast.stmt], state: str, observers: str, temp: Callable[[], str]) -> list[ast.stmt]:
     """A copy of the flow's body without its trace bookkeeping (the nodes `_untraced_as` marked), reading
-    `game.state` and `game.observers` from the locals `state` and `observers`."""
+    `game.state` and `game.observers` from the locals `state` and `observers`, and the shared zones from locals
+    set at its start (`temp` names them)."""
     module = _GameReads(state, observers).visit(_Untrace().visit(ast.Module(copy.deepcopy(body), [])))
-    for node in ast.walk(module):   # (a block's loops are changed before their own bodies are walked)
+    shared = _SharedZones(state, temp)
+    module = shared.visit(module)
+    module.body[:0] = shared.reads()
+    for node in ast.walk(module):
         for field in ("body", "orelse", "finalbody"):
             block = getattr(node, field, None)
             if isinstance(block, list) and block and isinstance(block[0], ast.stmt):
                 block[:] = _live_step_stores(block)
+    for node in ast.walk(module):
+        for field in ("body", "orelse", "finalbody"):
+            block = getattr(node, field, None)
+            if isinstance(block, list) and any(getattr(stmt, "cog_seat_loop", False) for stmt in block):
+                block[:] = _live_step_stores(_after_seat_loops(block))
     return module.body or [ast.Pass()]
+
+
+def _after_seat_loops(block: list[ast.stmt]) -> list[ast.stmt]:
+    """`block` with the step store that ends each pass of a seat loop (`_per_player`: the name of the step the
+    loop runs in, put back) made once, after the loop and the restore of `ctx.seat` that follows it. The next
+    pass's first statements (the turn count, the seat, its player) read no step name before its first step
+    stores its own; a loop of no pass leaves the name the store would put back; a pass that ends by an
+    exception ends before the store either way."""
+    out: list[ast.stmt] = []
+    moved: ast.stmt | None = None
+    for stmt in block:
+        out.append(stmt)
+        if moved is not None:      # after the loop's `ctx.seat = O`
+            out.append(moved)
+            moved = None
+        if getattr(stmt, "cog_seat_loop", False) and isinstance(stmt, ast.For) and len(stmt.body) > 4 \
+                and _stores_step(stmt.body[3]) and _stores_step(stmt.body[-1]):   # (3: the pass's own statements)
+            moved = stmt.body.pop()
+    if moved is not None:
+        out.append(moved)
+    return out
 
 
 def _live_step_stores(block: list[ast.stmt]) -> list[ast.stmt]:
     """`block` without its `pass`es (what the bookkeeping cut left) and without a store of the step name that
-    a later store overwrites with only `_bookkeeping` between (a step's end, then its sibling's start).
-
-    A seat loop's body ends by putting back its step's name and starts its next pass (after the seat's
-    bookkeeping) by storing its first step's: that last store is made once, after the loop, instead (the loop
-    has no `break`; with no pass at all the name stored is the one the step already had). At every statement
-    that is not bookkeeping the step's name is what it was, so what any rule, decision or error sees is too."""
+    the next statement overwrites (a step's end, then its sibling's start: nothing runs in between)."""
     block = [stmt for stmt in block if stmt.__class__ is not ast.Pass] or block[:1]
-    moved: list[ast.stmt] = []
-    for stmt in block:
-        moved.append(stmt)
-        last = stmt.body[-1] if isinstance(stmt, ast.For) else None
-        if isinstance(stmt, ast.For) and isinstance(last, ast.Assign) and _stores_step(last) and not stmt.orelse \
-                and len(stmt.body) > 1 and isinstance(last.value, ast.Constant) and _overwritten(stmt.body, 0) \
-                and not any(isinstance(n, (ast.Break, ast.Continue)) for n in _same_loop(stmt.body)):
-            moved.append(stmt.body.pop())
-    return [stmt for i, stmt in enumerate(moved) if not (_stores_step(stmt) and _overwritten(moved, i + 1))]
-
-
-def _overwritten(block: list[ast.stmt], start: int) -> bool:
-    """The statements of `block` from `start` store the step's name before anything but bookkeeping runs."""
-    for stmt in block[start:]:
-        if _stores_step(stmt):
-            return True
-        if not _bookkeeping(stmt):
-            return False
-    return False
-
-
-def _bookkeeping(stmt: ast.stmt) -> bool:
-    """A statement of the flow's own that cannot read the step's name, fail or run a rule: a local or the
-    context's seat set to a local, a constant or a seat's player (`game.seats[S]`), a period counted, `pass`."""
-    if stmt.__class__ is ast.Pass:
-        return True
-    if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
-        target, value = stmt.targets[0], stmt.value
-        return (isinstance(target, ast.Name) or (isinstance(target, ast.Attribute) and target.attr == "seat"
-                                                 and isinstance(target.value, ast.Name) and target.value.id == "ctx")) \
-            and (isinstance(value, (ast.Name, ast.Constant)) or (
-                isinstance(value, ast.Subscript) and isinstance(value.slice, ast.Name)
-                and isinstance(value.value, ast.Attribute) and value.value.attr == "seats"
-                and isinstance(value.value.value, ast.Name) and value.value.value.id == "game"))
-    return isinstance(stmt, ast.AugAssign) and isinstance(stmt.value, ast.Constant) \
-        and isinstance(stmt.target, ast.Subscript) and isinstance(stmt.target.value, ast.Attribute) \
-        and stmt.target.value.attr == "periods" and isinstance(stmt.target.slice, ast.Constant)
-
-
-def _same_loop(body: list[ast.stmt]) -> list[ast.AST]:
-    """The nodes of a loop's body outside any loop nested in it (where a `break` would end this loop)."""
-    out: list[ast.AST] = []
-    todo: list[ast.AST] = list(body)
-    while todo:
-        node = todo.pop()
-        out.append(node)
-        if not isinstance(node, (ast.For, ast.While, ast.AsyncFor, ast.FunctionDef, ast.Lambda)):
-            todo.extend(ast.iter_child_nodes(node))
-        else:
-            todo.extend(node.orelse if isinstance(node, (ast.For, ast.While, ast.AsyncFor)) else [])
-    return out
+    return [stmt for stmt, after in zip(block, [*block[1:], None], strict=True)
+            if not (_stores_step(stmt) and _stores_step(after))]
 
 
 def _stores_step(stmt: ast.stmt | None) -> bool:

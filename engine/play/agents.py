@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import random
 from collections import deque
-from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from collections.abc import Callable, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Protocol, cast, runtime_checkable
 
 from engine.errors import CogworkError
 from engine.runtime.decision import Decision
@@ -47,14 +47,33 @@ def decision_rng(seed: int, seat: int, answers: int) -> random.Random:
     return random.Random(f"{seed}/{seat}/{answers}")
 
 
-class RandomAgent:
+class BySize:
+    """An agent that answers from the number of options alone (`choose_by_size`): a match played through asks it
+    without making the `Decision`, which its log makes only if read (`by_size`)."""
+
+    def choose(self, view: Mapping[str, Any], decision: Decision) -> int:
+        return self.choose_by_size(decision.size)
+
+    def choose_by_size(self, size: int) -> int:
+        raise NotImplementedError
+
+
+def by_size(agent: object) -> Callable[[int], int] | None:
+    """The agent's `choose_by_size` when its `choose` is `BySize`'s (a subclass that overrides `choose` reads
+    the decision), else None."""
+    if getattr(type(agent), "choose", None) is BySize.choose:
+        return cast(BySize, agent).choose_by_size
+    return None
+
+
+class RandomAgent(BySize):
     """Uniform over legal options; exactly one RNG draw per decision, so replays can fast-forward."""
 
     def __init__(self, seed: int, seat: int) -> None:
         self.rng = random.Random(f"{seed}/{seat}")
 
-    def choose(self, view: Mapping[str, Any], decision: Decision) -> int:
-        return int(self.rng.random() * decision.size)
+    def choose_by_size(self, size: int) -> int:
+        return int(self.rng.random() * size)
 
     def observe(self, decision: Decision, index: int) -> None:
         self.rng.random()

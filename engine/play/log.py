@@ -18,7 +18,7 @@ from typing import Any
 from engine.diagnostics import Diagnostic, PackError, did_you_mean
 from engine.packs.schema_check import is_valid, validate
 from engine.packs.source import SourceFile, load_yaml
-from engine.runtime.decision import Decision
+from engine.runtime.decision import KINDS, Decision, Prompt
 
 LOG_FORMAT = 1
 MAX_LOG_BYTES = 64 * 1024 * 1024
@@ -71,6 +71,51 @@ class Answer:
 
     def __repr__(self) -> str:
         return f"Answer({self.to_json()!r})"
+
+
+class LoggedAnswer(Answer):
+    """An `Answer` whose two slots its maker stores itself (a match played through logs one a decision): a class
+    call without an `__init__` frame or an argument tuple. The same object as `Answer(...)`'s."""
+
+    __slots__ = ()
+    __init__ = object.__init__
+
+
+class UnmadeAnswer(Answer):
+    """An answer of an agent that answers by the number of options alone (`agents.BySize`, in a match played
+    through): `Interpreter.ask` stores the decision's fields here and makes no `Decision`; it is made, the same
+    as the class call would make it, at the first read of `decision` (a game never read makes none). One object
+    a decision instead of two: fewer to make, to free and for the collector to walk."""
+
+    __slots__ = ("asked_kind", "asked_labels", "asked_open", "asked_prompt", "asked_rules", "asked_seat",
+                 "asked_step", "asked_values", "made")
+    __init__ = object.__init__
+    asked_seat: int
+    asked_kind: str
+    asked_prompt: Prompt
+    asked_labels: list[str] | None
+    asked_values: list[Any]
+    asked_step: str
+    asked_rules: list[str] | tuple[str, ...]
+    asked_open: bool
+    made: Decision
+
+    @property
+    def decision(self) -> Decision:  # type: ignore[override]  # (the slot of `Answer` it overrides stays empty)
+        try:
+            return self.made
+        except AttributeError:
+            made = self.made = Decision(self.asked_seat, KINDS[self.asked_kind], self.asked_prompt, self.asked_labels,
+                                        self.asked_values, self.asked_step, self.asked_rules, self.asked_open)
+            return made
+
+    @property
+    def seat(self) -> int:
+        return self.asked_seat
+
+    @property
+    def step(self) -> str:
+        return self.asked_step
 
 
 @dataclass

@@ -25,10 +25,10 @@ from typing import Any, cast
 from greenlet import GreenletExit, getcurrent, greenlet
 
 from engine.errors import GameOver, MoveError, RuleError, StopLoop
-from engine.play.agents import Agent, Searcher, is_searcher
-from engine.play.log import Answer, GameLog
+from engine.play.agents import Agent, Searcher, by_size, is_searcher
+from engine.play.log import Answer, GameLog, LoggedAnswer, UnmadeAnswer
 from engine.runtime.context import Ctx
-from engine.runtime.decision import Decision, DecisionKind
+from engine.runtime.decision import Decision, DecisionKind, not_an_option
 from engine.runtime.defs import Pack
 from engine.runtime.determinize import (
     DealPlan,
@@ -40,7 +40,7 @@ from engine.runtime.determinize import (
     seen_items,
 )
 from engine.runtime.events import Event, EventKind
-from engine.runtime.interpreter import NEVER, Interpreter
+from engine.runtime.interpreter import NEVER, AgentFailed, InPlace, Interpreter
 from engine.runtime.scoring import PlayerResult, Verdict, estimates, final_scores, team_lost, verdict
 from engine.runtime.state import Item
 from engine.runtime.views import SeatView, in_simultaneous, seen_key, snapshot, state_hash
@@ -138,17 +138,18 @@ class Match:
         flow = self.pack.flow if game.trace is not None else self.pack.untraced_flow
         assert flow is not None
         self._thread = threading.get_ident()
-        driver, game.pause = game.pause, self._answerer(agents)
+        # the agents answer inside `ask` (a searching agent, which reads its match, plays through `run`)
+        driver, game.pause = game.pause, self._in_place(agents)
         try:
             flow(Ctx(game, None))
         except GameOver:
             pass
         except StopLoop as exc:
             raise _stop_outside_repeat(exc) from None
-        except _AgentFailed as failed:
+        except AgentFailed as failed:
             raise failed.error from None
         finally:
-            game.pause = driver
+            game.pause = driver   # (the agents' views hold the game)
         self._ended()
 
     def _note_forced(self, seat: int | None, kind: str, label: str) -> None:
@@ -239,7 +240,7 @@ class Match:
 
     def _record(self, decision: Decision, index: int) -> None:
         if type(index) is not int or not 0 <= index < decision.size:   # True is no option
-            raise MoveError(f"option {index!r} is not one of the {decision.size} options")
+            raise not_an_option(index, decision.size)
         self.log.append(Answer(decision, index))
         if ANSWERED in self.game.heard:
             said = {"step": decision.step, "kind": decision.kind.value}
@@ -653,33 +654,24 @@ class Match:
             self._run(agents, stop_after)
 
     def _answerer(self, agents: list[Agent]) -> Callable[[Decision], int]:
-        """What `Interpreter.ask` calls to have the agents answer in place: the seat's agent chooses, the answer
-        is logged. An agent's error is wrapped on its way out through the flow (`_AgentFailed`)."""
-        views = [SeatView(self.game, seat) for seat in range(len(self.game.state.players))]   # one a seat, lazy
-        chooses = [agent.choose for agent in agents]
-        record, log, heard = self._record, self.log, self.game.heard   # (changed in place)
-        new_answer = object.__new__
+        """What `Interpreter.ask` calls (`pause`) to have the agents answer in a match that can pause: the match
+        notes the decision (a searching agent reads its match: `determinize` starts from it), then the seat's
+        agent answers as in a match played through (`InPlace`)."""
         match = self
+        answering = self._in_place(agents)
 
         def answer_here(decision: Decision) -> int:
-            seat = decision.seat
-            match.decision = decision   # a searching agent reads its match (`determinize` starts from this)
-            try:
-                index = chooses[seat](views[seat], decision)
-                if ANSWERED in heard or index.__class__ is not int or not 0 <= index < decision.size:
-                    record(decision, index)            # checked, told
-                else:
-                    # what `_record` does with a good index, unwatched: `Answer(decision, index)` stored a field
-                    # at a time (no `__init__` frame: every decision of every game played through)
-                    answer = new_answer(Answer)
-                    answer.decision = decision
-                    answer.index = index
-                    log.append(answer)
-            except Exception as exc:  # the generated code would take it for a content mistake
-                raise _AgentFailed(exc) from None
-            return index
+            match.decision = decision
+            return answering(decision)
 
         return answer_here
+
+    def _in_place(self, agents: list[Agent]) -> InPlace:
+        """The agents answering inside `ask` (`InPlace`), logging to this match's log."""
+        game = self.game
+        return InPlace([agent.choose for agent in agents], [by_size(agent) for agent in agents],
+                       [SeatView(game, seat) for seat in range(len(game.state.players))],   # (lazy)
+                       game.heard, self.log, LoggedAnswer, UnmadeAnswer, self._record)
 
     def _run(self, agents: list[Agent], stop_after: int | None) -> None:
         game = self.game
@@ -700,7 +692,7 @@ class Match:
                 decision = self.decision
                 index = answer_here(decision)
                 self._advance(index)
-        except _AgentFailed as failed:
+        except AgentFailed as failed:
             raise failed.error from None
         finally:
             game.pause = self._parent().switch
@@ -887,11 +879,3 @@ class _Owned:
 
     def __exit__(self, *exc: object) -> None:
         self.match._busy.release()
-
-
-class _AgentFailed(BaseException):
-    """An agent's error on its way out through the flow, past handlers meant for content mistakes."""
-
-    def __init__(self, error: Exception) -> None:
-        super().__init__(error)
-        self.error = error

@@ -171,7 +171,7 @@ def play_one(pack: Pack, players: int, seed: int, options: dict[str, bool], chec
     game = session.game
     record = GameRecord(seed, players, [r.score for r in outcome.results], outcome.winners, outcome.decisions,
                         outcome.hash, verdict=outcome.verdict.value, coverage=coverage.counts,
-                        rounds=game.state.periods["round"], ranks=[r.rank for r in outcome.results], bots=bots)
+                        rounds=game.state.rounds, ranks=[r.rank for r in outcome.results], bots=bots)
     if check_replay and not _replays_through(pack, session, outcome.hash, options):
         try:   # not shown so: replayed from its written log the paused way, which words a failure as always
             again = Match.from_log(pack, session.to_log(), forkable=False, log_forced=False)

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
+from engine.errors import MoveError
 from engine.runtime.dsl_values import option_labels, show
 from engine.runtime.state import Item
 
@@ -145,9 +146,9 @@ class Decision:
             return False
         payload = self.payloads[index] if index < len(self.payloads) else None
         if isinstance(payload, Item):
-            return _in_public_zone(payload)
+            return in_public_zone(payload)
         if isinstance(payload, tuple):           # a choice of several parts (`choose p in A, t in B`)
-            return all(isinstance(part, Item) and _in_public_zone(part) for part in payload)
+            return all(isinstance(part, Item) and in_public_zone(part) for part in payload)
         if self.kind in _TOLD:
             return True
         return self.is_branch(index) or (self.kind is DecisionKind.MAY and self.is_branch(0))
@@ -159,6 +160,20 @@ class Decision:
     def to_json(self) -> dict[str, Any]:
         return {"seat": self.seat, "kind": self.kind.value, "prompt": self.prompt, "step": self.step,
                 "options": list(self.labels)}
+
+
+class MadeDecision(Decision):
+    """A `Decision` whose slots its maker stores one by one (`Interpreter.ask`, for every decision of every game):
+    the class call runs no `__init__` (a Python frame called from C) and builds no argument tuple, as
+    `object.__new__(Decision)` would. The same object as `Decision(...)`'s (tests/test_decision_made.py)."""
+
+    __slots__ = ()
+    __init__ = object.__init__
+
+
+def not_an_option(index: Any, size: int) -> MoveError:
+    """The error for an answer that is no option of a decision of `size` options (True is none either)."""
+    return MoveError(f"option {index!r} is not one of the {size} options")
 
 
 def joined_prompt(prompt: Prompt) -> str:
@@ -181,5 +196,6 @@ def derived_labels(payloads: list[Any]) -> list[str]:
     return option_labels(payloads)
 
 
-def _in_public_zone(item: Item) -> bool:
+def in_public_zone(item: Item) -> bool:
+    """The item lies in a zone every seat sees."""
     return item.zone is not None and item.zone.visibility == "public"

@@ -371,6 +371,13 @@ class Pack:
     anytime: bool = False      # some component has anytime actions: choices offer them
 
 
+def items_at_most(pack: Pack) -> int:
+    """How many items a match of the pack has at most (at its largest player count): no rule makes an item
+    (only `new_state` and `State.copy_as` do, one a copy of a component), so no zone can ever hold more. Known
+    once the components are (the compiler's passes after them)."""
+    return sum(c.copies * (pack.max_players if c.ctype.per_player else 1) for c in pack.components.values())
+
+
 def held_by_every_item(pack: Pack, name: str) -> bool:
     """Every component's starting values hold `name` (its type declares it with a value or default), so every
     item's attributes hold it for good: an item's attribute dict only gains keys (a `set`), and every copy of

@@ -310,8 +310,8 @@ def offer(things: list[Any], fresh: bool = False) -> tuple[list[Any], list[str] 
                 return _distinct_items(things, len(names))
         elif set(map(type, things)) == _INTS and len(set(things)) == size:   # (C loops: at every choice)
             return (things if fresh else list(things)), None
-    elif not size or things[0].__class__ is Item:   # nothing, or one item: its name is its label
-        return list(things), None
+    elif not size or things[0].__class__ is Item:   # nothing, or one item (a last card, taken without asking):
+        return list(things), None                    # its name is its label
     options = distinct(things)
     return options, option_labels(options)
 

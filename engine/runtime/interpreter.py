@@ -19,7 +19,17 @@ from engine.runtime.boards import Graph, faces_open
 from engine.runtime.containers import held, held_sum, need_container, need_containers, put, used
 from engine.runtime.context import Ctx
 from engine.runtime.costs import can_pay, explain, payment_ways, reductions, way_label
-from engine.runtime.decision import DONE, KINDS, Decision, Prompt, derived_labels, joined_prompt
+from engine.runtime.decision import (
+    DONE,
+    KINDS,
+    Decision,
+    MadeDecision,
+    Prompt,
+    derived_labels,
+    in_public_zone,
+    joined_prompt,
+    not_an_option,
+)
 from engine.runtime.defs import ActionDef, AnytimeDef, CounterDef, Pack, TriggerDef
 from engine.runtime.dsl_values import as_items, contains, describe, offer, stored
 from engine.runtime.events import Event, EventKind, kinds_read
@@ -50,10 +60,58 @@ STEP_STARTED, ROUND_STARTED, MOVED, DRAWN = EventKind.STEP_STARTED, EventKind.RO
     EventKind.DRAWN
 REVEALED, CONCEALED, GAINED, PAID = EventKind.REVEALED, EventKind.CONCEALED, EventKind.GAINED, EventKind.PAID
 ACTIVATED, ROLLED = EventKind.ACTIVATED, EventKind.ROLLED
+ANSWERED = EventKind.ANSWERED
+
+
+class AgentFailed(BaseException):
+    """An agent's error on its way out through the flow, past the generated code's handlers for content
+    mistakes (`except content_faults`)."""
+
+    def __init__(self, error: Exception) -> None:
+        super().__init__(error)
+        self.error = error
+
+
+class InPlace:
+    """The agents that answer a match's decisions inside `ask` (its `pause`, in a match played through:
+    `Match.played`; a match that can pause calls it from its own answerer): called with a decision,
+    `chooses[seat](views[seat], decision)` gives the index; a good one, while nobody listens for answers
+    (`heard`, the interpreter's, changed in place), is logged as `logged()` with its two slots stored (an `Answer`
+    made without `__init__`); anything else goes to `record` (checked: a bad index raises; told). `ask` itself
+    asks a seat whose agent answers by the number of options alone (`by_size[seat]`, not None) that number, and
+    while nobody listens for answers makes no `Decision`: the answer is logged as `unmade()` holding its fields
+    (it makes the decision if read). An agent's error leaves as `AgentFailed`."""
+
+    __slots__ = ("by_size", "chooses", "heard", "log", "logged", "record", "unmade", "views")
+
+    def __init__(self, chooses: list[Callable[[Any, Decision], int]], by_size: list[Callable[[int], int] | None],
+                 views: list[Any], heard: dict[EventKind, Any], log: list[Any], logged: Callable[[], Any],
+                 unmade: Callable[[], Any], record: Callable[[Decision, int], None]) -> None:
+        self.chooses, self.by_size, self.views, self.heard, self.log = chooses, by_size, views, heard, log
+        self.logged, self.unmade, self.record = logged, unmade, record
+
+    def __call__(self, decision: Decision) -> int:
+        seat = decision.seat
+        try:
+            index = self.chooses[seat](self.views[seat], decision)
+            if index.__class__ is int and 0 <= index < decision.size and ANSWERED not in self.heard:
+                answer = self.logged()
+                answer.decision = decision
+                answer.index = index
+                self.log.append(answer)
+            else:
+                self.record(decision, index)   # checked (a bad index raises), told
+        except Exception as exc:   # the generated code would take it for a content mistake
+            raise AgentFailed(exc) from None
+        return index
 
 
 class Interpreter:
     """One game of a pack: its state plus the operations effects perform."""
+
+    # A catch-up's place in its trace and the flow step it retraces to (`catch_up`): class defaults, so a game
+    # that is never forked stores neither (at most 29 attributes, forked or not: tests/test_interpreter_attributes.py)
+    _cursor = _target = 0
 
     def __init__(self, pack: Pack, players: int, seed: int, options: dict[str, bool] | None = None,
                  like: Interpreter | None = None, data: dict[str, Any] | None = None) -> None:
@@ -93,7 +151,6 @@ class Interpreter:
         self.checkpoint_at = NEVER                          # this many decisions were asked: time for a checkpoint
         self.on_forced: Callable[[int | None, str, str], None] | None = None  # told of (seat, kind, label) taken
         # without asking: a decision with a single option
-        self._cursor = self._target = 0
         self._arrival: dict[str, Any] = {}
         self.call_depth = 0   # procedures (and `do`s) running inside one another; a procedure's generated
         # function counts itself in (engine/compile/codegen.py)
@@ -106,7 +163,8 @@ class Interpreter:
         self.observers: list[Callable[[Event], None]] = []
         self.heard: dict[EventKind, list[Callable[[Event], None]]] = {}
         self.quiet = True   # no trace, nobody watching: the generated flow keeps no position and tells nothing
-        self.pause: Callable[[Decision], int] = _no_driver  # the session sets this: it returns the answer
+        # the session sets this: it returns the answer (`InPlace`: the agents answer inside `ask`)
+        self.pause: Callable[[Decision], int] = _no_driver
         # the acting seat's player, for generated code: no seat (a top-level step) reads as a clear error
         self.seats: dict[int | None, Any] = dict(enumerate(self.state.players))
         self.seats[None] = _NOBODY
@@ -194,7 +252,7 @@ class Interpreter:
 
     def round_started(self, n: int) -> None:
         """A flow `repeat` begins its pass `n` (the untraced flow does this inline: engine/compile/flow.py)."""
-        self.state.periods["round"] += 1
+        self.state.rounds += 1
         if self.live:   # a fork catching up loads its checkpoint's budget when it arrives
             self.spend(1, "a flow repeat")
         if self.observers:
@@ -216,9 +274,8 @@ class Interpreter:
     def step_started(self) -> None:
         """Tell the observers a flow step began (the untraced flow calls this itself when someone watches)."""
         if STEP_STARTED in self.heard:
-            periods = self.state.periods
-            self.tell(Event(STEP_STARTED, None, {"step": self.state.step, "round": periods["round"],
-                                                 "turn": periods["turn"]}))
+            state = self.state
+            self.tell(Event(STEP_STARTED, None, {"step": state.step, "round": state.rounds, "turn": state.turns}))
 
     def _seats_seeing(self, *zones: Zone | None, item: Item | None = None,
                       left_top: bool = False) -> frozenset[int] | None:
@@ -630,7 +687,7 @@ class Interpreter:
 
     def _seat(self, seat: int | None) -> int:
         if seat is None:
-            raise RuleError("this needs an acting player, but it runs outside any player's turn")
+            raise RuleError(_NO_ACTING)
         return seat
 
     def _linked_zone(self, zid: str | None, seat: int | None) -> Zone:
@@ -706,44 +763,88 @@ class Interpreter:
 
         The decision is handed to whoever drives the game (`pause`), which returns the index of the answer."""
         if fresh and self.pack.anytime and ctx.seat is not None and not self.committed and not self._trigger_depth:
-            offers = self._anytime_offers(ctx.seat)
-            if offers:
-                texts = [*(rules or [""] * len(values)), *(o.action.effect.text for o in offers)]
-                own = labels if labels is not None else derived_labels(values)
-                answer = self.ask(ctx, kind, prompt, [*own, *(o.label for o in offers)], [*values, *offers],
-                                  True, texts)   # (never forced: there is an anytime action beside)
-                if isinstance(answer, AnytimeOffer):
-                    self._take_anytime(ctx.seat, answer)
-                    return REASK
+            answer = self._ask_beside_anytime(ctx, kind, prompt, labels, values, rules)
+            if answer is not _NOT_OFFERED:
                 return answer
         if len(values) == 1 and not optional:
-            if self.on_forced is not None and self.live:
-                self.on_forced(ctx.seat, kind, labels[0] if labels is not None else derived_labels(values)[0])
+            if self.on_forced is not None:
+                self._tell_forced(ctx.seat, kind, labels, values)
             return values[0]
         state = self.state
         decisions = state.decisions = state.decisions + 1
         seat = ctx.seat
         if decisions > MAX_DECISIONS or seat is None:
-            if decisions > MAX_DECISIONS:
-                raise LimitError(f"more than {MAX_DECISIONS} decisions in one game: does a loop never end?")
-            seat = self._seat(seat)  # raises: nobody is there to ask
+            raise self._unaskable(decisions, seat)
         limit = state.work + MAX_WORK   # a new stretch: the work from here is bounded afresh (and the game's)
         self.work_limit = limit if limit < MAX_GAME_WORK else MAX_GAME_WORK
         # `Decision(seat, KINDS[kind], prompt, labels, values, state.step, rules or (), open_source)`, its fields
-        # stored one by one (as `new_state` makes items): a class call runs `__init__` in a frame of its own, and
-        # this runs for every decision of every game (tests/test_decision_made.py holds the two equal)
-        decision = _new_decision(Decision)
+        # stored one by one (`MadeDecision`: no `__init__` frame; tests/test_decision_made.py holds the two equal)
+        size = len(labels) if labels is not None else len(values)
+        source = ctx.self_item
+        open_source = True if source is None else in_public_zone(source)
+        answering: Any = self.pause
+        if answering.__class__ is InPlace:   # (`isinstance`, a builtin call, costs more at every decision)
+            pick = answering.by_size[seat]
+            if pick is not None and ANSWERED not in self.heard:
+                # an agent that answers by the number of options, nobody told of answers: no `Decision` is made
+                # (the log's answer holds its fields and makes it if read: `UnmadeAnswer`)
+                try:
+                    index = pick(size)
+                    if index.__class__ is not int or not 0 <= index < size:
+                        raise not_an_option(index, size)
+                except Exception as exc:   # the generated code would take it for a content mistake
+                    raise AgentFailed(exc) from None
+                entry = answering.unmade()
+                entry.asked_seat = seat
+                entry.asked_kind = kind
+                entry.asked_prompt = prompt
+                entry.asked_labels = labels
+                entry.asked_values = values
+                entry.asked_step = state.step
+                entry.asked_rules = rules or ()
+                entry.asked_open = open_source
+                entry.index = index
+                answering.log.append(entry)
+                return values[index]
+        decision = MadeDecision()
         decision.seat = seat
         decision.kind = KINDS[kind]
         decision._prompt = prompt
         decision._labels = labels
         decision.payloads = values
-        decision.size = len(labels) if labels is not None else len(values)
+        decision.size = size
         decision.step = state.step
         decision.rules = rules or ()
-        source = ctx.self_item
-        decision.open_source = source is None or (source.zone is not None and source.zone.visibility == "public")
-        return values[self.pause(decision)]
+        decision.open_source = open_source
+        return values[answering(decision)]
+
+    def _ask_beside_anytime(self, ctx: Ctx, kind: str, prompt: Prompt, labels: list[str] | None, values: list[Any],
+                            rules: list[str] | None) -> Any:
+        """`ask` with the anytime actions the seat may take now offered beside the options (REASK when one was
+        taken and ran), or `_NOT_OFFERED` when there is none."""
+        assert ctx.seat is not None
+        offers = self._anytime_offers(ctx.seat)
+        if not offers:
+            return _NOT_OFFERED
+        texts = [*(rules or [""] * len(values)), *(o.action.effect.text for o in offers)]
+        own = labels if labels is not None else derived_labels(values)
+        answer = self.ask(ctx, kind, prompt, [*own, *(o.label for o in offers)], [*values, *offers],
+                          True, texts)   # (never forced: there is an anytime action beside)
+        if isinstance(answer, AnytimeOffer):
+            self._take_anytime(ctx.seat, answer)
+            return REASK
+        return answer
+
+    def _tell_forced(self, seat: int | None, kind: str, labels: list[str] | None, values: list[Any]) -> None:
+        """Tell `on_forced` of a single option taken without asking (not while a fork catches up)."""
+        if self.on_forced is not None and self.live:
+            self.on_forced(seat, kind, labels[0] if labels is not None else derived_labels(values)[0])
+
+    def _unaskable(self, decisions: int, seat: int | None) -> Exception:
+        """Why a decision cannot be asked: too many in one game, or nobody acting to ask (`seat` None)."""
+        if decisions > MAX_DECISIONS:
+            return LimitError(f"more than {MAX_DECISIONS} decisions in one game: does a loop never end?")
+        return RuleError(_NO_ACTING)
 
     def _anytime_offers(self, seat: int) -> list[AnytimeOffer]:
         """The anytime actions the seat may take now: on items in its active zones (and the shared ones),
@@ -1413,7 +1514,7 @@ class Interpreter:
         return True
 
     def _epoch(self, limit: str) -> int:
-        return 0 if limit == "game" else self.state.periods[limit]
+        return 0 if limit == "game" else self.state.turns if limit == "turn" else self.state.rounds
 
 
 class _NoActingPlayer:
@@ -1421,13 +1522,14 @@ class _NoActingPlayer:
 
     @property
     def counters(self) -> dict[str, int]:
-        raise RuleError("this needs an acting player, but it runs outside any player's turn")
+        raise RuleError(_NO_ACTING)
 
     zones = seat = counters
 
 
 _NOBODY = _NoActingPlayer()
-_new_decision = object.__new__   # (`ask` makes a decision without a class call)
+_NO_ACTING = "this needs an acting player, but it runs outside any player's turn"
+_NOT_OFFERED = object()   # (`_ask_beside_anytime`: no anytime action to offer beside the options)
 _new_ctx = object.__new__        # (`_fire` makes a context without one)
 
 
