@@ -187,6 +187,23 @@ def test_a_steady_read_is_read_once_before_the_loop_whose_test_names_none_of_its
         "        t_1.append(v)\nx = t_1")     # `v` is the loop's own: read per element
 
 
+
+def test_a_comprehension_after_only_steady_reads_is_written_out_before_the_statement() -> None:
+    """A steady read (an item's stored attribute) cannot fail and has no effect: a comprehension the statement
+    evaluates after it, and before any other call, is still written out (`pos > len([...])`); after a call
+    that may fail or have an effect (`f(p)`), it stays."""
+    def statement(left: ast.expr) -> ast.stmt:
+        counted = ast.parse("len([v for v in z if v.ok])", mode="eval").body
+        return ast.If(ast.Compare(left, [ast.Gt()], [counted]), [ast.Expr(ast.parse("f()", mode="eval").body)], [])
+
+    names = itertools.count(1)
+    out = inline_comprehensions([statement(_steady("p.attrs.get('pos', 0)"))], lambda: f"t_{next(names)}")
+    assert ast.unparse(ast.fix_missing_locations(ast.Module(out, []))) == (
+        "t_1 = 0\nfor v in z:\n    if v.ok:\n        t_1 += 1\nif p.attrs.get('pos', 0) > t_1:\n    f()")
+    kept = inline_comprehensions([statement(ast.parse("f(p)", mode="eval").body)], lambda: f"t_{next(names)}")
+    assert "for v in z" in ast.unparse(ast.fix_missing_locations(ast.Module(kept, [])))   # still a comprehension
+    assert len(kept) == 1
+
 def test_a_steady_read_of_a_later_for_is_read_once_before_all_the_loops() -> None:
     """A choice's later part (`t in step(p, forward)`) is gone through once per earlier part: its steady reads
     that name no loop's local (the table for `forward`) are read once, before the first loop."""

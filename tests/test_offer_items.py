@@ -1,5 +1,6 @@
-"""`offer` of items whose names clash (`_distinct_items`: merged and labelled in one pass) gives what
-`distinct` then `option_labels` give: the same options, in the same order, with the same labels."""
+"""`offer` of items whose names clash (`_distinct_items`: copies merged in one pass) gives what `distinct` then
+`option_labels` give: the same options, in the same order, with the same labels (or None where those labels
+are the options' names, made by the `Decision` when read: `derived_labels`)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from engine.compile.loading import load_pack
 from engine.dsl.parse import DslText
 from engine.errors import RuleError
 from engine.runtime.context import Ctx
+from engine.runtime.decision import derived_labels
 from engine.runtime.dsl_values import distinct, offer, option_labels
 from engine.runtime.interpreter import Interpreter
 from engine.runtime.state import new_state
@@ -20,20 +22,36 @@ from engine.runtime.state import new_state
 def test_offer_of_items_with_clashing_names_is_distinct_then_labelled() -> None:
     state = new_state(load_pack("robot-factory"), 2, 1)
     rng = random.Random(7)
-    clashed = 0
+    labelled = merged = 0
     for _ in range(2000):
-        things = rng.choices(state.items, k=rng.randint(2, 9))
+        things = rng.choices(state.items, k=rng.randint(1, 9))
         for item in rng.sample(things, k=rng.randint(0, len(things))):   # copies that differ, and some that do not
             item.attrs = {**item.attrs, "used": rng.randint(0, 1)}
-        options, labels = offer(things)
-        expected = distinct(things)
-        assert options == expected
-        if labels is not None:
-            clashed += 1
-            assert labels == option_labels(expected)
+        before = list(things)
+        options, labels = offer(things, rng.random() < 0.5)
+        expected = distinct(before)
+        assert options == expected and things == before
+        assert (labels if labels is not None else derived_labels(options)) == option_labels(expected)
+        if labels is None:
+            assert len({t.comp.name for t in options}) == len(options)
+            merged += len(options) < len(things)
         else:
-            assert len({t.comp.name for t in things}) == len(things)
-    assert clashed > 500   # many draws have copies of one component, or robots (one name, five components)
+            labelled += 1
+    # many draws have copies of one component (merged, names then differ), or robots (one name, five
+    # components) or copies that differ (labelled here)
+    assert labelled > 300 and merged > 300
+
+
+def test_offer_of_one_item_or_of_a_list_made_for_it_copies_only_what_it_must() -> None:
+    """A list made for the choice (`fresh`) is offered as it is; a zone's own list, or one item, as a copy."""
+    state = new_state(load_pack("robot-factory"), 2, 1)
+    zone = next(z for z in state.all_zones() if len({i.comp.name for i in z.items}) == len(z.items) > 1)
+    made = list(zone.items)
+    assert offer(made, True)[0] is made and offer(made)[0] is not made
+    assert offer(zone.items, True)[0] is not zone.items   # a zone's own list is never handed out
+    one = [zone.items[0]]
+    assert offer(one) == ([zone.items[0]], None) and offer(one)[0] is not one
+    assert derived_labels(offer(one)[0]) == option_labels(one)
 
 
 def _effect(pack: Any, text: str) -> Any:
@@ -79,10 +97,9 @@ def test_a_zone_remembers_names_that_differ_only_until_an_item_comes_in() -> Non
             skipped += zone.names_differ and len(things) > 1
             options, labels = offer(things)
             assert options == distinct(things)
-            if labels is not None:
-                merged += 1
-                assert labels == option_labels(options)
-            elif len(things) > 1:
+            assert (labels if labels is not None else derived_labels(options)) == option_labels(options)
+            merged += len(options) < len(things)
+            if labels is None and len(options) == len(things) > 1:
                 assert zone.names_differ and len({t.comp.name for t in things}) == len(things)
     assert skipped > 1000 and merged > 1000
 

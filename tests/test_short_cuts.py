@@ -8,15 +8,20 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
+from types import CodeType
 
 import pytest
 
 from engine.compile import codegen
+from engine.compile.effect import EffectCompiler
 from engine.compile.loading import load_pack
+from engine.dsl.parse import DslText
 from engine.errors import RuleError
 from engine.play.agents import RandomAgent
 from engine.play.match import Match
+from engine.runtime.context import Ctx
 from engine.runtime.defs import held_by_every_item
+from engine.runtime.limits import LimitError
 from engine.runtime.scoring import final_scores, team_lost, verdict, winners
 from tests.test_engine_mechanisms import make_pack
 
@@ -192,6 +197,45 @@ def test_the_untraced_flow_asks_in_the_steps_the_traced_flow_asks_in(name: str) 
     assert plain.game.state.digest() == traced.game.state.digest()
 
 
+_DERIVED = """
+counters:
+  total: {name: Total, scope: global}
+zones:
+  box: {scope: global}
+component_types:
+  token:
+    zone: box
+    attrs:
+      v: {type: int, default: 0}
+      lit: {type: bool, default: false}
+      price: {type: expr, default: "max(0, self.v - count(box where it.lit))"}
+components:
+  token:
+    - {id: a, name: A, v: 3, lit: true}
+    - {id: b, name: B, v: 4}
+    - {id: c, name: C, lit: true}
+flow:
+  - id: go
+    do: |
+      set total = 0
+      for t in box { set total = total * 10 + t.price }
+"""
+
+
+def test_a_derived_attribute_reads_its_item_as_an_item(tmp_path: Path) -> None:
+    """A derived attribute is read with its item as `self`: `self.v` is read from the item's dict as a read
+    that cannot fail, so the count after it is a loop written out before the `return` (no comprehension
+    made and called at every read), with the values it had."""
+    pack = make_pack(tmp_path, _DERIVED)
+    assert Match(pack, 1, 1).game.state.counters["total"] == 1 * 100 + 2 * 10 + 0
+    price = next(iter(pack.components.values())).derived["price"]
+    codegen.prepare(price)
+    assert not any(isinstance(c, CodeType) for c in price.__code__.co_consts)   # no comprehension's code
+    assert "get_attr" not in _names(price)
+    # the flow's `t.price` (t: an item for sure) reads it through `item_attr`, `get_attr`'s item case
+    assert "item_attr" in _names(pack.untraced_flow) and "get_attr" not in _names(pack.untraced_flow)
+
+
 _SUMMED = """
 counters:
   total: {name: Total, scope: global}
@@ -223,3 +267,24 @@ def test_sums_counts_and_pass_numbers_are_ints_without_an_int_call(tmp_path: Pat
     assert (counters["total"], counters["pair"], counters["pass_no"]) == (3 + 4 + 2 + 2, 2 + 1, 2)
     assert all(counters[name].__class__ is int for name in ("total", "pair", "pass_no"))
     assert "int" not in _names(pack.untraced_flow)
+
+
+
+def test_a_repeat_pays_its_passes_when_it_starts_without_a_call(tmp_path: Path) -> None:
+    """`repeat N` pays N units of work when it starts (`game.passes` written out), and past the budget fails as
+    `passes` does, before the first pass."""
+    pack = make_pack(tmp_path, _SUMMED)
+    game = Match(pack, 1, 1).game
+    dsl = DslText("repeat 3 { set total = total + 1 }", None, ())
+    tree = dsl.parse("effect")
+    assert tree is not None
+    repeat = EffectCompiler(pack, dsl, set()).effect_function(tree, dsl.text)
+    before, total = game.state.work, game.counter("total", None)
+    repeat.run(Ctx(game, None))
+    assert game.counter("total", None) == total + 3 and game.state.work - before >= 3
+    codegen.prepare(repeat.run)
+    assert "range" in _names(repeat.run)
+    game.work_limit = game.state.work + 2
+    with pytest.raises(LimitError, match="a repeat of 3 passes"):
+        repeat.run(Ctx(game, None))
+    assert game.counter("total", None) == total + 3   # no pass ran

@@ -10,7 +10,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import engine
+from engine.compile.effect import EffectCompiler
 from engine.compile.loading import load_pack
+from engine.dsl.parse import DslText
 from engine.play.match import Match
 from engine.runtime.context import Ctx
 
@@ -71,3 +73,20 @@ def test_scenarios_read_and_set_the_turn_order() -> None:
     for bad in ([1, 2], [1, 1, 2], "1,2,3", [1, 2, 4]):
         with pytest.raises(ValueTypeError, match="every seat once"):
             write(match, "turn_order", bad)
+
+
+def test_generated_everyone_reads_the_players_from_seat_0_until_a_rule_sets_the_order() -> None:
+    """In a pack with no `first_player` counter, generated code reads `everyone` without calling
+    `Interpreter.everyone` while no rule set the order, and calls it once one has: the same players, in the
+    same order, either way."""
+    pack = load_pack(str(PACK))
+    assert "first_player" not in pack.counters
+    dsl = DslText("everyone", None, ())
+    tree = dsl.parse("expr")
+    everyone = EffectCompiler(pack, dsl, set()).expr_function(tree)
+    game = Match(pack, 3, 1, {}).game
+    assert game.state.order is None and everyone(Ctx(game, 0)) == game.everyone() == game.players_from(0)
+    for seat, fatigue in enumerate([2, 5, 2]):
+        game.state.players[seat].counters["fatigue"] = fatigue
+    game.reorder(Ctx(game, None), lambda ctx: -game.counter("fatigue", ctx.seat))
+    assert [p.seat for p in everyone(Ctx(game, 2))] == [p.seat for p in game.everyone()] == [1, 0, 2]

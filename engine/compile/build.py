@@ -84,10 +84,11 @@ class Builder:
     def _compiler(self, dsl: DslText) -> EffectCompiler:
         return EffectCompiler(self.pack, dsl, self.procedures, self.pack.usage)
 
-    def expr(self, src: SourceFile, path: tuple, text: Any) -> Expr:
+    def expr(self, src: SourceFile, path: tuple, text: Any, of_item: bool = False) -> Expr:
+        """An expression's function; `of_item`: an item's attribute, read with that item as `self`."""
         dsl = self.sink.text(src, path, text)
         tree = dsl.parse("expr")
-        return _zero if tree is None else self._compiler(dsl).expr_function(tree)
+        return _zero if tree is None else self._compiler(dsl).expr_function(tree, of_item)
 
     def admission_at(self, src: SourceFile, path: tuple) -> Expr | None:
         """A slot admission rule, if the type has one: a condition on `it` (the item offered) and `self`
@@ -681,7 +682,7 @@ class Builder:
             return self.effect(src, path, text)
         if kind == "cost":
             return self.cost(src, path, text)
-        return self.expr(src, path, text)
+        return self.expr(src, path, text, of_item=True)   # a derived attribute: `self` is the item read
 
     @staticmethod
     def _store_dsl_attr(comp: ComponentDef, name: str, kind: str, compiled: Any) -> None:

@@ -319,7 +319,7 @@ class EffectCompiler(ExprCompiler):
                      "    game.draw(ctx, S, D, 1)\nelse:\n    t_state.work += WORK\n"
                      "    if t_state.work > game.work_limit:\n"
                      "        raise game.out_of_work('drawing 1 items')\n    X = I.pop(0)\n    D.items.append(X)\n"
-                     "    D.names_differ = False\n"
+                     "    D.names_differ = False\n    D.hears = None\n"
                      "    X.zone = D", S=self.unit.temp(), SRC=_zone(src), D=self.unit.temp(), DST=_zone(dst),
                      I=self.unit.temp(), X=self.unit.temp(), FREE=const(SIZE_FREE), WORK=const(DRAW_WORK)), None
 
@@ -340,7 +340,8 @@ class EffectCompiler(ExprCompiler):
                  *self._size_tests(zone, "D"), "game.observers", *self._bulk_test("O.items")]
         return stmts("T = I\nD = Z\nO = T.zone\nif " + " or ".join(tests) + ":\n"
                      "    game.move(ctx, T, D, False)\nelse:\n"
-                     "    O.items.remove(T)\n    D.items.append(T)\n    D.names_differ = False\n    T.zone = D",
+                     "    O.items.remove(T)\n    D.items.append(T)\n    D.names_differ = False\n    D.hears = None\n"
+                     "    T.zone = D",
                      T=self.unit.temp(), I=item,
                      D=self.unit.temp(), Z=zone, O=self.unit.temp(), FREE=const(SIZE_FREE)), None
 
@@ -543,7 +544,9 @@ class EffectCompiler(ExprCompiler):
                 offered = expr("list(X)", X=offered)
             options = ast.Tuple([offered, const(None)], ast.Load())
         else:
-            options = expr("offer(X)", X=paid(options))
+            # a list made for this choice (a `where`, `items(A, B)`) is offered as it is, not copied
+            made = isinstance(options, ast.ListComp) or getattr(options, "cog_made", False)
+            options = expr("offer(X, MADE)", X=paid(options), MADE=const(made))
             # a zone's own items: `offer`'s quick case (`Zone.names_differ`) tested here, without the call
             # (the zone itself, read into a local: its flag is read there, not through its first item)
             options.cog_zone_items = coll if body.legal is None and kind_of(coll) == "zone" else None  # type: ignore[attr-defined]
@@ -650,8 +653,11 @@ class EffectCompiler(ExprCompiler):
     def _s_repeat_n(self, t: Tree):
         count = self.expr(t.children[0])
         body = self.block(t.children[1])
-        return stmts("try:\n    for K in game.passes(N):\n        BODY\nexcept StopLoop:\n    pass",
-                     K=self.unit.temp(), N=count, BODY=body.body or [ast.Pass()]), None
+        # `game.passes(N)` written out: the passes paid for when the loop starts; past the budget `passes` itself
+        # pays and fails, with its message
+        return stmts("C = N\nif C > 0:\n    if t_state.work + C > game.work_limit:\n        game.passes(C)\n"
+                     "    t_state.work += C\ntry:\n    for K in range(C):\n        BODY\nexcept StopLoop:\n    pass",
+                     C=self.unit.temp(), N=as_int(count), K=self.unit.temp(), BODY=body.body or [ast.Pass()]), None
 
     def _s_while_stmt(self, t: Tree):
         cond = self.truth(t.children[0])

@@ -46,6 +46,7 @@ HELPERS: dict[str, Any] = {
     "GameOver": GameOver, "as_items": values.as_items, "iterate": values.iterate, "count": values.count,
     "div": values.div, "mod": values.mod, "index": values.index,
     "pick": values.pick, "rank": values.rank, "cost_uses": values.cost_uses, "get_attr": values.get_attr,
+    "item_attr": values.item_attr,
     "plain_attr": values.plain_attr, "need_number": values.need_number,
     "item_actions": values.item_actions, "need_zone": values.need_zone, "need_item": values.need_item,
     "set_item_attr": values.set_item_attr, "show": values.show, "offer": values.offer,
@@ -77,6 +78,7 @@ class ExprCompiler(Walker):
         # the local holding the acting seat's player (`game.seats[ctx.seat]`) where the code being generated
         # runs, or None where `ctx` is not the function's own (a `lambda ctx:`); see `acting_player`
         self.me: str | None = ACTING
+        self.self_kind: str | None = None   # "item" where `self` is surely an item (an item's derived attribute)
         if not pack.attr_names:  # worked out once per pack
             pack.attr_names = _attr_names(pack)
         self.attr_names = pack.attr_names
@@ -126,9 +128,14 @@ class ExprCompiler(Walker):
         twin.me = ACTING
         return twin
 
-    def expr_function(self, tree: Tree) -> Expr:
+    def expr_function(self, tree: Tree, of_item: bool = False) -> Expr:
+        """The expression as a function; `of_item`: it is an item's attribute, read only with that item as
+        `self` (`dsl_values._item_attr`): `self` is known to be an item, so its stored attributes are read
+        straight from its dict, as reads that cannot fail (`steady`)."""
         with checking_only():  # names resolved and problems reported now, the code built when first run
             self.expr(tree)
+        if of_item:
+            self.self_kind = "item"   # (code only: the check above is the same for every text)
         return self.function(lambda c: stmts("return X", X=c.expr(tree)))
 
     def admission_function(self, tree: Tree) -> Expr:
@@ -280,7 +287,13 @@ class ExprCompiler(Walker):
 
             def written(code: str) -> str:
                 return code.replace(_ACTING, acting).replace(_PLAYERS, count)
-            node = kinded(expr(written(builtin[0])), builtin[1])
+            code = builtin[0]
+            if n == "everyone" and "first_player" not in pack.counters:
+                # the players from seat 0 unless a rule set the order (`Interpreter.everyone` without the call; the
+                # layout's list, shared and read-only, not an attribute of the interpreter: one more of those, a
+                # 30th, made every `game.X` read of a generated function slower, +1.4% of a game's instructions)
+                code = "(game.layout.rotations[0] if game.state.order is None else game.everyone())"
+            node = kinded(expr(written(code)), self.self_kind if n == "self" else builtin[1])
             if n in _BUILTIN_SEATS:   # its seat, without the player: `next_player.hand` reads no rotation
                 node.cog_seat = expr(written(_BUILTIN_SEATS[n]))  # type: ignore[attr-defined]
             return node
@@ -402,8 +415,9 @@ class ExprCompiler(Walker):
                                    N=const(name)), "value")
             return expr(f"B.comp.{name} if B.__class__ is Item and N not in B.attrs else get_attr(ctx, B, N)",
                         B=base, N=const(name))
-        if not _plain_everywhere(self.pack, name):
-            return expr("get_attr(ctx, B, N)", B=base, N=const(name))
+        if not _plain_everywhere(self.pack, name):   # (an item for sure: `get_attr`'s item case, without the call)
+            return expr("item_attr(ctx, B, N)" if kind_of(base) == "item" else "get_attr(ctx, B, N)", B=base,
+                        N=const(name))
         # a stored int/str/bool/list: read it straight from the item (0 where its type does not declare it)
         if name in ITEM_BUILTINS:
             return expr("plain_attr(ctx, B, N)", B=base, N=const(name))
@@ -506,6 +520,7 @@ class ExprCompiler(Walker):
         parts: list[ast.expr] = [ast.Starred(self.read(c), ast.Load()) for c in colls]
         of_items = all(element_kind(c) == "item" for c in colls)
         joined = expr("game.each(L)", L=ast.List(parts, ast.Load()))  # copying them is work: paid by length
+        joined.cog_made = True  # type: ignore[attr-defined]  # a new list each time: a choice offers it uncopied
         return charged(kinded(joined, "items" if of_items else "list"))
 
     def lower_all(self, tok: Token, args: list) -> ast.expr:

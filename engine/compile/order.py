@@ -3,7 +3,9 @@
 Two passes rewrite generated statements (engine/compile/charges.py, engine/compile/loops.py). Each
 looks for a node it can do *before* the statement instead (a `game.each` charge, a comprehension) and
 may move it only when moving changes nothing: the node is the first thing the statement evaluates that
-can have an effect (before any other call), and it is evaluated on every path (not after `and`/`or`,
+can have an effect (before any other call; a `steady` read, such as an item's stored attribute through
+`x.attrs.get`, is a call that cannot fail or have an effect, so it may come before), and it is evaluated on
+every path (not after `and`/`or`,
 not in a branch of `x if c else y`, a later comparison of a chain, a `while` test, a lambda's body or
 a comprehension's per-element parts). `first_evaluated` finds it; `replaced` swaps it for a local.
 Nodes are never changed in place (templates share them between branches): a statement that changes
@@ -51,8 +53,8 @@ def first_evaluated(parent: ast.AST, field: str, path: Path, target: Target, ind
         return here if target(node) else STOP
     if target(node):
         return here
-    if node is None or isinstance(node, (ast.Name, ast.Constant, ast.Lambda)):
-        return False
+    if node is None or isinstance(node, (ast.Name, ast.Constant, ast.Lambda)) or getattr(node, "cog_steady", False):
+        return False   # (a `steady` read, engine/compile/loops.py, cannot fail and has no effect: like a local)
     parts = _parts(node)
     if parts is None:
         return STOP

@@ -228,6 +228,7 @@ def _fill_zone(game: Interpreter, zone: Zone, seat: int | None, ids: Any) -> Non
     leftovers = list(zone.items)  # not listed: back to their starting zone (after the listed ones, if that is here)
     zone.items[:] = wanted
     zone.names_differ = False
+    zone.hears = None
     for item in wanted:
         item.zone = zone
     _PLACED.setdefault(game, set()).update(item.uid for item in wanted)
@@ -240,6 +241,7 @@ def _fill_zone(game: Interpreter, zone: Zone, seat: int | None, ids: Any) -> Non
         if home is not None:
             home.items.append(item)
             home.names_differ = False
+            home.hears = None
 
 
 def _free_item(game: Interpreter, cid: str, seat: int | None, taken: list[Item], zone: Zone) -> Item:

@@ -87,6 +87,7 @@ class DealPlan:
                 if zone.items[position] is not item:
                     zone.items[position] = item
                     zone.names_differ = False
+                    zone.hears = None
                     item.zone = zone
                 if state_here is not None or item.uid not in printed:
                     item.attrs = {**item.comp.values, **state_here} if state_here else dict(item.comp.values)

@@ -22,6 +22,9 @@ def as_items(value: Any) -> list[Any]:
     raise RuleError(f"expected a collection (a zone or a list), got {describe(value)}")
 
 
+_new_ctx = object.__new__   # (`item_attr` makes a context without a class call)
+
+
 def describe(value: Any) -> str:
     if isinstance(value, Item):
         return f"item {value.comp.id}"
@@ -33,7 +36,7 @@ def describe(value: Any) -> str:
 def get_attr(ctx: Ctx, obj: Any, name: str) -> Any:
     """`obj.name` for items (declared, derived and built-in attributes), dicts and actions."""
     if isinstance(obj, Item):
-        return _item_attr(ctx, obj, name)
+        return item_attr(ctx, obj, name)
     if isinstance(obj, PlayerRef):
         return _player_attr(ctx, obj, name)
     if isinstance(obj, dict):
@@ -52,7 +55,8 @@ def plain_attr(ctx: Ctx, obj: Any, name: str) -> Any:
     return get_attr(ctx, obj, name)
 
 
-def _item_attr(ctx: Ctx, item: Item, name: str) -> Any:
+def item_attr(ctx: Ctx, item: Item, name: str) -> Any:
+    """`item.name` of an item (`get_attr`'s item case: generated code calls it for a value known to be an item)."""
     attrs = item.attrs
     if name in attrs:
         adef = item.comp.ctype.attrs.get(name)
@@ -69,8 +73,13 @@ def _item_attr(ctx: Ctx, item: Item, name: str) -> Any:
             return ctx.game.state.zone(value, seat)
         return ctx.game.instance(value, seat)
     derived = item.comp.derived.get(name)
-    if derived is not None:
-        return derived(Ctx(ctx.game, item.owner if item.owner is not None else ctx.seat, item))
+    if derived is not None:   # `Ctx(game, the owner or the acting seat, item)`, its slots stored here (no
+        inner = _new_ctx(Ctx)  # `__init__` frame for every derived read: tests/test_ctx_made.py)
+        inner.game, inner.self_item = ctx.game, item
+        inner.seat = item.owner if item.owner is not None else ctx.seat
+        inner.event = inner.offered = inner.pool = None
+        inner.args = ()
+        return derived(inner)
     if name == "name":
         return item.comp.name
     if name == "id":
@@ -268,13 +277,15 @@ def distinct(things: list[Any]) -> list[Any]:
 _INTS = {int}
 
 
-def offer(things: list[Any]) -> tuple[list[Any], list[str] | None]:
+def offer(things: list[Any], fresh: bool = False) -> tuple[list[Any], list[str] | None]:
     """The options a player tells apart (`distinct`) and their labels (`option_labels`), in one go.
 
-    Distinct numbers and items with as many names as there are items (so of different components: the usual
-    cases) need no merging, and their labels are the numbers and names, which never change: for those the
-    labels are None, made by the `Decision` only if someone reads them. Items whose names clash (copies of a
-    card in a hand) are merged and labelled in one pass over the names read already.
+    Labels None: the options' labels are their names or numbers, which never change, so the `Decision` makes
+    them only if someone reads them (`derived_labels`: `option_labels` of the options). That holds for distinct
+    numbers, for items whose names all differ (the usual cases) and for items whose copies (same component,
+    equal attributes) merge into options whose names differ (a hand with copies of a card). Anything else is
+    merged by `distinct` and labelled now. `fresh`: `things` is a list made for this choice (a `where`), so it
+    is offered as it is; any other list is copied (a zone's own list changes as items move).
     """
     size = len(things)
     if size > 1:
@@ -284,41 +295,49 @@ def offer(things: list[Any]) -> tuple[list[Any], list[str] | None]:
             zone = things[0].zone
             if zone is not None and zone.items is things and zone.names_differ:
                 return list(things), None
+            names: set[str] | None = set()
             try:    # only items have `.comp`: anything else raises here, and is looked at below
-                names = {thing.comp.name for thing in things}
+                for thing in things:    # (a loop, not a comprehension: no function made and called)
+                    names.add(thing.comp.name)   # type: ignore[union-attr]
             except AttributeError:
                 names = None
             if names is not None:
                 if len(names) == size:
-                    if zone is not None and zone.items is things:
+                    if zone is not None and zone.items is things:   # a zone's own list: always a copy
                         zone.names_differ = True
-                    return list(things), None
-                return _distinct_items(things)
+                        return list(things), None
+                    return (things if fresh else list(things)), None
+                return _distinct_items(things, len(names))
         elif set(map(type, things)) == _INTS and len(set(things)) == size:   # (C loops: at every choice)
-            return list(things), None
-    elif size == 1 and things[0].__class__ is Item:   # one item (a last card, taken without asking): its name
-        return [things[0]], None
+            return (things if fresh else list(things)), None
+    elif not size or things[0].__class__ is Item:   # nothing, or one item (a last card, taken without asking):
+        return list(things), None                    # its name is its label
     options = distinct(things)
     return options, option_labels(options)
 
 
-def _distinct_items(items: list[Item]) -> tuple[list[Item], list[str]]:
-    """`distinct(items)` and its `option_labels`, in one pass, for items some of whose names clash."""
+def _distinct_items(items: list[Item], names: int) -> tuple[list[Item], list[str] | None]:
+    """`distinct(items)` and its `option_labels` (None where those are the options' names, as `offer` says),
+    for items some of whose names clash; `names`: how many different names they have.
+
+    The usual case, copies of a card with equal attributes, takes one pass that keeps the first item of
+    each component and drops the copies equal to it; a copy that differs from it sends the whole list
+    through `distinct`. The options then hold an item of every component of `items`, so their names are
+    the `names` different names: as many as the options, and the labels are the names, or not."""
     out: list[Item] = []
-    raw: list[str] = []
-    kept: dict[str, list[dict[str, Any]]] = {}  # component id -> attributes of the items kept
+    kept: dict[str, dict[str, Any]] = {}  # component id -> attributes of the item kept of it
     for item in items:
-        comp = item.comp
-        same = kept.get(comp.id)
-        if same is None:
-            kept[comp.id] = [item.attrs]
-        elif item.attrs in same:
+        comp_id = item.comp.id
+        first = kept.get(comp_id)
+        if first is None:
+            kept[comp_id] = item.attrs
+        elif first == item.attrs:
             continue
-        else:
-            same.append(item.attrs)
+        else:   # copies of one component that differ: kept apart, and their labels tell them apart
+            options = distinct(items)
+            return options, option_labels(options)
         out.append(item)
-        raw.append(comp.name)
-    return out, raw if len(set(raw)) == len(raw) else _clashing_labels(out, raw)
+    return out, None if len(out) == names else _clashing_labels(out, [item.comp.name for item in out])
 
 
 def option_labels(things: list[Any]) -> list[str]:

@@ -1126,6 +1126,7 @@ class Interpreter:
             items.remove(item)
             zone.items.append(item)
             zone.names_differ = False
+            zone.hears = None
             item.zone = zone
 
     def _move_told(self, ctx: Ctx, item: Item, origin: Zone | None, zone: Zone, top: bool) -> None:
@@ -1146,6 +1147,7 @@ class Interpreter:
             items.remove(item)
         items = zone.items
         zone.names_differ = False
+        zone.hears = None
         if not top:
             items.append(item)
         else:
@@ -1195,6 +1197,7 @@ class Interpreter:
         refill = self.state.zone(deck.zdef.refill_from, deck.owner)  # type: ignore[arg-type]
         deck.items.extend(refill.items)
         deck.names_differ = False
+        deck.hears = None
         for item in refill.items:
             item.zone = deck
         refill.items.clear()
@@ -1434,6 +1437,9 @@ class Interpreter:
             listeners: list[tuple[TriggerDef, Item | None]] | None = [(t, None) for t in on] if on else None
             if seat is not None and name in pack.item_listened:
                 for zone in self._active_zones[seat]:
+                    # (most zones have no item with a trigger on most events: their items are not looked at)
+                    if name not in (zone.hears if zone.hears is not None else _hears(zone)):
+                        continue
                     for item in zone.items:
                         if name in item.comp.triggers_on:
                             on = item.comp.triggers_on[name]
@@ -1481,7 +1487,12 @@ class Interpreter:
     def _fire(self, trigger: TriggerDef, item: Item | None, seat: int | None,
               payload: dict[str, Any]) -> bool:
         """Run one trigger if its condition, limit and leading cost allow; True if it ran."""
-        ctx = Ctx(self, seat, item, payload)
+        # `Ctx(self, seat, item, payload)`, its slots stored here: no `__init__` frame for every trigger
+        # fired (tests/test_ctx_made.py holds the two equal)
+        ctx = _new_ctx(Ctx)
+        ctx.game, ctx.seat, ctx.self_item, ctx.event = self, seat, item, payload
+        ctx.offered = ctx.pool = None
+        ctx.args = ()
         if trigger.when is not None and not trigger.when(ctx):
             return False
         key = None if trigger.limit is None else (trigger.id, seat, f"{trigger.limit}:{self._epoch(trigger.limit)}")
@@ -1519,6 +1530,13 @@ class _NoActingPlayer:
 _NOBODY = _NoActingPlayer()
 _NO_ACTING = "this needs an acting player, but it runs outside any player's turn"
 _NOT_OFFERED = object()   # (`_ask_beside_anytime`: no anytime action to offer beside the options)
+_new_ctx = object.__new__        # (`_fire` makes a context without one)
+
+
+def _hears(zone: Zone) -> frozenset[str]:
+    """The events some item in `zone` has a trigger on, kept in the zone (`Zone.hears`) until an item comes in."""
+    hears = zone.hears = frozenset([event for item in zone.items for event, on in item.comp.triggers_on.items() if on])
+    return hears
 
 
 def _key(zone: Zone | None) -> list[Any] | None:

@@ -70,7 +70,7 @@ class Item:
 class Zone:
     """An ordered container of items; slot rows fill from the left."""
 
-    __slots__ = ("capacity", "items", "keep_filled", "names_differ", "owner", "visibility", "zdef")
+    __slots__ = ("capacity", "hears", "items", "keep_filled", "names_differ", "owner", "visibility", "zdef")
     # No `__init__`: zones are made by `new_zones`, several in one call (a class call with an `__init__` runs a
     # frame of its own, and a match makes every zone of the pack for each owner).
     zdef: ZoneDef
@@ -83,6 +83,10 @@ class Zone:
     # the items here were found to have names that differ (`offer`), and none came in since: an item
     # leaving cannot make two names equal, so only what puts an item in a zone clears it
     names_differ: bool
+    # the events some item here has a trigger on, worked out by `Interpreter.emit`, or None: not since an item
+    # came in (every way in sets it None, where `names_differ` is cleared; an item leaving can only leave
+    # events no item here hears, which `emit` finds when it looks at the items)
+    hears: frozenset[str] | None
 
     @property
     def id(self) -> str:
@@ -129,6 +133,7 @@ def new_zones(zdefs: Iterable[ZoneDef], owner: int | None, like: dict[str, Zone]
         zone.capacity = sized.capacity
         zone.keep_filled = sized.keep_filled
         zone.names_differ = False
+        zone.hears = None
         zones[zdef.id] = zone
     return zones
 
@@ -287,6 +292,7 @@ class State:
             if items:
                 zone.items = [self.items[uid] for uid in uids]
                 zone.names_differ = False
+                zone.hears = None
                 for item in zone.items:
                     item.zone = zone
         self.trigger_uses = dict(data["trigger_uses"])
