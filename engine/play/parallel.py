@@ -76,6 +76,13 @@ def _play_chunk_args(args: tuple[Plan, int, int]) -> list[tuple[int, GameRecord]
     return play_chunk(*args)
 
 
+def _ray_play_chunk(plan: Plan, start: int, stop: int) -> list[tuple[int, GameRecord]]:
+    """`play_chunk` as a Ray task: a Ray worker is a process of its own playing many games, so, as `simulate`'s
+    pool workers do, it keeps the pack it loads out of the collector's full collections."""
+    keep_packs_out_of_collections()
+    return play_chunk(plan, start, stop)
+
+
 def _start_worker() -> None:
     """Workers leave Ctrl-C to the parent, which stops them and keeps the games already finished; a worker's
     process is the engine's, so the pack it loads is kept out of the collector's full collections."""
@@ -153,7 +160,7 @@ def _ray_results(plan: Plan, chunks: list[tuple[int, int]], workers: int, addres
                 ray.init(address=address, logging_level=logging.ERROR)
             except Exception as exc:   # Ray's own errors vary by version; the command line reports an OSError
                 raise ConnectionError(f"cannot reach the Ray cluster at '{address}': {exc}") from exc
-    task = ray.remote(play_chunk)
+    task = ray.remote(_ray_play_chunk)
     plan_ref = ray.put(plan)
     pending = [task.remote(plan_ref, a, b) for a, b in chunks]
     try:
