@@ -613,10 +613,9 @@ class ExprCompiler(Walker):
             return ast.List([], ast.Load())
         if not self.pack.types[tname].per_player:   # one board for everyone: its getter called on the match's items
             runs = steady(expr("game.grids.maps.runs[T, B]", T=const(tname), B=const(0 if fn == "column" else 1)))
-            run = kinded(expr("R[N](I)", R=runs, N=number, I=_match_items()), "items")   # a new sequence: never changed
-            copied = kinded(expr("list(X)", X=run), "items")
-            copied.cog_copy_of = run  # type: ignore[attr-defined]   # what `read` takes (it never changes it)
-            return copied
+            run = expr("R[N](I)", R=runs, N=number, I=_match_items())
+            run.cog_made = True  # type: ignore[attr-defined]  # a new list each time: a choice offers it uncopied
+            return kinded(run, "items")
         return kinded(expr(f"game.grids.{fn}(T, ctx.seat, N)", T=const(tname), N=number), "items")
 
     def lower_column(self, tok: Token, args: list) -> ast.expr:

@@ -15,7 +15,7 @@ writes nothing): every match of the layout reads them, and none may see another'
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from itertools import pairwise
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any
@@ -29,8 +29,9 @@ if TYPE_CHECKING:
     from engine.runtime.defs import Pack
     from engine.runtime.state import Layout, State
 
-# A run's cells from a match's items (`items` by uid -> the cells, in order along the run): `Runs`' values
-Getter = Callable[[list[Item]], Sequence[Item]]
+# cells from a match's items (`items` by uid -> a new list of the cells, in order along a run or as `step` lists
+# them): the values of `_Runs` and of `step`'s tables
+Getter = Callable[[list[Item]], list[Item]]
 # the halves of a line through a cell: uids going one way and going the other, each from the nearest
 Ray = tuple[list[int], list[int]]
 # what `in_a_row_of` reads for a cell and a length N: the lines with cells on both sides, each half cut at N - 1
@@ -51,7 +52,7 @@ class GridMaps:
         self.pack, self.plan = pack, plan
         self._cells: dict[tuple[str, int | None], dict[tuple[int, int], int]] = {}
         self._runs: dict[tuple[str, int | None, int], dict[int, Getter]] = {}
-        self._steps: dict[str, dict[int, list[int]]] = {}
+        self._steps: dict[str, dict[int, Getter]] = {}   # `step`'s directions -> cell uid -> its steps' getter
         self.rays: dict[int, list[Ray]] = {}
         # `at(TYPE, COL, ROW)` on a board no player owns: `t_state.items[maps.boards[TYPE][(COL, ROW)]]`
         self.boards = _Boards()
@@ -301,13 +302,13 @@ class GridCells:
     __slots__ = ("maps", "state", "steps")
 
     def __init__(self, pack: Pack, plan: Layout, state: State) -> None:
-        self.maps = maps = plan.grid_maps or grid_maps(pack, plan)
+        self.maps = plan.grid_maps or grid_maps(pack, plan)
         self.state = state
         # `step(CELL, DIRS)` compiles to `list(game.grids.steps[direction_key(DIRS)][CELL])` ("D1\nD2" when written
-        # out): the cells of this match, kept as read (a game reads a cell's steps many times); the table reads the
-        # maps and the items, not this object (no reference cycle: a dropped match is freed at once)
-        self.steps = _StepTables()
-        self.steps.maps, self.steps.of = maps, state.items
+        # out): this match's cells, kept as read (a game reads a cell's steps many times); the tables read the maps
+        # and the items, not this object (no reference cycle: a dropped match is freed at once)
+        self.steps = steps = _StepTables()
+        steps.maps, steps.of = self.maps, state.items
 
     def at(self, type_id: str, seat: int | None, col: Any, row: Any) -> Item:
         """`at(TYPE, COL, ROW)`: the cell there; a rule error off the board."""
@@ -319,12 +320,12 @@ class GridCells:
     def column(self, type_id: str, seat: int | None, col: Any) -> list[Item]:
         """`column(TYPE, COL)`: the column's cells, lowest row first (empty off the board)."""
         runs = self.maps.runs_of(type_id, self.maps.owner(type_id, seat), 0)
-        return list(runs.get(int(col), _NOTHING)(self.state.items))
+        return runs.get(int(col), _NOTHING)(self.state.items)
 
     def row(self, type_id: str, seat: int | None, row: Any) -> list[Item]:
         """`row(TYPE, ROW)`: the row's cells, lowest column first (empty off the board)."""
         runs = self.maps.runs_of(type_id, self.maps.owner(type_id, seat), 1)
-        return list(runs.get(int(row), _NOTHING)(self.state.items))
+        return runs.get(int(row), _NOTHING)(self.state.items)
 
     def line(self, cell: Any, direction: Any) -> list[Item]:
         """`line(CELL, DIR)`: the cells from CELL's neighbour in direction DIR on to the board's edge."""
@@ -444,25 +445,24 @@ def direction_key(value: Any) -> str:
 
 class _Steps(dict[Any, list[Item]]):
     """Cell -> the cells one step from it in the given directions, for one list of directions in this match
-    (callers copy the list they read). A miss reads the cell's steps as uids, worked out once per pack and
+    (callers copy the list they read). A miss reads the getter of the cell's steps, worked out once per pack and
     player count (`GridMaps`, as `in_a_row`'s lines), or is a rule error when the key is no cell of a grid or a
     direction is not the grid's."""
 
-    __slots__ = ("directions", "maps", "of", "uids")
+    __slots__ = ("directions", "getters", "maps", "of")
 
     def __init__(self, maps: GridMaps, items: list[Item], directions: tuple[str, ...],
-                 uids: dict[int, list[int]]) -> None:
+                 getters: dict[int, Getter]) -> None:
         super().__init__()
-        self.maps, self.of, self.directions, self.uids = maps, items, directions, uids
+        self.maps, self.of, self.directions, self.getters = maps, items, directions, getters
 
     def __missing__(self, cell: Any) -> list[Item]:
-        uids = self.uids.get(cell.uid) if cell.__class__ is Item else None
-        if uids is None:
+        got = self.getters.get(cell.uid) if cell.__class__ is Item else None
+        if got is None:
             found = self.maps.step_cells(self.of, cell, self.directions)
-            self.uids.setdefault(cell.uid, [item.uid for item in found])
+            self.getters.setdefault(cell.uid, getter([item.uid for item in found]))
         else:
-            items = self.of
-            found = [items[uid] for uid in uids]
+            found = got(self.of)
         self[cell] = found
         return found
 
