@@ -23,6 +23,7 @@ from engine.play.match import Match
 from engine.runtime.grids import GridMaps, _Picked, getter
 from engine.runtime.state import Item, layout
 from tests.test_engine_mechanisms import make_pack
+from tests.test_grids import _probe
 
 LINES = Path(__file__).parent / "fixtures" / "packs" / "lines"
 GRID_PACKS = [str(LINES), "connect-four", "tic-tac-toe", "breakthrough"]
@@ -53,7 +54,7 @@ def _within(held: Any, now: Any) -> bool:
 
 def _maps(maps: GridMaps) -> dict[str, Any]:
     return {name: _contents(getattr(maps, name)) for name in
-            ("_cells", "_runs", "_steps", "along", "boards", "lines", "rays", "runs")}
+            ("_cells", "_runs", "_steps", "along", "boards", "columns", "lines", "rays", "rows")}
 
 
 @pytest.mark.parametrize("name", GRID_PACKS)
@@ -73,7 +74,7 @@ def test_matches_share_the_layout_s_maps_which_hold_no_item_and_only_grow(name: 
 
 def test_a_read_that_converts_a_key_or_fails_writes_nothing() -> None:
     maps = Match(load_pack(str(LINES)), 2, 1).game.grids.maps
-    board, along, runs = maps.boards["cell"], maps.along["cell", 1, 2], maps.runs["cell", 0]
+    board, along, runs = maps.boards["cell"], maps.along["cell", 1, 2], maps.columns["cell"]
     sizes = (len(board), len(along), len(runs))
     assert board[2.5, True] == board[2, 1] and along[3.5] == board[3, 2] and runs[2.5] is runs[2]
     with pytest.raises(RuleError, match="no cell at column 6, row 2"):
@@ -144,7 +145,7 @@ def test_tic_tac_toe_s_columns_run_against_its_uid_order() -> None:
     for col in (1, 2, 3):
         cells = game.grids.column("cell", None, col)
         assert [c.attrs["at"] for c in cells] == [[col, 1], [col, 2], [col, 3]]
-        assert list(game.grids.maps.runs["cell", 0][col](game.state.items)) == cells
+        assert list(game.grids.maps.columns["cell"][col](game.state.items)) == cells
     assert [c.attrs["at"] for c in game.grids.row("cell", None, 2)] == [[1, 2], [2, 2], [3, 2]]
 
 
@@ -204,3 +205,13 @@ def test_each_player_s_own_board_is_read_through_its_own_map(tmp_path: Path) -> 
         marks = {(c.attrs["col"], c.attrs["row"]): c.attrs["mark"] for c in game.state.zone("yard", seat).items}
         assert marks == {(1, 1): 0, (2, 1): seat + 1, (3, 1): 11 + seat, (1, 2): 0, (2, 2): 0, (3, 2): 11 + seat}
         assert game.state.players[seat].counters["seen"] == 2
+
+
+@pytest.mark.parametrize("condition", [
+    "count(row(cell, 2)) == 5 and first(row(cell, 2)) == at(cell, 1, 2) and row(cell, 2)[5] == at(cell, 5, 2)",
+    "column(cell, 3) == [at(cell, 3, 1), at(cell, 3, 2), at(cell, 3, 3), at(cell, 3, 4)]",
+    "count(column(cell, 9)) == 0 and count(row(cell, 0)) == 0 and column(cell, 1 + 1) == column(cell, 2)",
+    "count(column(cell, 1) where it.row > 2) == 2 and at(cell, 1 + 1, 4 - 3) == at(cell, 2, 1)",
+])
+def test_rows_and_columns_of_a_shared_board_read_the_match_s_cells(tmp_path: Path, condition: str) -> None:
+    assert _probe(tmp_path, condition) == 7

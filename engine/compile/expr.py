@@ -612,7 +612,7 @@ class ExprCompiler(Walker):
         if tname is None:
             return ast.List([], ast.Load())
         if not self.pack.types[tname].per_player:   # one board for everyone: its getter called on the match's items
-            runs = steady(expr("game.grids.maps.runs[T, B]", T=const(tname), B=const(0 if fn == "column" else 1)))
+            runs = steady(expr(f"game.grids.maps.{fn}s[T]", T=const(tname)))
             run = expr("R[N](I)", R=runs, N=number, I=_match_items())
             run.cog_made = True  # type: ignore[attr-defined]  # a new list each time: a choice offers it uncopied
             return kinded(run, "items")

@@ -44,9 +44,9 @@ Lines = tuple[tuple[tuple[int, tuple[int, ...], int, tuple[int, ...]], ...], tup
 class GridMaps:
     """Where the cells of a pack's grid boards are among the items of its matches of one player count (by uid),
     made as first read and kept with that `Layout` (`grid_maps`). Generated code reads the tables of the boards
-    no player owns: `boards`, `along`, `runs`."""
+    no player owns: `boards`, `along`, `columns`, `rows`."""
 
-    __slots__ = ("_cells", "_runs", "_steps", "along", "boards", "lines", "pack", "plan", "rays", "runs")
+    __slots__ = ("_cells", "_runs", "_steps", "along", "boards", "columns", "lines", "pack", "plan", "rays", "rows")
 
     def __init__(self, pack: Pack, plan: Layout) -> None:
         self.pack, self.plan = pack, plan
@@ -59,11 +59,12 @@ class GridMaps:
         # and with ROW (COL) written as a number: `...[maps.along[TYPE, 1, ROW][COL]]` (`[TYPE, 0, COL][ROW]`), the
         # row's (column's) map read once before a loop over the other coordinate (an int key is cheaper)
         self.along = _AlongTables()
-        # `column(TYPE, N)` / `row(TYPE, N)`: `maps.runs[TYPE, 0 or 1][N](t_state.items)`
-        self.runs = _RunTables()
+        # `column(TYPE, N)`: `maps.columns[TYPE][N](t_state.items)`; `row(TYPE, N)` the same with `rows`
+        self.columns, self.rows = _RunTables(), _RunTables()
         # `in_a_row_of`: N -> cell uid -> its `Lines`
         self.lines = _LinesByLength()
-        self.boards.maps = self.along.maps = self.runs.maps = self.lines.maps = self
+        self.columns.by, self.rows.by = 0, 1
+        self.boards.maps = self.along.maps = self.columns.maps = self.rows.maps = self.lines.maps = self
 
     def grid(self, type_id: str) -> Grid:
         grid = self.pack.grids.get(type_id)
@@ -250,15 +251,15 @@ class _Runs(dict[Any, Getter]):
         return self.get(int(key), _NOTHING)
 
 
-class _RunTables(dict[tuple[str, int], _Runs]):
-    """(grid type, 0 for columns or 1 for rows) -> its `_Runs`, made when first read."""
+class _RunTables(dict[str, _Runs]):
+    """Grid type -> its columns' (or rows') `_Runs`, made when first read."""
 
-    __slots__ = ("maps",)
+    __slots__ = ("by", "maps")
     maps: GridMaps
+    by: int   # 0: columns, 1: rows
 
-    def __missing__(self, key: tuple[str, int]) -> _Runs:
-        type_id, by = key
-        return self.setdefault(key, _Runs(self.maps.runs_of(type_id, None, by)))
+    def __missing__(self, type_id: str) -> _Runs:
+        return self.setdefault(type_id, _Runs(self.maps.runs_of(type_id, None, self.by)))
 
 
 class _Lines(dict[int, Lines]):
