@@ -61,10 +61,10 @@ class GridMaps:
         self.along = _AlongTables()
         # `column(TYPE, N)`: `maps.columns[TYPE][N](t_state.items)`; `row(TYPE, N)` the same with `rows`
         self.columns, self.rows = _RunTables(), _RunTables()
-        # `in_a_row_of`: N -> cell uid -> its `Lines`
-        self.lines = _LinesByLength()
+        # `in_a_row_of`: N -> cell uid -> its `Lines` (plain dicts: a subclass's read costs more; `lines_at` fills them)
+        self.lines: dict[int, dict[int, Lines]] = {}
         self.columns.by, self.rows.by = 0, 1
-        self.boards.maps = self.along.maps = self.columns.maps = self.rows.maps = self.lines.maps = self
+        self.boards.maps = self.along.maps = self.columns.maps = self.rows.maps = self
 
     def grid(self, type_id: str) -> Grid:
         grid = self.pack.grids.get(type_id)
@@ -133,6 +133,21 @@ class GridMaps:
                     c, r = c + sc, r + sr
             found.append((ahead, behind))
         return self.rays.setdefault(uid, found)
+
+    def lines_at(self, need: int, uid: int) -> Lines:
+        """The `Lines` of the cell whose item has this uid, for runs of `need`: made once, kept in `lines`."""
+        keep = max(need - 1, 0)
+        both: list[tuple[int, tuple[int, ...], int, tuple[int, ...]]] = []
+        one: list[tuple[int, tuple[int, ...]]] = []
+        for ahead, behind in self.rays_at(uid):
+            first, second = sorted((tuple(ahead[:keep]), tuple(behind[:keep])), key=len, reverse=True)
+            if not first or len(first) + len(second) < keep:
+                continue   # too short for a run of N (N 1 or less needs no line: it is never read then)
+            if second:
+                both.append((first[0], first[1:], second[0], second[1:]))
+            else:
+                one.append((first[0], first[1:]))
+        return self.lines.setdefault(need, {}).setdefault(uid, (tuple(both), tuple(one)))
 
     def step_cells(self, items: list[Item], cell: Any, directions: tuple[str, ...]) -> list[Item]:
         """What `step` gives, worked out from the grid: the cells that exist, in the order of the directions."""
@@ -262,40 +277,6 @@ class _RunTables(dict[str, _Runs]):
         return self.setdefault(type_id, _Runs(self.maps.runs_of(type_id, None, self.by)))
 
 
-class _Lines(dict[int, Lines]):
-    """Cell uid -> its `Lines` for one N (`in_a_row_of`), made when first read."""
-
-    __slots__ = ("maps", "need")
-    maps: GridMaps
-    need: int
-
-    def __missing__(self, uid: int) -> Lines:
-        keep = max(self.need - 1, 0)
-        both: list[tuple[int, tuple[int, ...], int, tuple[int, ...]]] = []
-        one: list[tuple[int, tuple[int, ...]]] = []
-        for ahead, behind in self.maps.rays_at(uid):
-            first, second = sorted((tuple(ahead[:keep]), tuple(behind[:keep])), key=len, reverse=True)
-            if not first or len(first) + len(second) < keep:
-                continue   # too short for a run of N (N 1 or less needs no line: it is never read then)
-            if second:
-                both.append((first[0], first[1:], second[0], second[1:]))
-            else:
-                one.append((first[0], first[1:]))
-        return self.setdefault(uid, (tuple(both), tuple(one)))
-
-
-class _LinesByLength(dict[int, _Lines]):
-    """N -> its `_Lines`, made when first read (N a plain int: `in_a_row_of` converts it first)."""
-
-    __slots__ = ("maps",)
-    maps: GridMaps
-
-    def __missing__(self, need: int) -> _Lines:
-        lines = _Lines()
-        lines.maps, lines.need = self.maps, need
-        return self.setdefault(need, lines)
-
-
 class GridCells:
     """One match's grid functions: the layout's maps (`GridMaps`) read against this match's items, and the match's
     `step` tables (`steps`)."""
@@ -389,7 +370,10 @@ class GridCells:
         if cell.__class__ is not Item:
             raise RuleError(f"in_a_row() needs a cell of a grid, got {describe(cell)}")
         need = n if n.__class__ is int else int(n)
-        both, one = self.maps.lines[need][cell.uid]
+        try:
+            both, one = self.maps.lines[need][cell.uid]
+        except KeyError:
+            both, one = self.maps.lines_at(need, cell.uid)
         items = self.state.items
         try:
             if cell.attrs[attr] != value:
