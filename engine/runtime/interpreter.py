@@ -797,7 +797,7 @@ class Interpreter:
         self.work_limit = limit if limit < MAX_GAME_WORK else MAX_GAME_WORK
         # `Decision(seat, KINDS[kind], prompt, labels, values, state.step, rules or (), open_source)`, its fields
         # stored one by one (`MadeDecision`: no `__init__` frame; tests/test_decision_made.py holds the two equal)
-        size = len(labels) if labels is not None else len(values)
+        size = len(values)   # (labels, when given, are one per value: `Decision.size` counts either)
         source = ctx.self_item
         open_source = True if source is None else in_public_zone(source)
         answering: Any = self.pause
@@ -819,7 +819,7 @@ class Interpreter:
                 entry.asked_labels = labels
                 entry.asked_values = values
                 entry.asked_step = state.step
-                entry.asked_rules = rules or ()
+                entry.asked_rules = rules   # (None for none: `()` when the decision is made)
                 entry.asked_open = open_source
                 entry.index = index
                 answering.log.append(entry)
