@@ -784,7 +784,8 @@ class Interpreter:
             answer = self._ask_beside_anytime(ctx, kind, prompt, labels, values, rules)
             if answer is not _NOT_OFFERED:
                 return answer
-        if len(values) == 1 and not optional:
+        size = len(values)   # (labels, when given, are one per value: `Decision.size` counts either)
+        if size == 1 and not optional:
             if self.on_forced is not None:
                 self._tell_forced(ctx.seat, kind, labels, values)
             return values[0]
@@ -797,7 +798,6 @@ class Interpreter:
         self.work_limit = limit if limit < MAX_GAME_WORK else MAX_GAME_WORK
         # `Decision(seat, KINDS[kind], prompt, labels, values, state.step, rules or (), open_source)`, its fields
         # stored one by one (`MadeDecision`: no `__init__` frame; tests/test_decision_made.py holds the two equal)
-        size = len(values)   # (labels, when given, are one per value: `Decision.size` counts either)
         source = ctx.self_item
         open_source = True if source is None else in_public_zone(source)
         answering: Any = self.pause
