@@ -5,8 +5,8 @@ a rule that calls itself ends in a rule error, not a crash; the count is put bac
 reads the count: a procedure called inside (its own prologue), `do`, `can call`/`can do`, and so what a
 trigger or an anytime action runs. A body that runs none of those, directly or not, can leave the count as
 it is: nothing reads it while the body runs, so the game goes the same way (the call still checks the count
-and still pays its work, so a hostile pack meets the same limits with the same errors). Connect Four's move
-is such a procedure, called once a decision.
+and still pays its work, so a hostile pack meets the same limits with the same errors). A move written as a
+procedure and called once a decision is often one.
 
 `runs_no_rules` proves it from the generated body by a list of calls known not to run rules (anything else,
 or anything new, keeps the count): the helpers and `game` methods below, `append` to a list the body made, and
