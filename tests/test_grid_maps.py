@@ -24,6 +24,7 @@ from engine.runtime.grids import GridMaps, _Picked, getter
 from engine.runtime.state import Item, layout
 from tests.test_engine_mechanisms import make_pack
 from tests.test_grids import _probe
+from tests.test_leaf_procedures import _leaf_has_no_count
 
 LINES = Path(__file__).parent / "fixtures" / "packs" / "lines"
 GRID_PACKS = [str(LINES), "connect-four", "tic-tac-toe", "breakthrough"]
@@ -215,3 +216,17 @@ def test_each_player_s_own_board_is_read_through_its_own_map(tmp_path: Path) -> 
 ])
 def test_rows_and_columns_of_a_shared_board_read_the_match_s_cells(tmp_path: Path, condition: str) -> None:
     assert _probe(tmp_path, condition) == 7
+
+
+def test_reading_a_shared_row_or_column_runs_no_rules(tmp_path: Path) -> None:
+    """The getter call a row or column compiles to is a read (engine/compile/leaf.py): a procedure that reads
+    them, in a filter's test too, is still a leaf; any other call is not."""
+    game = (LINES / "game.yaml").read_text().replace("procedures:\n", """procedures:
+  look: |
+    set open = count(range(1, 5) where count(column(cell, it) where it.mark == 0) > 0) + count(row(cell, 2))
+  poke: "set open = count(column(cell, 2)) + count(line(at(cell, 1, 1), \\"n\\"))"
+""", 1)
+    (tmp_path / "pack.yaml").write_text((LINES / "pack.yaml").read_text())
+    (tmp_path / "game.yaml").write_text(game)
+    pack = load_pack(str(tmp_path))
+    assert _leaf_has_no_count(pack, "look") and not _leaf_has_no_count(pack, "poke")

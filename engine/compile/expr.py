@@ -616,6 +616,7 @@ class ExprCompiler(Walker):
             runs = steady(expr(f"game.grids.maps.{fn}s[T]", T=const(tname)))
             run = expr("R[N](I)", R=runs, N=number, I=_match_items())
             run.cog_made = True  # type: ignore[attr-defined]  # a new list each time: a choice offers it uncopied
+            run.cog_reads = True  # type: ignore[attr-defined]  # a getter (engine/runtime/grids.py): runs no rules
             return kinded(run, "items")
         return kinded(expr(f"game.grids.{fn}(T, ctx.seat, N)", T=const(tname), N=number), "items")
 
