@@ -38,15 +38,27 @@ def _played_and_traced(pack: Pack, players: int, seed: int) -> tuple[Match, Matc
 
 
 @pytest.mark.parametrize("name", PACKS)
-def test_the_quiet_flow_plays_the_traced_game_naming_the_same_steps(name: str) -> None:
+def test_the_quiet_and_untraced_flows_play_the_traced_game_naming_the_same_steps(name: str) -> None:
+    # the traced flow (a forkable match) stores every step's name; the untraced one (a pausable match, a watched
+    # played one) and the quiet one store only those a reader needs: the same answers at the same steps, the same
+    # events (a step's start names it) and final state
     pack = engine.load_pack(name)
     players = min(pack.max_players, 3)
     for seed in (1, 2):
         quiet, traced = _played_and_traced(pack, players, seed)
-        assert [answer.step for answer in quiet.log] == [answer.step for answer in traced.log]
-        assert quiet.to_log().to_json() == traced.to_log().to_json()
-        assert quiet.state_hash() == traced.state_hash()   # (the hash covers the final step name too)
-        assert quiet.game.state.step == traced.game.state.step
+        feeds: list[list[Event]] = [[], [], []]
+        watched = Match.played(pack, players, seed, _bots(seed, players), observers=[feeds[0].append])
+        paused = Match(pack, players, seed, observers=[feeds[1].append])
+        paused.run(_bots(seed, players))
+        told = Match(pack, players, seed, forkable=True, observers=[feeds[2].append])
+        told.run(_bots(seed, players))
+        steps = [answer.step for answer in traced.log]
+        for match in (quiet, watched, paused, told):
+            assert [answer.step for answer in match.log] == steps
+            assert match.to_log().to_json() == traced.to_log().to_json()
+            assert match.state_hash() == traced.state_hash()   # (the hash covers the final step name too)
+        assert feeds[0] == feeds[1] == feeds[2]
+        assert any(event.kind is EventKind.STEP_STARTED for event in feeds[0])
 
 
 def _toy(tmp_path: Path, flow: str) -> Pack:

@@ -56,9 +56,9 @@ class FlowCompiler:
         """The flow three times: the traced function (keeps the flow position for forks; any match can run it);
         the same without that bookkeeping, for a match that keeps no trace from its start (a pausable match,
         a played-through one someone watches): `_untraced` cuts every node the trace needs out of a copy of the
-        body; and the quiet flow, for a game played through with no trace and nobody watching (simulations,
-        benches): the untraced one without its observer tests and with only the step-name stores something
-        reads (`_quiet`)."""
+        body, and only the step-name stores a reader needs stay (engine/compile/step_stores.py; telling an
+        observer reads the name); and the quiet flow, for a game played through with no trace and nobody
+        watching (benches, `Match.played`): the untraced one without its observer tests (`_quiet`)."""
         flow = self.c.dsl
         assert flow.src is not None
         body = self.steps(flow.src, flow.path, data)  # generated now: one function, run by every game
@@ -70,7 +70,7 @@ class FlowCompiler:
             return [*first, *_untraced(body, self.state, self.observers, self.c.unit.temp)]
 
         return (self.c.function(lambda c: [*prologue, *body]),
-                self.c.function(lambda c: [*prologue, *untraced()], "untraced"),
+                self.c.function(lambda c: [*prologue, *StepStores(self.state).rewrite(untraced())], "untraced"),
                 self.c.function(lambda c: [*prologue, *_quiet(untraced(), self.state, self.observers)], "quiet"))
 
     def steps(self, src: SourceFile, path: tuple, data: Any, prefix: str = "") -> list[ast.stmt]:
