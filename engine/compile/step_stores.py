@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 _BLIND_NAMES = frozenset({"len", "list", "tuple", "range", "any", "all", "sum", "int", "bool", "abs",
                           "rounds", "rounds_exhausted", "offer", "index"})
 _BLIND_GAME = frozenset({"shuffle", "each", "spend", "out_of_work", "overrun", "stopped"})
-_BLIND_METHODS = frozenset({"append", "pop", "remove", "extend", "insert", "clear"})
+_BLIND_METHODS = frozenset({"append", "pop", "remove", "extend", "insert", "clear", "get"})
 # exceptions caught inside the flow: raised only by a `raise` or a call that may run content (both readers)
 _FLOW_CATCHES = frozenset({"StopLoop", "GameOver"})
 
