@@ -252,3 +252,97 @@ def test_a_try_the_flow_does_not_own_keeps_every_store() -> None:
         except ValueError:
             game.ask(ctx)
         S.step = F""")
+
+
+# ---------------------------------------------------------------- a flow step's `call` run in the quiet flow
+def _procedures(tmp_path: Path, procedures: str, steps: str) -> Pack:
+    (tmp_path / "pack.yaml").write_text('id: calls\nname: Calls\nversion: 0.1.0\nengine: ">=0.1,<1.0"\n'
+                                        "players: {min: 1, max: 2}\n")
+    (tmp_path / "game.yaml").write_text(textwrap.dedent("""\
+        counters:
+          coin: {name: Coin, resource: true}
+        procedures:
+        """) + textwrap.indent(textwrap.dedent(procedures), "  ") + "flow:\n" + textwrap.indent(
+        textwrap.dedent(steps), "  ") + "scoring:\n  score: coin\n")
+    return engine.load_pack(str(tmp_path))
+
+
+def _errors(pack: Pack) -> tuple[str, str, str]:
+    """The error each flow raises: quiet (played through), untraced (a pausable match), traced (forkable)."""
+    raised = []
+    for play in (lambda: Match.played(pack, 2, 1, _bots(1, 2)),
+                 lambda: Match(pack, 2, 1).run(_bots(1, 2)),
+                 lambda: Match(pack, 2, 1, forkable=True).run(_bots(1, 2))):
+        with pytest.raises(engine.RuleError) as caught:
+            play()
+        raised.append(str(caught.value))
+    return raised[0], raised[1], raised[2]
+
+
+def test_a_content_error_inside_a_called_procedure_names_the_same_place(tmp_path: Path) -> None:
+    pack = _procedures(tmp_path, """\
+        pick: "choose n from 1 to 2 { gain n coin }"
+        boom: "gain 1 coin; set coin = coin / (coin - coin)"
+        """, """\
+        - id: rounds
+          repeat: {count: 2}
+          steps:
+            - id: turn
+              each_player:
+                - {id: first, do: "call pick"}
+                - {id: second, do: "call boom"}
+        """)
+    quiet, untraced, traced = _errors(pack)
+    assert quiet == untraced == traced and "game.yaml:5:23: error: division by zero" in quiet   # (`boom`'s text)
+
+
+def test_a_runaway_recursion_from_a_flow_step_is_named_at_the_inner_call(tmp_path: Path) -> None:
+    pack = _procedures(tmp_path, 'again: "gain 1 coin; call again"\n', """\
+        - id: turn
+          each_player:
+            - {id: go, do: "call again"}
+        """)
+    quiet, untraced, traced = _errors(pack)
+    assert quiet == untraced == traced and "nested deeper than 64 (at 'again')" in quiet
+
+
+def test_a_stop_inside_a_called_procedure_ends_the_repeat_and_the_depth_count(tmp_path: Path) -> None:
+    pack = _procedures(tmp_path, """\
+        leave: "gain 1 coin; if coin >= 3 { stop }"
+        pick: "choose n from 1 to 2 { gain n coin }"
+        """, """\
+        - id: rounds
+          repeat: {count: 5}
+          steps:
+            - id: turn
+              each_player:
+                - {id: go, do: "call leave"}
+        - id: after
+          each_player:
+            - {id: more, do: "call pick"}
+        """)
+    quiet, traced = _played_and_traced(pack, 2, 3)
+    assert quiet.state_hash() == traced.state_hash() and quiet.game.call_depth == traced.game.call_depth == 0
+    assert [a.step for a in quiet.log] == [a.step for a in traced.log] == ["after/more"] * 2
+
+
+def test_the_quiet_flow_runs_a_called_procedure_in_place() -> None:
+    # Connect Four's turn is `do: "call drop"`: the quiet flow has drop's body in its own code and calls no
+    # procedure; the untraced flow calls it at each turn
+    pack = engine.load_pack("connect-four")
+    Match.played(pack, 2, 1, _bots(1, 2))   # (the quiet flow built and run once)
+    drop = pack.procedures["drop"]
+    run, called = drop.run, []
+
+    def counted(ctx: Any) -> Any:
+        called.append(ctx.game.state.step)
+        return run(ctx)
+    drop.run = counted
+    try:
+        quiet = Match.played(pack, 2, 2, _bots(2, 2))
+        assert called == []
+        untraced = Match(pack, 2, 2)
+        untraced.run(_bots(2, 2))
+    finally:
+        drop.run = run
+    assert called == ["rounds/turns/drop"] * len(untraced.log) and quiet.state_hash() == untraced.state_hash()

@@ -16,9 +16,10 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from engine.compile.acting import ACTING
-from engine.compile.codegen import const, expr, stamp, stmts
+from engine.compile.codegen import Unit, const, expr, stamp, stmts
 from engine.compile.effect import EffectCompiler
 from engine.compile.expr import paid, small
+from engine.compile.inline_calls import inline_calls
 from engine.compile.sink import Diagnostics
 from engine.compile.step_stores import StepStores
 from engine.dsl.parse import DslText
@@ -71,7 +72,8 @@ class FlowCompiler:
 
         return (self.c.function(lambda c: [*prologue, *body]),
                 self.c.function(lambda c: [*prologue, *StepStores(self.state).rewrite(untraced())], "untraced"),
-                self.c.function(lambda c: [*prologue, *_quiet(untraced(), self.state, self.observers)], "quiet"))
+                self.c.function(lambda c: [*prologue, *_quiet(untraced(), self.state, self.observers, self.c.unit)],
+                                "quiet"))
 
     def steps(self, src: SourceFile, path: tuple, data: Any, prefix: str = "") -> list[ast.stmt]:
         return [node for i, d in enumerate(data or []) for node in self.step(src, (*path, i), d, prefix)]
@@ -319,7 +321,7 @@ class _SharedZones(_OutsideNested):
 
 
 # ---------------------------------------------------------------- the quiet flow
-def _quiet(untraced: list[ast.stmt], state: str, observers: str) -> list[ast.stmt]:
+def _quiet(untraced: list[ast.stmt], state: str, observers: str, unit: Unit) -> list[ast.stmt]:
     """The untraced flow for a game nobody watches (`Match._play_through` runs it only then, and nobody may
     subscribe while it runs): its observer tests decided (the `observers` local is an empty list) and its
     step-name stores kept only where something reads the name (engine/compile/step_stores.py). An observers
@@ -333,7 +335,7 @@ def _quiet(untraced: list[ast.stmt], state: str, observers: str) -> list[ast.stm
                 body.append(ast.Pass())
             if isinstance(node, ast.Try) and not node.handlers and not node.finalbody:
                 node.finalbody.append(ast.Pass())
-    return StepStores(state).rewrite(_without_passes(module.body))
+    return StepStores(state).rewrite(inline_calls(_without_passes(module.body), unit))
 
 
 def _only_tested(module: ast.Module, name: str) -> bool:
