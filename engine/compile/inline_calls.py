@@ -1,7 +1,7 @@
 """A flow step's `call NAME` (no arguments) run inside the quiet flow's own function instead of calling the
 procedure's.
 
-A Connect Four or tic-tac-toe turn is one flow step, `do: "call drop"`: each paid a Python call (~200
+A turn is often one flow step that calls a procedure (`do: "call move"`): each paid a Python call (~200
 instructions) and the procedure's prologue in a frame of its own. The quiet flow (engine/compile/flow.py
 `_quiet`) takes the procedure's generated body (engine/compile/codegen.py `procedure_body`) into its own code,
 with the procedure's prologue written out at the call as `Unit.module` writes it: the work unit and the depth
