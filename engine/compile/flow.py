@@ -376,9 +376,13 @@ class _Unobserved(ast.NodeTransformer):
         return node
 
     def visit_BoolOp(self, node: ast.BoolOp) -> ast.AST:
+        tested = any(isinstance(v, ast.Name) and v.id == self.name for v in node.values)   # (only in a test)
         self.generic_visit(node)
-        if isinstance(node.op, ast.Or):   # `False or X` is X; (`X or False`, only tested, is X's truth)
-            node.values = [v for v in node.values if not _false(v)] or [ast.Constant(False)]
+        if isinstance(node.op, ast.Or):   # `False or X` is X; `X or False`, in a test, is X's truth
+            last = node.values[-1]
+            node.values = [v for v in node.values[:-1] if not _false(v)] + ([] if tested and _false(last) else [last])
+            if not node.values:
+                return ast.copy_location(ast.Constant(False), node)
         elif _false(node.values[0]):      # `False and X` is False, X not evaluated
             return ast.copy_location(ast.Constant(False), node)
         return node.values[0] if len(node.values) == 1 else node
