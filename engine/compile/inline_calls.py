@@ -5,8 +5,9 @@ A turn is often one flow step that calls a procedure (`do: "call move"`): each p
 instructions) and the procedure's prologue in a frame of its own. The quiet flow (engine/compile/flow.py
 `_quiet`) takes the procedure's generated body (engine/compile/codegen.py `procedure_body`) into its own code,
 with the procedure's prologue written out at the call as `Unit.module` writes it: the work unit and the depth
-count, their errors named at the caller's `call` statement, the depth restored however the body ends, a content
-fault inside the body located at the procedure's own DSL statement (its lines are taken into the flow's table).
+check (and count, restored however the body ends, unless the body runs no other rules: engine/compile/leaf.py),
+their errors named at the caller's `call` statement, a content fault inside the body located at the procedure's
+own DSL statement (its lines are taken into the flow's table).
 The body's locals are renamed apart from the flow's; the globals it names are taken into the flow's. A body that
 would nest the flow's Python blocks near the compiler's limit, or names something the flow cannot read, stays a
 call; so does a call inside an inlined body (a procedure calling itself stays finite).
@@ -17,6 +18,7 @@ from __future__ import annotations
 import ast
 
 from engine.compile.codegen import Unit, const, procedure_body, stamp, stmts
+from engine.compile.leaf import runs_no_rules
 from engine.runtime.defs import Effect
 from engine.runtime.limits import CALL_WORK, MAX_CALL_DEPTH, LimitError
 
@@ -67,6 +69,7 @@ class _Inliner:
         proc_unit, procedure, body = found
         if depth + 3 + _depth(body) > _MAX_BLOCKS:
             return None
+        leaf = runs_no_rules(body, proc_unit.asks_run_rules)   # (its function counts no depth either: leaf.py)
         suffix = f"_i{self.inlined + 1}"
         if not self._renamed(proc_unit, body, suffix):
             return None
@@ -74,11 +77,13 @@ class _Inliner:
         self._relined(proc_unit, body)
         if any(isinstance(node, ast.Name) and node.id == f"t_self{suffix}" for node in ast.walk(ast.Module(body, []))):
             body[:0] = stmts(f"t_self{suffix} = ctx.self_item")   # (the procedure read it from the same ctx)
+        count = "if game.call_depth >= DEPTH:\n    raise LIMIT(NESTED)\nBODY" if leaf else \
+            "D = game.call_depth\nif D >= DEPTH:\n    raise LIMIT(NESTED)\ngame.call_depth = D + 1\n" \
+            "try:\n    BODY\nexcept content_faults as exc:\n    game.call_depth = D\n" \
+            "    raise located(exc, exc.__traceback__) from None\nexcept ANY:\n    game.call_depth = D\n" \
+            "    raise\ngame.call_depth = D"
         code = stmts("t_state.work += WORK\nif t_state.work > game.work_limit:\n    raise game.out_of_work(CALLING)\n"
-                     "D = game.call_depth\nif D >= DEPTH:\n    raise LIMIT(NESTED)\ngame.call_depth = D + 1\n"
-                     "try:\n    BODY\nexcept content_faults as exc:\n    game.call_depth = D\n"
-                     "    raise located(exc, exc.__traceback__) from None\nexcept ANY:\n    game.call_depth = D\n"
-                     "    raise\ngame.call_depth = D",
+                     + count,
                      D=f"t_depth{suffix}", BODY=body or [ast.Pass()], WORK=const(CALL_WORK),
                      CALLING=const(f"calling '{procedure}'"), DEPTH=const(MAX_CALL_DEPTH),
                      LIMIT=self.unit.ref(LimitError), ANY=self.unit.ref(BaseException),
