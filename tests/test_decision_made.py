@@ -101,3 +101,23 @@ def test_an_agent_answering_by_size_is_checked_and_its_errors_come_out_as_they_a
         Match.played(pack, 2, 1, [Bad(), Bad()])
     with pytest.raises(KeyError, match="mine"):
         Match.played(pack, 2, 1, [Failing(), Failing()])
+
+
+def test_a_game_played_through_logs_rows_that_become_answers_when_the_log_is_read() -> None:
+    """`ask` logs a by-size answer as a row (a tuple of the decision's fields and the index): no object is made
+    per decision in a game whose log is never read. `answered` counts them as they are; the first read of `log`
+    makes each row an `UnmadeAnswer` in place, once; a log set whole (a resume, `_take`) is answers already."""
+    pack = engine.load_pack("goofspiel")
+    match = Match.played(pack, 2, 5, [RandomAgent(5, seat) for seat in range(2)])
+    raw = match._log
+    assert raw and all(row.__class__ is tuple for row in raw)
+    assert match.answered == len(raw) == match.outcome(digest=False).decisions
+    assert all(row.__class__ is tuple for row in raw)   # counting made nothing
+    log = match.log
+    assert log is raw and all(isinstance(answer, UnmadeAnswer) for answer in log)
+    assert match.log[0] is log[0]   # made once
+    again = Match.played(pack, 2, 5, [RandomAgent(5, seat) for seat in range(2)])
+    assert [a.to_json() for a in again.log] == [a.to_json() for a in log]
+    answers = [Answer(a.decision, a.index) for a in log]
+    match.log = answers
+    assert match.log is answers and match.answered == len(answers)

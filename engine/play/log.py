@@ -83,9 +83,9 @@ class LoggedAnswer(Answer):
 
 class UnmadeAnswer(Answer):
     """An answer of an agent that answers by the number of options alone (`agents.BySize`, in a match played
-    through): `Interpreter.ask` stores the decision's fields here and makes no `Decision`; it is made, the same
-    as the class call would make it, at the first read of `decision` (a game never read makes none). One object
-    a decision instead of two: fewer to make, to free and for the collector to walk."""
+    through): `Interpreter.ask` logs the decision's fields as a row (`ROW_FIELDS`) and makes no `Decision`; the
+    match makes this of the row when its log is read (`make_rows`), and it makes the `Decision`, the same as the
+    class call would make it, at the first read of `decision` (a game whose log is never read makes neither)."""
 
     __slots__ = ("asked_kind", "asked_labels", "asked_open", "asked_prompt", "asked_rules", "asked_seat",
                  "asked_step", "asked_values", "made")
@@ -116,6 +116,24 @@ class UnmadeAnswer(Answer):
     @property
     def step(self) -> str:
         return self.asked_step
+
+
+# A row `Interpreter.ask` logs for an `UnmadeAnswer` (a tuple: one object a decision, nothing stored into it):
+# its fields in this order, then the index answered.
+ROW_FIELDS = ("asked_seat", "asked_kind", "asked_prompt", "asked_labels", "asked_values", "asked_step", "asked_rules",
+              "asked_open")
+
+
+def make_rows(log: list[Any], start: int) -> None:
+    """Turn the rows in `log` from `start` on into `UnmadeAnswer`s, in place (a log's other entries stay)."""
+    for at in range(start, len(log)):
+        row = log[at]
+        if row.__class__ is tuple:
+            answer = UnmadeAnswer()
+            for name, value in zip(ROW_FIELDS, row, strict=False):
+                setattr(answer, name, value)
+            answer.index = row[-1]
+            log[at] = answer
 
 
 @dataclass

@@ -26,7 +26,7 @@ from greenlet import GreenletExit, getcurrent, greenlet
 
 from engine.errors import GameOver, MoveError, RuleError, StopLoop
 from engine.play.agents import Agent, Searcher, by_size, is_searcher, uniform_draw
-from engine.play.log import Answer, GameLog, LoggedAnswer, UnmadeAnswer
+from engine.play.log import Answer, GameLog, LoggedAnswer, make_rows
 from engine.runtime.context import Ctx
 from engine.runtime.decision import Decision, DecisionKind, not_an_option
 from engine.runtime.defs import Pack
@@ -89,7 +89,8 @@ class Match:
             raise RuleError("the pack has no flow")
         self.pack = pack
         self.game = game if game is not None else Interpreter(pack, players, seed, options)
-        self.log: list[Answer] = []     # the answers given (forced decisions apart: `_forced`)
+        self._log: list[Any] = []   # the answers given (forced decisions apart: `_forced`), rows from `_made` on
+        self._made = 0              # (`log` makes them answers when read)
         self.decision: Decision | None = None
         self._flow: greenlet | None = None   # where the flow runs, paused at `decision` (None: played through)
         self._every = checkpoint_every
@@ -131,6 +132,26 @@ class Match:
                 match.run(agents)
                 return match
         return cls(pack, players, seed, options, observers=observers, _played=agents)
+
+    @property
+    def log(self) -> list[Answer]:
+        """The answers given, in order (decisions taken without asking apart). A game played through logs an answer
+        by the number of options as a row (`Interpreter.ask`: a tuple, no object made per decision); the rows are
+        made answers here, at the first read after they were logged (`answered` counts them without that)."""
+        log = self._log
+        if self._made < len(log):
+            make_rows(log, self._made)
+            self._made = len(log)
+        return log
+
+    @log.setter
+    def log(self, answers: list[Answer]) -> None:
+        self._log, self._made = answers, len(answers)
+
+    @property
+    def answered(self) -> int:
+        """How many answers were given: `len(log)`, without making the log's answers (a caller that only counts)."""
+        return len(self._log)
 
     def _play_through(self, agents: list[Agent]) -> None:
         """Run the whole flow here, the agents answering in place (`played`)."""
@@ -306,7 +327,7 @@ class Match:
         with self.game.looking():
             results = final_scores(self.game)
             kind, won = verdict(results, team_lost(self.game))
-        return Outcome(results, won, state_hash(self.game) if digest else "", len(self.log), kind)
+        return Outcome(results, won, state_hash(self.game) if digest else "", len(self._log), kind)
 
     def estimates(self) -> list[int]:
         """Each seat's position estimate now (`scoring.estimate`, the score where the pack has none): what a
@@ -677,7 +698,7 @@ class Match:
     def _in_place(self, agents: list[Agent]) -> InPlace:
         """The agents answering inside `ask` (`InPlace`), logging to this match's log."""
         return InPlace(self.game, [agent.choose for agent in agents], [by_size(agent) for agent in agents],
-                       [uniform_draw(agent) for agent in agents], self.log, LoggedAnswer, UnmadeAnswer, self._record)
+                       [uniform_draw(agent) for agent in agents], self._log, LoggedAnswer, self._record)
 
     def _run(self, agents: list[Agent], stop_after: int | None) -> None:
         game = self.game

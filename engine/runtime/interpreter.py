@@ -91,19 +91,19 @@ class InPlace:
     (`heard`, the interpreter's, changed in place), is logged as `logged()` with its two slots stored (an `Answer`
     made without `__init__`); anything else goes to `record` (checked: a bad index raises; told). `ask` itself
     asks a seat whose agent answers by the number of options alone (`by_size[seat]`, not None) that number, and
-    while nobody listens for answers makes no `Decision`: the answer is logged as `unmade()` holding its fields
-    (it makes the decision if read). A seat whose agent's answer is `int(d() * size)` (`draws[seat]`, not None:
-    `agents.uniform_draw`) is answered so by `ask` itself. An agent's error leaves as `AgentFailed`."""
+    while nobody listens for answers makes no `Decision`: the answer is logged as a row, a tuple of its fields
+    (`ROW_FIELDS` in engine/play/log.py), which the match makes an answer of when its log is read. A seat whose
+    agent's answer is `int(d() * size)` (`draws[seat]`, not None: `agents.uniform_draw`) is answered so by `ask`
+    itself. An agent's error leaves as `AgentFailed`."""
 
-    __slots__ = ("by_size", "chooses", "draws", "game", "heard", "log", "logged", "record", "unmade", "views")
+    __slots__ = ("by_size", "chooses", "draws", "game", "heard", "log", "logged", "record", "views")
 
     def __init__(self, game: Interpreter, chooses: list[Callable[[Any, Decision], int]],
                  by_size: list[Callable[[int], int] | None], draws: list[Callable[[], float] | None],
-                 log: list[Any], logged: Callable[[], Any], unmade: Callable[[], Any],
-                 record: Callable[[Decision, int], None]) -> None:
+                 log: list[Any], logged: Callable[[], Any], record: Callable[[Decision, int], None]) -> None:
         self.game, self.chooses, self.by_size, self.draws = game, chooses, by_size, draws
         self.views: list[SeatView | None] = [None] * len(game.state.players)
-        self.heard, self.log, self.logged, self.unmade, self.record = game.heard, log, logged, unmade, record
+        self.heard, self.log, self.logged, self.record = game.heard, log, logged, record
 
     def __call__(self, decision: Decision) -> int:
         seat = decision.seat
@@ -815,7 +815,7 @@ class Interpreter:
         # (`isinstance`, a builtin call, costs more at every decision)
         if answering.__class__ is InPlace and ANSWERED not in self.heard:
             # an agent that answers by the number of options, nobody told of answers: no `Decision` is made
-            # (the log's answer holds its fields and makes it if read: `UnmadeAnswer`)
+            # (the log's row holds its fields; the match makes an `UnmadeAnswer` of it when its log is read)
             draw = answering.draws[seat]
             if draw is not None:
                 index = int(draw() * size)   # `RandomAgent.choose_by_size` without its frame (`uniform_draw`)
@@ -823,17 +823,9 @@ class Interpreter:
                 pick = answering.by_size[seat]
                 index = -1 if pick is None else _picked(pick, size)
             if index >= 0:
-                entry = answering.unmade()
-                entry.asked_seat = seat
-                entry.asked_kind = kind
-                entry.asked_prompt = prompt
-                entry.asked_labels = labels
-                entry.asked_values = values
-                entry.asked_step = state.step
-                entry.asked_rules = rules   # (None for none: `()` when the decision is made)
-                entry.asked_open = open_source
-                entry.index = index
-                answering.log.append(entry)
+                # a row (a tuple: one object, no stores), in `ROW_FIELDS` order (engine/play/log.py); `rules`
+                # None for none (`()` when the decision is made)
+                answering.log.append((seat, kind, prompt, labels, values, state.step, rules, open_source, index))
                 return values[index]
         decision = MadeDecision()
         decision.seat = seat

@@ -67,7 +67,7 @@ def play_engine(pack: Pack, seed: int) -> Match:
 def engine_result(pack: Pack, seed: int) -> tuple[list[int], int]:
     """Winners and the number of decisions asked: a game played and its result known, nothing kept."""
     session = play_engine(pack, seed)
-    return winners(session.game), len(session.log)
+    return winners(session.game), session.answered
 
 
 def engine_final(session: Match, attribute: str) -> dict[str, Any]:

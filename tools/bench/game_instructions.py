@@ -52,7 +52,7 @@ def main() -> None:
 
     def game(seed: int) -> tuple[list[int], int]:
         match = Match.played(pack, 2, seed, [RandomAgent(seed, seat) for seat in range(2)])
-        return winners(match.game), len(match.log)
+        return winners(match.game), match.answered
 
     for seed in range(1000, 1040):   # warm: code generated, layouts and tables made
         game(seed)

@@ -56,7 +56,7 @@ def engine_state(session: Match) -> dict[str, Any]:
 
 
 def final_and_length(session: Match) -> tuple[dict[str, Any], int]:
-    return engine_state(session), len(session.log)
+    return engine_state(session), session.answered
 
 
 def play_engine(pack: Pack, seed: int, advanced: bool = False, paused: bool = False) -> Match:
