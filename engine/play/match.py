@@ -667,11 +667,20 @@ class Match:
         return answer_here
 
     def _in_place(self, agents: list[Agent]) -> InPlace:
-        """The agents answering inside `ask` (`InPlace`), logging to this match's log."""
+        """The agents answering inside `ask` (`InPlace`), logging to this match's log.
+
+        A seat whose agent answers by the number of options (`by_size`) gets no view: its `choose` is
+        `BySize.choose`, which never reads one. (One loop, no comprehensions: this runs for every game.)"""
         game = self.game
-        return InPlace([agent.choose for agent in agents], [by_size(agent) for agent in agents],
-                       [SeatView(game, seat) for seat in range(len(game.state.players))],   # (lazy)
-                       game.heard, self.log, LoggedAnswer, UnmadeAnswer, self._record)
+        chooses: list[Callable[[Any, Decision], int]] = []
+        sizes: list[Callable[[int], int] | None] = []
+        views: list[SeatView | None] = []
+        for seat, agent in enumerate(agents):    # (one an agent: a seat without one fails as before, at its ask)
+            chooses.append(agent.choose)
+            pick = by_size(agent)
+            sizes.append(pick)
+            views.append(None if pick is not None else SeatView(game, seat))   # (lazy)
+        return InPlace(chooses, sizes, views, game.heard, self.log, LoggedAnswer, UnmadeAnswer, self._record)
 
     def _run(self, agents: list[Agent], stop_after: int | None) -> None:
         game = self.game

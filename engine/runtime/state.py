@@ -467,8 +467,9 @@ class Layout:
     player_zones: list[ZoneDef]
     counters: dict[str, int]                          # the stored counters' starting values: shared, per player
     player_counters: dict[str, int]
-    active: list[list[int]]                           # by seat: its active zones then the shared ones (indexes
-    sized: list[int]                                  # as `starts`); the zones whose sizes are expressions
+    active: list[list[int]]                           # by seat: its active zones then the shared ones (slots);
+    no_active_zones: tuple[tuple[Zone, ...], ...]     # by seat: none (a match's when no zone is active: read-only)
+    sized: list[int]                                  # the zones whose sizes are expressions (slots)
     rotations: list[list[PlayerRef]]                  # by seat: every player from that seat on, clockwise
     orders: list[list[int]]                           # the same as seats
     grid_cells: dict[tuple[str, int | None], dict[tuple[int, int], int]] = field(default_factory=dict)
@@ -526,7 +527,7 @@ def _laid_out(pack: Pack, players: int) -> Layout:
                   global_zones, player_zones,
                   {c.id: c.initial for c in pack.counters.values() if c.scope == "global" and c.stored},
                   {c.id: c.initial for c in pack.counters.values() if c.scope == "player" and c.stored},
-                  active, [i for i, (zid, _) in enumerate(zones) if pack.zones[zid].sizes],
+                  active, ((),) * players, [i for i, (zid, _) in enumerate(zones) if pack.zones[zid].sizes],
                   rotations, [[p.seat for p in rotation] for rotation in rotations])
 
 
