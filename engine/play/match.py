@@ -433,12 +433,12 @@ class Match:
             if reached:
                 if sample.seen_key(seat) == start.want:
                     if kept is not None:
-                        kept.close()
+                        kept.release()
                     return sample
                 if kept is None:
                     kept = sample
                     continue
-            sample.close()
+            sample.release()
         return kept
 
     def _play_again(self, start: _SecretStart, real: Decision, rng: random.Random) -> bool:
