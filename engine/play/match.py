@@ -530,7 +530,7 @@ class Match:
         """Done with this match for good (a game `simulate` has recorded): let reference counting free it the
         moment it is dropped. Its items and zones refer to each other (an item to its zone, a zone to its items),
         so a dropped match otherwise waits for the garbage collector, whose collections walk every object of
-        every match waiting (a random Goofspiel game: ~6% more instructions, tools/bench/game_instructions.py
+        every match waiting (a short random game: ~6% more instructions, tools/bench/game_instructions.py
         --gc). This empties every zone (its list of items: a list read before stays as it was) and drops the
         match's own links to itself (a forkable or logging match's), ending a paused flow first (`close`).
         Read nothing of the match after: it shows empty zones. A finished match that is not released stays
