@@ -414,8 +414,8 @@ def new_state(pack: Pack, players: int, seed: int, plan: Layout | None = None) -
         item.attrs = copy_values(values)
         item.zone = slots[slot]
         append(item)
-    for zone, start in zip(made, plan.fills, strict=True):
-        zone.items = items[start] if isinstance(start, slice) else list(start(items))
+    for zone, fill in zip(made, plan.fills, strict=True):
+        zone.items = fill(items)
     return state
 
 
@@ -460,9 +460,10 @@ class Layout:
     # by slot: the zone's id, definition, where `new_state` puts it (0: the state's zones, 1 + seat: that seat's),
     # owner, visibility, capacity, market size and whether its starting items' names all differ (`offer`)
     zone_rows: list[tuple[str, ZoneDef, int, int | None, str, int | None, int, bool]]
-    # by slot: its starting items as a slice of the items (they are made in uid order, and a zone's uids
-    # mostly run evenly spaced: a component's copies, one per player in turn), else a getter of them
-    fills: list[slice | Callable[[list[Item]], tuple[Item, ...]]]
+    # by slot: what takes its starting items (a new list) from the match's items: mostly a slice of them (they
+    # are made in uid order, and a zone's uids mostly run evenly spaced: a component's copies, one per player in
+    # turn), read by an `itemgetter` (a C call, as `items[a:b:c]`)
+    fills: list[Callable[[list[Item]], list[Item]]]
     global_zones: list[ZoneDef]                       # the zones no player owns, then each player's, in pack order
     player_zones: list[ZoneDef]
     counters: dict[str, int]                          # the stored counters' starting values: shared, per player
@@ -539,12 +540,13 @@ def _zone_row(zdef: ZoneDef, owner: int | None, names: list[str]) -> tuple[str, 
             zdef.keep_filled, bool(names) and len(set(names)) == len(names))
 
 
-def _fill(uids: list[int]) -> slice | Callable[[list[Item]], tuple[Item, ...]]:
+def _fill(uids: list[int]) -> Callable[[list[Item]], list[Item]]:
     """How a zone starting with the items `uids` (ascending) takes them from the match's items (`new_state`):
-    a slice when they are evenly spaced (no, one or two uids always are), else a getter of them."""
+    a slice when they are evenly spaced (no, one or two uids always are), else each picked."""
     if len(uids) < 2:
-        return slice(uids[0], uids[0] + 1) if uids else slice(0, 0)
+        return itemgetter(slice(uids[0], uids[0] + 1) if uids else slice(0, 0))
     step = uids[1] - uids[0]
     if step > 0 and all(b - a == step for a, b in pairwise(uids)):
-        return slice(uids[0], uids[-1] + 1, step)
-    return itemgetter(*uids)
+        return itemgetter(slice(uids[0], uids[-1] + 1, step))
+    pick = itemgetter(*uids)
+    return lambda items: list(pick(items))
