@@ -14,12 +14,10 @@ from pathlib import Path
 import pytest
 
 import engine
-from engine.play.agents import BySize, RandomAgent
+from engine.play.agents import RandomAgent
 from engine.play.match import Match
-from engine.runtime.decision import Decision
 from engine.runtime.interpreter import Interpreter
 from engine.runtime.state import Player, State, _fill, layout, new_state
-from engine.runtime.views import SeatView
 
 CONTENT = sorted(path.name for path in (Path(__file__).resolve().parents[1] / "content").iterdir()
                  if (path / "pack.yaml").exists())
@@ -80,24 +78,3 @@ def test_a_copied_state_holds_the_same_data_and_pickles() -> None:
 def test_a_pack_without_active_zones_shares_empty_ones() -> None:
     game = Interpreter(engine.load_pack("goofspiel"), 2, 1)
     assert all(zones == () for zones in game._active_zones)
-
-
-class _Looking:
-    """An agent that reads its view (not `BySize`)."""
-
-    def __init__(self) -> None:
-        self.views: list[object] = []
-
-    def choose(self, view: object, decision: Decision) -> int:
-        self.views.append(view)
-        return 0
-
-
-def test_only_agents_that_read_the_decision_get_a_view() -> None:
-    match = Match(engine.load_pack("goofspiel"), 2, 1)
-    looking = _Looking()
-    answering = match._in_place([RandomAgent(1, 0), looking])
-    assert answering.views[0] is None and isinstance(answering.views[1], SeatView)
-    assert isinstance(RandomAgent(1, 0), BySize)
-    match.run([RandomAgent(1, 0), looking])
-    assert looking.views and all(isinstance(view, SeatView) for view in looking.views)

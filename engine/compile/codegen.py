@@ -34,6 +34,7 @@ from functools import cache
 from types import CodeType, FunctionType, TracebackType
 from typing import Any
 
+from engine.compile.leaf import runs_no_rules
 from engine.errors import CONTENT_FAULTS, RuleError, locate_error
 from engine.runtime.limits import CALL_WORK, MAX_CALL_DEPTH, LimitError
 
@@ -174,6 +175,7 @@ class Unit:
         self._ids: dict[int, str] = {}
         self.temps = 0
         self.functions = 0
+        self.asks_run_rules = True   # `game.ask` may run rules (anytime actions): the compiler says when not
 
     def ref(self, value: Any, hint: str = "K") -> ast.Name:
         """A global name for an object the code needs (a helper, a compiled effect, a table)."""
@@ -224,6 +226,17 @@ class Unit:
                          "    try:\n        BODY\n"
                          "    except content_faults as exc:\n        raise located(exc, exc.__traceback__) from None",
                          BODY=body or [ast.Pass()])
+        elif runs_no_rules(body, self.asks_run_rules):   # (nothing reads the count while it runs: leaf.py)
+            code = stmts(head + "    t_state = game.state\n"
+                         "    t_state.work += WORK\n    if t_state.work > game.work_limit:\n"
+                         "        raise game.out_of_work(CALLING)\n"
+                         "    if game.call_depth >= DEPTH:\n        raise LIMIT(NESTED)\n"
+                         "    try:\n        BODY\n"
+                         "    except content_faults as exc:\n        raise located(exc, exc.__traceback__) from None",
+                         BODY=body or [ast.Pass()], WORK=const(CALL_WORK), CALLING=const(f"calling '{procedure}'"),
+                         DEPTH=const(MAX_CALL_DEPTH), LIMIT=self.ref(LimitError),
+                         NESTED=const(f"procedure calls nested deeper than {MAX_CALL_DEPTH} (at '{procedure}'):"
+                                      " recursion?"))
         else:
             code = stmts(head + "    t_state = game.state\n"
                          "    t_state.work += WORK\n    if t_state.work > game.work_limit:\n"

@@ -500,9 +500,9 @@ class EffectCompiler(ExprCompiler):
                                 else [*run, ast.Break()])
         return stmts("while True:\n    O = []\n    L = []\n    R = []\n    OFFER\n    if not O:\n        break\n"
                      "    DONE_\n    C = game.ask(ctx, 'choose', P, L, O, REP, R, FRESH)\n"
-                     "    if C is reask:\n        continue\n    if C is None:\n        break\n    AFTER", O=opts,
+                     "    REASK_\n    if C is None:\n        break\n    AFTER", O=opts,
                      L=labels, R=rules, C=chosen, OFFER=offer or [ast.Pass()], DONE_=done or [ast.Pass()], P=prompt,
-                     REP=const(repeat), AFTER=after, FRESH=self._fresh())
+                     REP=const(repeat), AFTER=after, FRESH=self._fresh(), REASK_=self._asked_again(chosen))
 
     def _committed(self, run: list[ast.stmt]) -> list[ast.stmt]:
         """The chosen option's code; in a pack with anytime actions, marked as committed while it runs, so
@@ -612,14 +612,20 @@ class EffectCompiler(ExprCompiler):
         tail = ", OPT, None, FRESH" if self.pack.anytime else ", OPT" if may_stop else ""
         return stmts("while True:\n    OFFERING\n    if not T:\n        break\n"
                      f"    DONE_\n    V = game.ask(ctx, 'choose', P, L, T{tail})\n"
-                     "    if V is reask:\n        continue\n    STOP\n    AFTER",
+                     "    REASK_\n    STOP\n    AFTER",
                      T=things, OFFERING=offering, L=labels, DONE_=done or [ast.Pass()], V=chosen, P=prompt,
-                     OPT=const(may_stop), STOP=stop or [ast.Pass()], AFTER=after, FRESH=fresh)
+                     OPT=const(may_stop), STOP=stop or [ast.Pass()], AFTER=after, FRESH=fresh,
+                     REASK_=self._asked_again(chosen))
 
     def _fresh(self) -> ast.expr:
         """`ask`'s `fresh` for a choice that can work its options out again: only a pack with anytime actions
         offers them beside it (a fact of the whole pack: code is generated once the pack is complete)."""
         return const(bool(self.pack.anytime))
+
+    def _asked_again(self, chosen: str) -> list[ast.stmt]:
+        """A choice asks again when its answer is REASK (an anytime action was taken instead): only `ask` with
+        `fresh` in a pack with anytime actions answers so, so a pack without any has no test for it."""
+        return stmts("if V is reask:\n    continue", V=chosen) if self.pack.anytime else [ast.Pass()]
 
     def _s_choose_item(self, t: Tree):
         optional = any(isinstance(c, Token) and c.type == "OPTIONAL" for c in t.children)

@@ -102,6 +102,7 @@ class ExprCompiler(Walker):
         collections paid for inline (engine/compile/loops.py, charges.py), and the acting player read
         into its local first if the body reads it (engine/compile/acting.py)."""
         body = inline_charges(inline_comprehensions(body, self.unit.temp), self.unit.temp)
+        self.unit.asks_run_rules = bool(self.pack.anytime)   # (the whole pack's: known once code is built)
         return with_acting_player(_plain_in_iterables(body), ACTING)
 
     def acting_player(self) -> ast.expr:

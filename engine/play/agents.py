@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping
-from typing import TYPE_CHECKING, Any, Protocol, cast, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from engine.errors import CogworkError
 from engine.runtime.decision import Decision
@@ -58,12 +58,34 @@ class BySize:
         raise NotImplementedError
 
 
-def by_size(agent: object) -> Callable[[int], int] | None:
+def by_size(agent: Any) -> Callable[[int], int] | None:
     """The agent's `choose_by_size` when its `choose` is `BySize`'s (a subclass that overrides `choose` reads
     the decision), else None."""
-    if getattr(type(agent), "choose", None) is BySize.choose:
-        return cast(BySize, agent).choose_by_size
-    return None
+    return agent.choose_by_size if _answers(type(agent)) else None
+
+
+def uniform_draw(agent: Any) -> Callable[[], float] | None:
+    """The draw `d` of an agent whose answer to `size` options is `int(d() * size)`: `RandomAgent`'s own
+    `choose` and `choose_by_size` (a subclass overriding either is asked as before), else None. A match played
+    through computes that answer inside `ask`, without the agent's frame: the same draw, the same number."""
+    return agent.rng.random if _answers(type(agent)) == _UNIFORM else None
+
+
+_BY_SIZE, _UNIFORM = 1, 2
+
+
+def _answers(kind: type) -> int:
+    """How agents of a class answer: 0 from the decision, `_BY_SIZE` from the number of options, `_UNIFORM` as
+    `RandomAgent` does; kept per class (a match makes its answerers from this at its start, twice an agent)."""
+    found = _KNOWN.get(kind)
+    if found is None:
+        found = _KNOWN[kind] = (0 if getattr(kind, "choose", None) is not BySize.choose else
+                                _UNIFORM if getattr(kind, "choose_by_size", None) is RandomAgent.choose_by_size
+                                else _BY_SIZE)
+    return found
+
+
+_KNOWN: dict[type, int] = {}
 
 
 class RandomAgent(BySize):
@@ -73,7 +95,7 @@ class RandomAgent(BySize):
         self.rng = random.Random(f"{seed}/{seat}")
 
     def choose_by_size(self, size: int) -> int:
-        return int(self.rng.random() * size)
+        return int(self.rng.random() * size)   # (`ask` computes the same itself: `uniform_draw`)
 
     def observe(self, decision: Decision, index: int) -> None:
         self.rng.random()

@@ -96,7 +96,7 @@ class UnmadeAnswer(Answer):
     asked_labels: list[str] | None
     asked_values: list[Any]
     asked_step: str
-    asked_rules: list[str] | tuple[str, ...]
+    asked_rules: list[str] | None
     asked_open: bool
     made: Decision
 
@@ -106,7 +106,7 @@ class UnmadeAnswer(Answer):
             return self.made
         except AttributeError:
             made = self.made = Decision(self.asked_seat, KINDS[self.asked_kind], self.asked_prompt, self.asked_labels,
-                                        self.asked_values, self.asked_step, self.asked_rules, self.asked_open)
+                                        self.asked_values, self.asked_step, self.asked_rules or (), self.asked_open)
             return made
 
     @property

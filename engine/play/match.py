@@ -25,7 +25,7 @@ from typing import Any, cast
 from greenlet import GreenletExit, getcurrent, greenlet
 
 from engine.errors import GameOver, MoveError, RuleError, StopLoop
-from engine.play.agents import Agent, Searcher, by_size, is_searcher
+from engine.play.agents import Agent, Searcher, by_size, is_searcher, uniform_draw
 from engine.play.log import Answer, GameLog, LoggedAnswer, UnmadeAnswer
 from engine.runtime.context import Ctx
 from engine.runtime.decision import Decision, DecisionKind, not_an_option
@@ -43,7 +43,7 @@ from engine.runtime.events import Event, EventKind
 from engine.runtime.interpreter import NEVER, AgentFailed, InPlace, Interpreter
 from engine.runtime.scoring import PlayerResult, Verdict, estimates, final_scores, team_lost, verdict
 from engine.runtime.state import Item
-from engine.runtime.views import SeatView, in_simultaneous, seen_key, snapshot, state_hash
+from engine.runtime.views import in_simultaneous, seen_key, snapshot, state_hash
 
 Observer = Callable[[Event], None]
 # answers between checkpoints: fewer make play slower (a checkpoint copies the state), more make a fork
@@ -682,20 +682,9 @@ class Match:
         return answer_here
 
     def _in_place(self, agents: list[Agent]) -> InPlace:
-        """The agents answering inside `ask` (`InPlace`), logging to this match's log.
-
-        A seat whose agent answers by the number of options (`by_size`) gets no view: its `choose` is
-        `BySize.choose`, which never reads one. (One loop, no comprehensions: this runs for every game.)"""
-        game = self.game
-        chooses: list[Callable[[Any, Decision], int]] = []
-        sizes: list[Callable[[int], int] | None] = []
-        views: list[SeatView | None] = []
-        for seat, agent in enumerate(agents):    # (one an agent: a seat without one fails as before, at its ask)
-            chooses.append(agent.choose)
-            pick = by_size(agent)
-            sizes.append(pick)
-            views.append(None if pick is not None else SeatView(game, seat))   # (lazy)
-        return InPlace(chooses, sizes, views, game.heard, self.log, LoggedAnswer, UnmadeAnswer, self._record)
+        """The agents answering inside `ask` (`InPlace`), logging to this match's log."""
+        return InPlace(self.game, [agent.choose for agent in agents], [by_size(agent) for agent in agents],
+                       [uniform_draw(agent) for agent in agents], self.log, LoggedAnswer, UnmadeAnswer, self._record)
 
     def _run(self, agents: list[Agent], stop_after: int | None) -> None:
         game = self.game

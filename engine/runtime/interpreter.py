@@ -48,7 +48,7 @@ from engine.runtime.limits import (
     taking_out,
 )
 from engine.runtime.state import Item, ItemRef, PlayerRef, Zone, layout, new_state
-from engine.runtime.views import in_simultaneous, size_unseen
+from engine.runtime.views import SeatView, in_simultaneous, size_unseen
 
 MAX_TRIGGER_DEPTH = 16
 MAX_TRIGGER_FIRINGS = 200_000
@@ -72,28 +72,46 @@ class AgentFailed(BaseException):
         self.error = error
 
 
+def _picked(pick: Callable[[int], int], size: int) -> int:
+    """The index an agent that answers by the number of options gives, checked; its error as `AgentFailed`."""
+    try:
+        index = pick(size)
+        if index.__class__ is not int or not 0 <= index < size:
+            raise not_an_option(index, size)
+    except Exception as exc:   # the generated code would take it for a content mistake
+        raise AgentFailed(exc) from None
+    return index
+
+
 class InPlace:
     """The agents that answer a match's decisions inside `ask` (its `pause`, in a match played through:
     `Match.played`; a match that can pause calls it from its own answerer): called with a decision,
-    `chooses[seat](views[seat], decision)` gives the index; a good one, while nobody listens for answers
+    `chooses[seat](views[seat], decision)` gives the index (the seat's `SeatView` made at its first decision
+    so asked: a seat answered by the number of options needs none); a good one, while nobody listens for answers
     (`heard`, the interpreter's, changed in place), is logged as `logged()` with its two slots stored (an `Answer`
     made without `__init__`); anything else goes to `record` (checked: a bad index raises; told). `ask` itself
     asks a seat whose agent answers by the number of options alone (`by_size[seat]`, not None) that number, and
     while nobody listens for answers makes no `Decision`: the answer is logged as `unmade()` holding its fields
-    (it makes the decision if read). An agent's error leaves as `AgentFailed`."""
+    (it makes the decision if read). A seat whose agent's answer is `int(d() * size)` (`draws[seat]`, not None:
+    `agents.uniform_draw`) is answered so by `ask` itself. An agent's error leaves as `AgentFailed`."""
 
-    __slots__ = ("by_size", "chooses", "heard", "log", "logged", "record", "unmade", "views")
+    __slots__ = ("by_size", "chooses", "draws", "game", "heard", "log", "logged", "record", "unmade", "views")
 
-    def __init__(self, chooses: list[Callable[[Any, Decision], int]], by_size: list[Callable[[int], int] | None],
-                 views: list[Any], heard: dict[EventKind, Any], log: list[Any], logged: Callable[[], Any],
-                 unmade: Callable[[], Any], record: Callable[[Decision, int], None]) -> None:
-        self.chooses, self.by_size, self.views, self.heard, self.log = chooses, by_size, views, heard, log
-        self.logged, self.unmade, self.record = logged, unmade, record
+    def __init__(self, game: Interpreter, chooses: list[Callable[[Any, Decision], int]],
+                 by_size: list[Callable[[int], int] | None], draws: list[Callable[[], float] | None],
+                 log: list[Any], logged: Callable[[], Any], unmade: Callable[[], Any],
+                 record: Callable[[Decision, int], None]) -> None:
+        self.game, self.chooses, self.by_size, self.draws = game, chooses, by_size, draws
+        self.views: list[SeatView | None] = [None] * len(game.state.players)
+        self.heard, self.log, self.logged, self.unmade, self.record = game.heard, log, logged, unmade, record
 
     def __call__(self, decision: Decision) -> int:
         seat = decision.seat
         try:
-            index = self.chooses[seat](self.views[seat], decision)
+            view = self.views[seat]
+            if view is None:
+                view = self.views[seat] = SeatView(self.game, seat)
+            index = self.chooses[seat](view, decision)
             if index.__class__ is int and 0 <= index < decision.size and ANSWERED not in self.heard:
                 answer = self.logged()
                 answer.decision = decision
@@ -769,7 +787,8 @@ class Interpreter:
             answer = self._ask_beside_anytime(ctx, kind, prompt, labels, values, rules)
             if answer is not _NOT_OFFERED:
                 return answer
-        if len(values) == 1 and not optional:
+        size = len(values)   # (labels, when given, are one per value: `Decision.size` counts either)
+        if size == 1 and not optional:
             if self.on_forced is not None:
                 self._tell_forced(ctx.seat, kind, labels, values)
             return values[0]
@@ -782,21 +801,20 @@ class Interpreter:
         self.work_limit = limit if limit < MAX_GAME_WORK else MAX_GAME_WORK
         # `Decision(seat, KINDS[kind], prompt, labels, values, state.step, rules or (), open_source)`, its fields
         # stored one by one (`MadeDecision`: no `__init__` frame; tests/test_decision_made.py holds the two equal)
-        size = len(labels) if labels is not None else len(values)
         source = ctx.self_item
         open_source = True if source is None else in_public_zone(source)
         answering: Any = self.pause
-        if answering.__class__ is InPlace:   # (`isinstance`, a builtin call, costs more at every decision)
-            pick = answering.by_size[seat]
-            if pick is not None and ANSWERED not in self.heard:
-                # an agent that answers by the number of options, nobody told of answers: no `Decision` is made
-                # (the log's answer holds its fields and makes it if read: `UnmadeAnswer`)
-                try:
-                    index = pick(size)
-                    if index.__class__ is not int or not 0 <= index < size:
-                        raise not_an_option(index, size)
-                except Exception as exc:   # the generated code would take it for a content mistake
-                    raise AgentFailed(exc) from None
+        # (`isinstance`, a builtin call, costs more at every decision)
+        if answering.__class__ is InPlace and ANSWERED not in self.heard:
+            # an agent that answers by the number of options, nobody told of answers: no `Decision` is made
+            # (the log's answer holds its fields and makes it if read: `UnmadeAnswer`)
+            draw = answering.draws[seat]
+            if draw is not None:
+                index = int(draw() * size)   # `RandomAgent.choose_by_size` without its frame (`uniform_draw`)
+            else:
+                pick = answering.by_size[seat]
+                index = -1 if pick is None else _picked(pick, size)
+            if index >= 0:
                 entry = answering.unmade()
                 entry.asked_seat = seat
                 entry.asked_kind = kind
@@ -804,7 +822,7 @@ class Interpreter:
                 entry.asked_labels = labels
                 entry.asked_values = values
                 entry.asked_step = state.step
-                entry.asked_rules = rules or ()
+                entry.asked_rules = rules   # (None for none: `()` when the decision is made)
                 entry.asked_open = open_source
                 entry.index = index
                 answering.log.append(entry)
