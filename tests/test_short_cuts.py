@@ -1,8 +1,8 @@
 """The short cuts a short game takes (issue 17: Connect Four and tic-tac-toe against hand-written Python) give
 what the general paths give: `in_a_row_of` reads only the lines a run could lie on, `winners` skips the
 results a score alone decides, `count(X where C) > 0` stops at the first element that passes, a choice of
-uniquely named items skips `offer`, an attribute every item starts with is read without a default, and a
-shared board's map holds only the cells read so far."""
+uniquely named items skips `offer`, an attribute every item starts with is read without a default, and `at` on a
+shared board reads the layout's map of uids against the match's items."""
 
 from __future__ import annotations
 
@@ -136,17 +136,16 @@ def test_a_choice_of_uniquely_named_items_is_offered_without_labels_and_labelled
     assert match.decision is not None and "center" not in match.decision.labels
 
 
-def test_a_shared_board_holds_the_cells_read_so_far_and_at_reads_as_before(tmp_path: Path) -> None:
+def test_a_shared_board_s_map_holds_uids_and_at_reads_this_match_s_item(tmp_path: Path) -> None:
     session = Match(load_pack(str(LINES)), 2, 1)
-    grids = session.game.grids
-    assert set(grids.shared_along) == {("cell", 1, 4)}   # the first choice read the top row by its number, no more
-    assert "cell" not in grids.shared                    # (no cell read by two computed coordinates yet)
-    board = grids.shared["cell"]
-    cell = board[2, 3]
-    assert (cell.attrs["col"], cell.attrs["row"]) == (2, 3) and len(board) == 1 and board[2, 3] is cell
-    assert board[2.0, True] is grids.shared["cell"][2, 1]   # numbers that are not ints
+    grids, items = session.game.grids, session.game.state.items
+    board = grids.maps.boards["cell"]
+    cell = items[board[2, 3]]
+    assert (cell.attrs["col"], cell.attrs["row"]) == (2, 3) and len(board) == 20
+    assert board[2.0, True] == board[2, 1] and len(board) == 20   # numbers that are not ints: converted, not kept
     with pytest.raises(RuleError, match="no cell at column 6, row 1"):
         board[6, 1]
+    assert len(board) == 20
     session.run([RandomAgent(1, seat) for seat in range(2)])   # the whole game reads its cells so
     assert session.done
 
@@ -157,19 +156,20 @@ def test_at_with_a_row_or_column_written_as_a_number_reads_that_line_by_the_othe
     session = Match(load_pack(str(LINES)), 2, 1)
     grids = session.game.grids
     fn = session.game.pack.procedures["drop"].run
-    assert "shared_along" in _names(fn) and "shared" not in _names(fn)
+    assert "along" in _names(fn) and "boards" not in _names(fn)
     for by, fixed in ((1, 4), (1, 1), (0, 2), (0, 5), (1, 9), (0, 0)):
-        along = grids.shared_along["cell", by, fixed]
+        along = grids.maps.along["cell", by, fixed]
         assert len(along) == {1: 5, 0: 4}[by] * (0 < fixed <= {1: 4, 0: 5}[by])
         for other in (-1, 0, 1, 2, 3, 4, 5, 6, True, 2.0):
             col, row = (other, fixed) if by else (fixed, other)
             try:
-                expected = grids.shared["cell"][col, row]
+                expected = grids.maps.boards["cell"][col, row]
             except RuleError as exc:
                 with pytest.raises(RuleError, match=str(exc)):
                     along[other]
             else:
-                assert along[other] is expected is grids.at("cell", None, col, row)
+                assert along[other] == expected
+                assert session.game.state.items[expected] is grids.at("cell", None, col, row)
 
 
 def test_the_untraced_flow_starts_a_round_inline_and_pays_for_it() -> None:

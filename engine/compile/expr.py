@@ -597,14 +597,14 @@ class ExprCompiler(Walker):
         col, row = self.expr(args[1]), self.expr(args[2])
         if tname is None:
             return const(0)
-        if not self.pack.types[tname].per_player:   # one board for everyone: read without a call
+        if not self.pack.types[tname].per_player:   # one board for everyone: the match's item of the cell's uid
             for by, fixed, other in ((1, row, col), (0, col, row)):   # a row (column) written as a number: its map
                 if isinstance(fixed, ast.Constant) and fixed.value.__class__ is int:
-                    along = steady(expr("game.grids.shared_along[T, B, N]", T=const(tname), B=const(by),
+                    along = steady(expr("game.grids.maps.along[T, B, N]", T=const(tname), B=const(by),
                                         N=const(fixed.value)))   # made at its first read: cannot fail
-                    return kinded(expr("L[X]", L=along, X=other), "item")
-            board = steady(expr("game.grids.shared[T]", T=const(tname)))   # made at its first read: cannot fail
-            return kinded(expr("B[(C, R)]", B=board, C=col, R=row), "item")
+                    return kinded(expr("I[L[X]]", I=_match_items(), L=along, X=other), "item")
+            board = steady(expr("game.grids.maps.boards[T]", T=const(tname)))   # made at its first read
+            return kinded(expr("I[B[(C, R)]]", I=_match_items(), B=board, C=col, R=row), "item")
         return kinded(expr("game.grids.at(T, ctx.seat, C, R)", T=const(tname), C=col, R=row), "item")
 
     def _grid_run(self, args: list, fn: str) -> ast.expr:
@@ -612,12 +612,12 @@ class ExprCompiler(Walker):
         number = self.expr(args[1])
         if tname is None:
             return ast.List([], ast.Load())
-        if not self.pack.types[tname].per_player:   # one board for everyone: a copy of a list made once a match
-            run = kinded(expr("game.grids.shared_runs[T, B][N]", T=const(tname), B=const(0 if fn == "column" else 1),
-                              N=number), "items")
-            copied = kinded(expr("list(X)", X=run), "items")
-            copied.cog_copy_of = run  # type: ignore[attr-defined]   # what `read` takes (it never changes it)
-            return copied
+        if not self.pack.types[tname].per_player:   # one board for everyone: its getter called on the match's items
+            runs = steady(expr(f"game.grids.maps.{fn}s[T]", T=const(tname)))
+            run = expr("R[N](I)", R=runs, N=number, I=_match_items())
+            run.cog_made = True  # type: ignore[attr-defined]  # a new list each time: a choice offers it uncopied
+            run.cog_reads = True  # type: ignore[attr-defined]  # a getter (engine/runtime/grids.py): runs no rules
+            return kinded(run, "items")
         return kinded(expr(f"game.grids.{fn}(T, ctx.seat, N)", T=const(tname), N=number), "items")
 
     def lower_column(self, tok: Token, args: list) -> ast.expr:
@@ -704,6 +704,11 @@ class _Plain(ast.NodeTransformer):
 
 # the acting seat (`game.acting` only where nobody acts: it raises the error)
 _ACTING = "(ctx.seat if ctx.seat is not None else game.acting(None))"
+
+
+def _match_items() -> ast.expr:
+    """The match's items by uid (`t_state.items`: the same list for the whole match), which grid maps index."""
+    return steady(expr("t_state.items"))
 _PLAYERS = "len(game.state.players)"
 
 # built-in names: (code, kind)

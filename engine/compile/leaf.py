@@ -11,8 +11,9 @@ procedure and called once a decision is often one.
 `runs_no_rules` proves it from the generated body by a list of calls known not to run rules (anything else,
 or anything new, keeps the count): the helpers and `game` methods below, `append` to a list the body made, and
 `game.ask` in a pack without anytime actions (beside a choice an anytime action may be taken and run).
-Reads (`x.attrs[...]`, a board map's cells) run no rules; a derived attribute is read through a call
-(`item_attr`, `get_attr`), which is not on the list.
+Reads (`x.attrs[...]`, a board map's cells) run no rules, nor do calls the compilers mark as reads (`cog_reads`:
+a shared board's row or column, its getter called on the match's items); a derived attribute is read through a
+call (`item_attr`, `get_attr`), which is not on the list.
 """
 
 from __future__ import annotations
@@ -31,7 +32,8 @@ def runs_no_rules(body: list[ast.stmt], asks_run_rules: bool) -> bool:
     made = _new_lists(body)
     for stmt in body:
         for node in ast.walk(stmt):
-            if isinstance(node, ast.Call) and not _quiet(node.func, made, asks_run_rules):
+            if isinstance(node, ast.Call) and not getattr(node, "cog_reads", False) \
+                    and not _quiet(node.func, made, asks_run_rules):
                 return False
     return True
 

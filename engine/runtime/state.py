@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
 
     from engine.runtime.defs import ComponentDef, Pack, ZoneDef
+    from engine.runtime.grids import GridMaps
 
 
 @dataclass(frozen=True, slots=True)
@@ -473,15 +474,9 @@ class Layout:
     sized: list[int]                                  # the zones whose sizes are expressions (slots)
     rotations: list[list[PlayerRef]]                  # by seat: every player from that seat on, clockwise
     orders: list[list[int]]                           # the same as seats
-    grid_cells: dict[tuple[str, int | None], dict[tuple[int, int], int]] = field(default_factory=dict)
-    grid_runs: dict[tuple[str, int | None, int], dict[int, list[int]]] = field(default_factory=dict)
-    grid_rays: dict[int, list[tuple[list[int], list[int]]]] = field(default_factory=dict)  # cell uid -> its lines
-    # (type, 1 for a row or 0 for a column, its number) -> the other coordinate -> uid (a board no player owns)
-    grid_along: dict[tuple[str, int, int], dict[int, int]] = field(default_factory=dict)
-    # `step`'s directions (one a line) -> cell uid -> the uids one step from it that way
-    grid_steps: dict[str, dict[int, list[int]]] = field(default_factory=dict)
-    # N -> cell uid -> the lines a run of N through the cell could lie on (`GridCells.in_a_row_of`; no tuple key)
-    grid_lines: dict[int, dict[int, list[tuple[list[int], list[int]]]]] = field(default_factory=dict)
+    # the grid maps (engine/runtime/grids.py `GridMaps`): where each grid cell is among the items, by uid, made at
+    # the layout's first match
+    grid_maps: GridMaps | None = None
 
 
 def layout(pack: Pack, players: int) -> Layout:
