@@ -124,10 +124,10 @@ def test_a_choice_tests_for_reask_only_in_a_pack_with_anytime_actions() -> None:
     no test for it in its generated choices (`choose x in ...` and `choose { ... | ... }`)."""
     without = engine.load_pack("goofspiel")
     Match.played(without, 2, 1, [RandomAgent(1, seat) for seat in range(2)])
-    assert not without.anytime and "reask" not in _names(without.untraced_flow)
+    assert not without.anytime and "reask" not in _names(without.quiet_flow)
     with_anytime = engine.load_pack(str(PACKS / "cooldown"))
     Match.played(with_anytime, 2, 1, [RandomAgent(1, seat) for seat in range(2)])
-    assert with_anytime.anytime and "reask" in _names(with_anytime.untraced_flow)
+    assert with_anytime.anytime and "reask" in _names(with_anytime.quiet_flow)
 
 
 def _names(fn: Any) -> set[str]:

@@ -135,6 +135,7 @@ def _functions(pack: Pack) -> Iterator[Any]:
         yield from (rank.when for rank in pack.scoring.ranks)
     yield pack.flow
     yield pack.untraced_flow
+    yield pack.quiet_flow
 
 
 @pytest.mark.parametrize("name", ["raising-robots", "raising-robots-expansion", "robot-factory"])

@@ -181,7 +181,10 @@ def test_the_untraced_flow_starts_a_round_inline_and_pays_for_it() -> None:
     traced.run([RandomAgent(5, s) for s in range(2)])
     assert plain.game.state.periods == traced.game.state.periods
     assert plain.game.state.work == traced.game.state.work
-    assert "round_started" not in _names(pack.untraced_flow) and "round_started" in _names(pack.flow)
+    Match(pack, 2, 5).run([RandomAgent(5, s) for s in range(2)])   # (a pausable match: the untraced flow built)
+    assert "round_started" in _names(pack.flow)
+    for flow in (pack.untraced_flow, pack.quiet_flow):
+        assert "round_started" not in _names(flow) and "rounds" in _names(flow)   # (built: it reads `rounds`)
 
 
 @pytest.mark.parametrize("name", ["goofspiel", "tic-tac-toe", "robot-factory"])

@@ -4,8 +4,10 @@
 
 Plays one seeded game of GAME (a pack id or folder) with random bots and prints every generated
 function built on the way (code is generated lazily, at a function's first call: engine/compile/codegen.py),
-or only those whose name is among NAMEs, e.g. `flow.untraced` (the flow a played-through game runs),
-`procedures.drop`, `scoring.score`. Exit code 0, or 2 when the pack does not load or a NAME was never built.
+or only those whose name is among NAMEs, e.g. `flow.quiet` (the flow a played-through game nobody watches
+runs; a flow step's `call` of a procedure without arguments is in it, engine/compile/inline_calls.py, so that
+procedure's own function may not be built), `procedures.move`, `scoring.score`. Exit code 0, or 2 when the
+pack does not load or a NAME was never built.
 
 For speed work: the profile (`tools/bench/classics.py --profile GAME`) says which generated function the
 time goes to, this says what it does. The source is `ast.unparse` of the checked tree, so it is what

@@ -313,7 +313,7 @@ class Builder:
         raw = self.raw
         if raw.flow is not None:
             flow = FlowCompiler(self.pack, self.procedures, self.sink, self.sites, raw.flow.src, raw.flow.path)
-            self.pack.flow, self.pack.untraced_flow = flow.compile(raw.flow.data)
+            self.pack.flow, self.pack.untraced_flow, self.pack.quiet_flow = flow.compile(raw.flow.data)
         else:
             self.sink.found.append(Diagnostic("PACK003", "the pack has no `flow` section",
                                               raw.manifest_src.display, 1, 1))

@@ -292,6 +292,21 @@ class _Pending:
         self.fn.__code__ = next(c for c in code.co_consts if isinstance(c, CodeType))
 
 
+def procedure_body(fn: Any) -> tuple[Unit, str, list[ast.stmt]] | None:
+    """For a procedure's generated function `fn`: its unit, the procedure's name and a fresh copy of the body its
+    function runs (the prologue `Unit.module` wraps around it left out), for a caller that runs the body in its
+    own function (engine/compile/inline_calls.py); None for any other function."""
+    pending = next((value for value in getattr(fn, "__globals__", {}).values()
+                    if isinstance(value, _Pending) and value.fn is fn), None)
+    if pending is None or pending.procedure is None:
+        return None
+    token = _GENERATING.set(True)
+    try:
+        return pending.unit, pending.procedure, pending.make_body()
+    finally:
+        _GENERATING.reset(token)
+
+
 def prepare(fn: Any) -> None:
     """Build a generated function's code now if it is still pending (tests build every text of a pack)."""
     code = getattr(fn, "__code__", None)

@@ -16,10 +16,12 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from engine.compile.acting import ACTING
-from engine.compile.codegen import const, expr, stamp, stmts
+from engine.compile.codegen import Unit, const, expr, stamp, stmts
 from engine.compile.effect import EffectCompiler
 from engine.compile.expr import paid, small
+from engine.compile.inline_calls import inline_calls
 from engine.compile.sink import Diagnostics
+from engine.compile.step_stores import StepStores
 from engine.dsl.parse import DslText
 from engine.dsl.sites import SiteIndex
 from engine.errors import RuleError
@@ -51,19 +53,27 @@ class FlowCompiler:
         self.first_step = self.c.unit.temp()   # the untraced flow's local for the step it started in
         self.observers = self.c.unit.temp()    # the untraced flow's local for `game.observers` (changed in place)
 
-    def compile(self, data: Any) -> tuple[Runner, Runner]:
-        """The flow twice: the traced function (keeps the flow position for forks; any match can run it) and
-        the same without that bookkeeping, for a match that keeps no trace from its start (simulations,
-        benches, rollouts): `_untraced` cuts every node the trace needs out of a copy of the body."""
+    def compile(self, data: Any) -> tuple[Runner, Runner, Runner]:
+        """The flow three times: the traced function (keeps the flow position for forks; any match can run it);
+        the same without that bookkeeping, for a match that keeps no trace from its start (a pausable match,
+        a played-through one someone watches): `_untraced` cuts every node the trace needs out of a copy of the
+        body, and only the step-name stores a reader needs stay (engine/compile/step_stores.py; telling an
+        observer reads the name); and the quiet flow, for a game played through with no trace and nobody
+        watching (benches, `Match.played`): the untraced one without its observer tests (`_quiet`)."""
         flow = self.c.dsl
         assert flow.src is not None
         body = self.steps(flow.src, flow.path, data)  # generated now: one function, run by every game
         self.c.dsl = flow  # the function is named for the flow, not for its last step's text
         prologue = stmts("S = game.state", S=self.state)
         first = stmts("F = S.step\nW = game.observers", F=self.first_step, S=self.state, W=self.observers)
+
+        def untraced() -> list[ast.stmt]:
+            return [*first, *_untraced(body, self.state, self.observers, self.c.unit.temp)]
+
         return (self.c.function(lambda c: [*prologue, *body]),
-                self.c.function(lambda c: [*prologue, *first, *_untraced(body, self.state, self.observers,
-                                                                         self.c.unit.temp)], "untraced"))
+                self.c.function(lambda c: [*prologue, *StepStores(self.state).rewrite(untraced())], "untraced"),
+                self.c.function(lambda c: [*prologue, *_quiet(untraced(), self.state, self.observers, self.c.unit)],
+                                "quiet"))
 
     def steps(self, src: SourceFile, path: tuple, data: Any, prefix: str = "") -> list[ast.stmt]:
         return [node for i, d in enumerate(data or []) for node in self.step(src, (*path, i), d, prefix)]
@@ -308,6 +318,107 @@ class _SharedZones(_OutsideNested):
     def reads(self) -> list[ast.stmt]:
         return [node for zid, local in self.found.items()
                 for node in stmts("L = S.zones[Z]", L=local, S=self.state, Z=const(zid))]
+
+
+# ---------------------------------------------------------------- the quiet flow
+def _quiet(untraced: list[ast.stmt], state: str, observers: str, unit: Unit) -> list[ast.stmt]:
+    """The untraced flow for a game nobody watches (`Match._play_through` runs it only then, and nobody may
+    subscribe while it runs): its observer tests decided (the `observers` local is an empty list) and its
+    step-name stores kept only where something reads the name (engine/compile/step_stores.py). An observers
+    local read other than as a test keeps its list."""
+    module = ast.Module(untraced, [])
+    if _only_tested(module, observers):
+        module = _Unobserved(observers).visit(module)
+        for node in ast.walk(module):   # a block the fold emptied keeps a statement
+            body = getattr(node, "body", None)
+            if node is not module and isinstance(body, list) and not body:
+                body.append(ast.Pass())
+            if isinstance(node, ast.Try) and not node.handlers and not node.finalbody:
+                node.finalbody.append(ast.Pass())
+    return StepStores(state).rewrite(inline_calls(_without_passes(module.body), unit))
+
+
+def _only_tested(module: ast.Module, name: str) -> bool:
+    """Every read of the local `name` is a test's truth (of an `if`, a conditional expression, `or`, `and`,
+    `not` within one)."""
+    tested: set[int] = set()
+
+    def test(node: ast.expr) -> None:
+        tested.add(id(node))
+        if isinstance(node, ast.BoolOp):
+            for value in node.values:
+                test(value)
+        elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+            test(node.operand)
+
+    for node in ast.walk(module):
+        if isinstance(node, ast.If | ast.IfExp | ast.While):
+            test(node.test)
+    return all(id(node) in tested for node in ast.walk(module)
+               if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Load))
+
+
+class _Unobserved(ast.NodeTransformer):
+    """The observers local read as an empty list's truth (False) and the tests it decides folded away; its
+    assignment dropped."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def visit_Assign(self, node: ast.Assign) -> Any:
+        if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) and node.targets[0].id == self.name:
+            return None
+        return self.generic_visit(node)
+
+    def visit_Name(self, node: ast.Name) -> ast.AST:
+        if node.id == self.name and isinstance(node.ctx, ast.Load):
+            return ast.copy_location(ast.Constant(False), node)
+        return node
+
+    def visit_BoolOp(self, node: ast.BoolOp) -> ast.AST:
+        tested = any(isinstance(v, ast.Name) and v.id == self.name for v in node.values)   # (only in a test)
+        self.generic_visit(node)
+        if isinstance(node.op, ast.Or):   # `False or X` is X; `X or False`, in a test, is X's truth
+            last = node.values[-1]
+            node.values = [v for v in node.values[:-1] if not _false(v)] + ([] if tested and _false(last) else [last])
+            if not node.values:
+                return ast.copy_location(ast.Constant(False), node)
+        elif _false(node.values[0]):      # `False and X` is False, X not evaluated
+            return ast.copy_location(ast.Constant(False), node)
+        return node.values[0] if len(node.values) == 1 else node
+
+    def visit_UnaryOp(self, node: ast.UnaryOp) -> ast.AST:
+        self.generic_visit(node)
+        if isinstance(node.op, ast.Not) and isinstance(node.operand, ast.Constant):
+            return ast.copy_location(ast.Constant(not node.operand.value), node)
+        return node
+
+    def visit_If(self, node: ast.If) -> Any:
+        self.generic_visit(node)
+        if isinstance(node.test, ast.Constant):
+            return (node.body if node.test.value else node.orelse) or None
+        return node
+
+    def visit_IfExp(self, node: ast.IfExp) -> ast.AST:
+        self.generic_visit(node)
+        if isinstance(node.test, ast.Constant):
+            return node.body if node.test.value else node.orelse
+        return node
+
+
+def _false(node: ast.expr) -> bool:
+    return isinstance(node, ast.Constant) and node.value is False
+
+
+def _without_passes(block: list[ast.stmt]) -> list[ast.stmt]:
+    """`block` and the blocks inside it without the `pass`es a fold left (a block keeps one if it had nothing
+    else)."""
+    for node in ast.walk(ast.Module(block, [])):
+        for name in ("body", "orelse", "finalbody"):
+            inner = getattr(node, name, None)
+            if isinstance(inner, list) and inner and isinstance(inner[0], ast.stmt):
+                inner[:] = [s for s in inner if s.__class__ is not ast.Pass] or inner[:1]
+    return [s for s in block if s.__class__ is not ast.Pass] or block[:1]
 
 
 def _untraced(body: list[ast.stmt], state: str, observers: str, temp: Callable[[], str]) -> list[ast.stmt]:

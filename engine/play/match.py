@@ -40,7 +40,7 @@ from engine.runtime.determinize import (
     seen_items,
 )
 from engine.runtime.events import Event, EventKind
-from engine.runtime.interpreter import NEVER, AgentFailed, InPlace, Interpreter
+from engine.runtime.interpreter import NEVER, AgentFailed, InPlace, Interpreter, Unwatched
 from engine.runtime.scoring import PlayerResult, Verdict, estimates, final_scores, team_lost, verdict
 from engine.runtime.state import Item
 from engine.runtime.views import in_simultaneous, seen_key, snapshot, state_hash
@@ -135,11 +135,18 @@ class Match:
     def _play_through(self, agents: list[Agent]) -> None:
         """Run the whole flow here, the agents answering in place (`played`)."""
         game = self.game
-        flow = self.pack.flow if game.trace is not None else self.pack.untraced_flow
+        # nobody watching: the quiet flow, which tells no observer and names only the steps someone reads;
+        # nobody may start watching while it runs (`Unwatched`)
+        watchers = game.observers
+        unwatched = game.trace is None and not watchers
+        flow = self.pack.flow if game.trace is not None else self.pack.quiet_flow if unwatched \
+            else self.pack.untraced_flow
         assert flow is not None
         self._thread = threading.get_ident()
         # the agents answer inside `ask` (a searching agent, which reads its match, plays through `run`)
         driver, game.pause = game.pause, self._in_place(agents)
+        if unwatched:
+            game.observers = Unwatched()
         try:
             flow(Ctx(game, None))
         except GameOver:
@@ -150,6 +157,7 @@ class Match:
             raise failed.error from None
         finally:
             game.pause = driver   # (the agents' views hold the game)
+            game.observers = watchers
         self._ended()
 
     def _note_forced(self, seat: int | None, kind: str, label: str) -> None:

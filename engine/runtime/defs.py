@@ -347,6 +347,7 @@ class Pack:
     triggers: list[TriggerDef] = field(default_factory=list)
     flow: Runner | None = None           # keeps the flow trace a forkable match needs (engine/compile/flow.py)
     untraced_flow: Runner | None = None  # the same without it: for a match that never keeps one
+    quiet_flow: Runner | None = None     # and without observer tests: for a game played through unwatched
     scoring: Scoring | None = None
     # every event name some trigger listens to: emitting others is a no-op
     listened: set[str] = field(default_factory=set)

@@ -13,7 +13,7 @@ from contextlib import contextmanager
 from functools import partial
 from typing import Any
 
-from engine.errors import RuleError, StopLoop
+from engine.errors import MoveError, RuleError, StopLoop
 from engine.runtime.anytime import REASK, AnytimeOffer
 from engine.runtime.boards import Graph, faces_open
 from engine.runtime.containers import held, held_sum, need_container, need_containers, put, used
@@ -122,6 +122,17 @@ class InPlace:
         except Exception as exc:   # the generated code would take it for a content mistake
             raise AgentFailed(exc) from None
         return index
+
+
+class Unwatched(list[Callable[[Event], None]]):
+    """The observers of a game whose flow runs unwatched (`Match.played` with nobody watching runs the quiet
+    flow, which tells nobody, engine/compile/flow.py): always empty; `Interpreter.watch` meanwhile is an error,
+    not an observer that would silently hear nothing."""
+
+    def append(self, observer: Callable[[Event], None]) -> None:
+        raise MoveError("cannot subscribe to a match while it plays through unwatched (`Match.played` with no "
+                        "observers runs a flow that tells nobody): pass the observer to `Match.played`, or "
+                        "subscribe to a `Match` and `run` it")
 
 
 class Interpreter:
