@@ -105,7 +105,7 @@ def test_a_zone_remembers_names_that_differ_only_until_an_item_comes_in() -> Non
 
 
 def test_a_new_match_knows_which_starting_zones_hold_items_whose_names_differ() -> None:
-    """`new_state` marks a zone whose starting items' names all differ (`Layout.names_differ`), so the first
+    """`new_state` marks a zone whose starting items' names all differ (`Layout.zone_rows`), so the first
     choice over it skips `offer`'s pass; a zone of items with clashing names starts unmarked. A single item is
     offered with no labels (its name, made if read), as `distinct` then `option_labels` would label it."""
     for name in ("goofspiel", "robot-factory", "tic-tac-toe"):

@@ -60,7 +60,7 @@ class GreedyAgent:
                 key = (trial.seen_key(self.seat) not in self.been, coin)
                 if best_key is None or key > best_key:
                     best, best_key = index, key
-            trial.close()
+            trial.release()
         return best
 
     def observe(self, decision: Decision, index: int) -> None:
@@ -72,14 +72,14 @@ def one_step(match: Match, seat: int, decision: Decision, rng: random.Random) ->
     decision), each run on to the next decision: the samples are dealt alike (one seed drawn from `rng`), so
     the options are compared on the same deal. A sample that does not offer this decision's options (a bot
     called with another decision than the pending one) is put aside and another drawn; None after
-    `SAMPLE_TRIES` such samples. The caller closes the trials."""
+    `SAMPLE_TRIES` such samples. The caller releases the trials (`Match.release`)."""
     labels = list(decision.labels)
     for _ in range(SAMPLE_TRIES):
         sample = rng.getrandbits(64)
         first = match.determinize(seat, random.Random(sample))
         if first.legal() == labels:
             break
-        first.close()
+        first.release()
     else:
         return None
     trials = []

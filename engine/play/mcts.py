@@ -160,7 +160,7 @@ class _Search:
             return
         for label, trial in zip(decision.labels, trials, strict=True):
             value = seat_results(trial)[seat]
-            trial.close()
+            trial.release()
             self.root.children[(seat, label)] = _Node(seat=seat, visits=weight, available=weight,
                                                       reward=weight * value)
             if self.agent.rescale:
@@ -173,7 +173,7 @@ class _Search:
         if sample.legal() == labels:
             self.iterate(sample)
         else:
-            sample.close()
+            sample.release()
         return 1
 
     def paired_round(self, match: Match, labels: list[str]) -> int:
@@ -187,13 +187,13 @@ class _Search:
         for index, label in enumerate(labels):
             sample = match.determinize(seat, random.Random(deal))
             if sample.legal() != labels:
-                sample.close()
+                sample.release()
                 return 1
             sample.apply(index)
             said = [(seat, label)]
             self.roll_out(sample, random.Random(luck), said)
             results = seat_results(sample)
-            sample.close()
+            sample.release()
             child = self.root.children.setdefault((seat, label), _Node(seat=seat))
             child.visits += 1
             child.reward += results[seat]
@@ -232,7 +232,7 @@ class _Search:
             path.append(node)
         self.roll_out(game, rng, said)
         results = seat_results(game)
-        game.close()
+        game.release()
         for step in path:
             step.visits += 1
             step.reward += results[step.seat]

@@ -183,6 +183,7 @@ def play_one(pack: Pack, players: int, seed: int, options: dict[str, bool], chec
             record.log = session.to_log().to_json()
     elif check_replay:
         record.replayed = True
+    session.release()   # (recorded: freed at once, not by the garbage collector)
     return record
 
 
@@ -196,7 +197,9 @@ def _replays_through(pack: Pack, session: Match, expected: str, options: dict[st
         scripts[answer.seat].labels.append(answer.label)
     try:
         again = Match.played(pack, len(scripts), session.game.seed, list(scripts), options)
-        return not any(script.labels for script in scripts) and again.outcome().hash == expected
+        same = not any(script.labels for script in scripts) and again.outcome().hash == expected
+        again.release()
+        return same
     except Exception:
         return False
 

@@ -119,7 +119,7 @@ class GridMaps:
         found = self.rays.get(uid)
         if found is not None:
             return found
-        comp, owner = self.plan.items[uid][:2]   # (the item's component and owner: the layout made it so)
+        comp, owner = self.plan.item_rows[uid][1:3]   # (the item's component and owner: the layout made it so)
         grid = self.grid(comp.ctype.id)
         (col, row), cells = grid.at[comp.id], self.cells(comp.ctype.id, owner)
         found = []

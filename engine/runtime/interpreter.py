@@ -8,7 +8,7 @@ that can stop anywhere and resume where they stopped.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from functools import partial
 from typing import Any
@@ -141,6 +141,8 @@ class Interpreter:
     # A catch-up's place in its trace and the flow step it retraces to (`catch_up`): class defaults, so a game
     # that is never forked stores neither (at most 29 attributes, forked or not: tests/test_interpreter_attributes.py)
     _cursor = _target = 0
+    # the checkpoint a catch-up arrives at (`catch_up` sets it, `_arrive` loads and drops it): a class default too
+    _arrival: dict[str, Any] | None = None
 
     def __init__(self, pack: Pack, players: int, seed: int, options: dict[str, bool] | None = None,
                  like: Interpreter | None = None, data: dict[str, Any] | None = None) -> None:
@@ -180,7 +182,6 @@ class Interpreter:
         self.checkpoint_at = NEVER                          # this many decisions were asked: time for a checkpoint
         self.on_forced: Callable[[int | None, str, str], None] | None = None  # told of (seat, kind, label) taken
         # without asking: a decision with a single option
-        self._arrival: dict[str, Any] = {}
         self.call_depth = 0   # procedures (and `do`s) running inside one another; a procedure's generated
         # function counts itself in (engine/compile/codegen.py)
         self._reserved: set[Item] = set()  # items being played: they cannot pay for themselves
@@ -201,9 +202,9 @@ class Interpreter:
         # (cards on the table answer every player; their `when` says for whom)
         if any(plan.active):
             zones = self.state.all_zones().__getitem__
-            self._active_zones = [list(map(zones, slots)) for slots in plan.active]
-        else:   # no active zone (only read: one empty list a seat will do)
-            self._active_zones = [[] for _ in plan.active]
+            self._active_zones: Sequence[Sequence[Zone]] = [list(map(zones, slots)) for slots in plan.active]
+        else:   # no active zone (only read: the layout's empty tuple a seat, shared by every match, will do)
+            self._active_zones = plan.no_active_zones
         self._rotations, self._orders = plan.rotations, plan.orders   # (read-only: shared by every match)
         self.clockwise = plan.orders[0]   # the turn order of a pack with no `first_player` that no rule set
 
@@ -382,8 +383,10 @@ class Interpreter:
     def _arrive(self) -> None:
         # the items are as the checkpoint has them already (`copy_as`: a catch-up moves nothing): put back
         # what it did touch (step, counts, visibility, counters, the RNG)
-        self.state.load(self._arrival, items=False)
-        self._arrival = {}
+        arrival = self._arrival
+        assert arrival is not None   # (set by `catch_up`)
+        self.state.load(arrival, items=False)
+        self._arrival = None
         assert self.trace is not None   # a catch-up always retraces a trace
         del self.trace[self._cursor:]
         self.live = True

@@ -11,14 +11,16 @@ from __future__ import annotations
 
 import hashlib
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
+from itertools import pairwise
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 from engine.runtime.boards import Graph
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Callable, Iterable
 
     from engine.runtime.defs import ComponentDef, Pack, ZoneDef
     from engine.runtime.grids import GridMaps
@@ -149,14 +151,16 @@ class PlayerRef:
         return f"P{self.seat + 1}"
 
 
-@dataclass
+# `Player` and `State` have no `__init__` (as `Item` and `Zone`): only `new_state` and `State.copy_as` make them,
+# each by a class call with no Python frame, then a store an attribute, every one (`_new_state`).
+@dataclass(init=False)
 class Player:
     seat: int
-    counters: dict[str, int] = field(default_factory=dict)
-    zones: dict[str, Zone] = field(default_factory=dict)
+    counters: dict[str, int]
+    zones: dict[str, Zone]
 
 
-@dataclass
+@dataclass(init=False)
 class State:
     """Everything that changes during a match (see the module docstring for its plain-data form)."""
 
@@ -164,29 +168,29 @@ class State:
     counters: dict[str, int]
     zones: dict[str, Zone]
     seed: int     # the match's random generator is made from it when first used (`rng`): many games never use it
-    items: list[Item] = field(default_factory=list)
+    items: list[Item]
     # (trigger id, seat, "period:count") -> uses: triggers limited to once per turn, round or game
-    trigger_uses: dict[tuple[str, int | None, str], int] = field(default_factory=dict)
-    step: str = ""                # the flow step running now
+    trigger_uses: dict[tuple[str, int | None, str], int]
+    step: str                     # the flow step running now
     # turns and rounds begun (`periods`): plain attributes, which the flow counts up at every seat's turn and
     # every round (an attribute's `+= 1` is about half the work of a dict entry's)
-    turns: int = 0
-    rounds: int = 0
-    decisions: int = 0            # decisions asked (forced single options are not asked)
-    firings: int = 0              # triggers fired (a budget against trigger loops)
-    work: int = 0                 # units of work spent: bounded by MAX_WORK (engine/runtime/limits.py)
-    steps: int = 0                # flow steps begun (forkable matches): with the flow trace, where the flow is
+    turns: int
+    rounds: int
+    decisions: int                # decisions asked (forced single options are not asked)
+    firings: int                  # triggers fired (a budget against trigger loops)
+    work: int                     # units of work spent: bounded by MAX_WORK (engine/runtime/limits.py)
+    steps: int                    # flow steps begun (forkable matches): with the flow trace, where the flow is
     # boards whose links changed in this match (`link`/`unlink`), by (component type, owner seat):
     # a copy of the pack's graph, so the pack stays the same for every match
-    boards: dict[tuple[str, int | None], Graph] = field(default_factory=dict)
-    dice: dict[str, list[int]] = field(default_factory=dict)   # each dice pool's faces, by die id (`roll`)
+    boards: dict[tuple[str, int | None], Graph]
+    dice: dict[str, list[int]]    # each dice pool's faces, by die id (`roll`)
     # the turn order set by `reorder by EXPR` (seats, first player first); None: clockwise from first_player
-    order: list[int] | None = None
+    order: list[int] | None
     # decisions asked when the outermost running `simultaneous` flow step began (None: outside every one): the
     # answers given since are secret until its reveal, and a sample for one seat deals the others' again
     # (engine/play/match.py `determinize`)
-    secret_since: int | None = None
-    _random: random.Random | None = None
+    secret_since: int | None
+    _random: random.Random | None
 
     @property
     def periods(self) -> dict[str, int]:
@@ -231,9 +235,14 @@ class State:
             item.attrs = dict(attrs)
             item.zone = None
             append(item)
-        players = [Player(p.seat, {}, new_zones([z.zdef for z in p.zones.values()], p.seat, p.zones))
-                   for p in self.players]
-        state = State(players, {}, new_zones([z.zdef for z in self.zones.values()], None, self.zones), 0, items)
+        players = []
+        for old_player in self.players:
+            player = Player()
+            player.seat = old_player.seat
+            player.counters = {}
+            player.zones = new_zones([z.zdef for z in old_player.zones.values()], old_player.seat, old_player.zones)
+            players.append(player)
+        state = _new_state(players, {}, new_zones([z.zdef for z in self.zones.values()], None, self.zones), 0, items)
         for zone, (_, uids) in zip(state.all_zones(), data["zones"], strict=True):
             zone.items = [items[uid] for uid in uids]
             for item in zone.items:
@@ -361,34 +370,79 @@ def new_state(pack: Pack, players: int, seed: int, plan: Layout | None = None) -
     """The state a match starts from: every component's copies made and put in their starting zones.
 
     What goes where is the same for every match of a pack and player count (`Layout`, kept on the pack), so
-    this only makes the objects: one pass over the items, one list per starting zone (`plan`: that layout, when
-    the caller has it)."""
+    this only makes the objects, each in one pass: the zones, then the items, then each zone's starting items
+    (a slice of the items: `Layout.zone_rows`) (`plan`: that layout, when the caller has it). No class here has
+    an `__init__` (each object is made by a class call with no Python frame, then a store a slot)."""
     if plan is None:
         plan = layout(pack, players)
-    # (no comprehension for what a pack leaves empty: this runs for every match)
-    seats = [Player(seat, dict(plan.player_counters), new_zones(plan.player_zones, seat) if plan.player_zones else {})
-             for seat in range(players)]
-    state = State(seats, dict(plan.counters), new_zones(plan.global_zones, None), seed)
+    counters = plan.player_counters
+    seats: list[Player] = []
+    holders: list[dict[str, Zone]] = [{}]     # by zone row: the dict its zone goes in (0: the shared zones)
+    for seat in range(players):
+        player = Player()
+        player.seat = seat
+        player.counters = counters.copy()
+        zones: dict[str, Zone] = {}
+        player.zones = zones
+        seats.append(player)
+        holders.append(zones)
+    made: list[Zone] = []     # by slot (`State.all_zones` order)
+    append_zone = made.append
+    for zid, zdef, holder, owner, visibility, capacity, keep_filled, names_differ in plan.zone_rows:
+        zone = Zone()
+        zone.zdef = zdef
+        zone.owner = owner
+        zone.visibility = visibility
+        zone.capacity = capacity
+        zone.keep_filled = keep_filled
+        zone.names_differ = names_differ
+        zone.hears = None
+        holders[holder][zid] = zone
+        append_zone(zone)
+    state = _new_state(seats, plan.counters.copy(), holders[0], seed, [])
     if pack.dice:
         state.dice = {did: [] for did in pack.dice}
     items = state.items
     append = items.append
-    slots = state.all_zones()
-    zones: list[Zone | None] = [*slots, None]     # an item's starting zone by its slot there; -1: none
-    for uid, (comp, owner, copy, slot) in enumerate(plan.items):
+    copy_values = dict.copy
+    slots: list[Zone | None] = [*made, None]    # an item's starting zone by its slot; -1: none
+    for uid, comp, owner, copy, values, slot in plan.item_rows:
         item = Item()      # (one store a slot: a tuple assignment would build and unpack a tuple per item)
         item.uid = uid
         item.comp = comp
         item.owner = owner
         item.copy = copy
-        item.attrs = comp.values.copy()
-        item.zone = zones[slot]
+        item.attrs = copy_values(values)
+        item.zone = slots[slot]
         append(item)
-    take = items.__getitem__
-    for zone, uids, differ in zip(slots, plan.starts, plan.names_differ, strict=True):
-        if uids:
-            zone.items = list(map(take, uids))
-            zone.names_differ = differ
+    for zone, fill in zip(made, plan.fills, strict=True):
+        zone.items = fill(items)
+    return state
+
+
+def _new_state(players: list[Player], counters: dict[str, int], zones: dict[str, Zone], seed: int,
+               items: list[Item]) -> State:
+    """A `State` at a match's start, its attributes stored in the order of its fields (every state keeps
+    them in one order, so all share one table of attribute names)."""
+    state = State()
+    state.players = players
+    state.counters = counters
+    state.zones = zones
+    state.seed = seed
+    state.items = items
+    state.trigger_uses = {}
+    state.step = ""
+    state.turns = 0
+    state.rounds = 0
+    state.decisions = 0
+    state.firings = 0
+    state.work = 0
+    state.steps = 0
+    state.boards = {}
+    state.dice = {}
+    state.order = None
+    state.secret_since = None
+    state._random = None
     return state
 
 
@@ -401,16 +455,23 @@ class Layout:
     copies: dict[tuple[str, int | None], list[int]]   # (component id, owner) -> its items' uids, in copy order
     first: dict[tuple[str, int | None], int]          # (component id, owner) -> the uid of its first copy
     shared: dict[str, int]                            # component id -> first uid, for components no player owns
-    items: list[tuple[ComponentDef, int | None, int, int]]  # by uid: the item's component, owner, copy number and
-    # starting zone (an index in `starts`; -1: none)
+    # by uid: the item's uid, component, owner, copy number, starting attributes (the component's `values`, which
+    # each item copies) and starting zone (its slot: an index in `State.all_zones` order; -1: none)
+    item_rows: list[tuple[int, ComponentDef, int | None, int, dict[str, Any], int]]
+    # by slot: the zone's id, definition, where `new_state` puts it (0: the state's zones, 1 + seat: that seat's),
+    # owner, visibility, capacity, market size and whether its starting items' names all differ (`offer`)
+    zone_rows: list[tuple[str, ZoneDef, int, int | None, str, int | None, int, bool]]
+    # by slot: what takes its starting items (a new list) from the match's items: mostly a slice of them (they
+    # are made in uid order, and a zone's uids mostly run evenly spaced: a component's copies, one per player in
+    # turn), read by an `itemgetter` (a C call, as `items[a:b:c]`)
+    fills: list[Callable[[list[Item]], list[Item]]]
     global_zones: list[ZoneDef]                       # the zones no player owns, then each player's, in pack order
     player_zones: list[ZoneDef]
-    starts: list[list[int]]                           # by zone (`State.all_zones` order): the uids it starts with
-    names_differ: list[bool]                          # by zone: its starting items' names all differ (`offer`)
     counters: dict[str, int]                          # the stored counters' starting values: shared, per player
     player_counters: dict[str, int]
-    active: list[list[int]]                           # by seat: its active zones then the shared ones (indexes
-    sized: list[int]                                  # as `starts`); the zones whose sizes are expressions
+    active: list[list[int]]                           # by seat: its active zones then the shared ones (slots);
+    no_active_zones: tuple[tuple[Zone, ...], ...]     # by seat: none (a match's when no zone is active: read-only)
+    sized: list[int]                                  # the zones whose sizes are expressions (slots)
     rotations: list[list[PlayerRef]]                  # by seat: every player from that seat on, clockwise
     orders: list[list[int]]                           # the same as seats
     # the grid maps (engine/runtime/grids.py `GridMaps`): where each grid cell is among the items, by uid, made at
@@ -455,9 +516,32 @@ def _laid_out(pack: Pack, players: int) -> Layout:
     active = [[slot[(z.id, seat)] for z in player_zones if z.active] + active_shared for seat in range(players)]
     refs = [PlayerRef(seat) for seat in range(players)]
     rotations = [refs[seat:] + refs[:seat] for seat in range(players)]
-    names_differ = [len({items[uid][0].name for uid in uids}) == len(uids) for uids in starts]
-    return Layout(copies, first, shared, items, global_zones, player_zones, starts, names_differ,
+    zone_rows = [_zone_row(pack.zones[zid], owner, [items[uid][0].name for uid in uids])
+                 for (zid, owner), uids in zip(zones, starts, strict=True)]
+    item_rows = [(uid, comp, owner, copy, comp.values, where) for uid, (comp, owner, copy, where) in enumerate(items)]
+    return Layout(copies, first, shared, item_rows, zone_rows, [_fill(uids) for uids in starts],
+                  global_zones, player_zones,
                   {c.id: c.initial for c in pack.counters.values() if c.scope == "global" and c.stored},
                   {c.id: c.initial for c in pack.counters.values() if c.scope == "player" and c.stored},
-                  active, [i for i, (zid, _) in enumerate(zones) if pack.zones[zid].sizes],
+                  active, ((),) * players, [i for i, (zid, _) in enumerate(zones) if pack.zones[zid].sizes],
                   rotations, [[p.seat for p in rotation] for rotation in rotations])
+
+
+def _zone_row(zdef: ZoneDef, owner: int | None, names: list[str]) -> tuple[str, ZoneDef, int, int | None, str,
+                                                                          int | None, int, bool]:
+    """A zone's row in `Layout.zone_rows`, from its definition, owner and its starting items' names (an empty
+    zone's names are not said to differ: as a zone that was never looked at)."""
+    return (zdef.id, zdef, 0 if owner is None else 1 + owner, owner, zdef.visibility, zdef.capacity,
+            zdef.keep_filled, bool(names) and len(set(names)) == len(names))
+
+
+def _fill(uids: list[int]) -> Callable[[list[Item]], list[Item]]:
+    """How a zone starting with the items `uids` (ascending) takes them from the match's items (`new_state`):
+    a slice when they are evenly spaced (no, one or two uids always are), else each picked."""
+    if len(uids) < 2:
+        return itemgetter(slice(uids[0], uids[0] + 1) if uids else slice(0, 0))
+    step = uids[1] - uids[0]
+    if step > 0 and all(b - a == step for a, b in pairwise(uids)):
+        return itemgetter(slice(uids[0], uids[-1] + 1, step))
+    pick = itemgetter(*uids)
+    return lambda items: list(pick(items))

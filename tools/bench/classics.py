@@ -65,9 +65,12 @@ def play_engine(pack: Pack, seed: int) -> Match:
 
 
 def engine_result(pack: Pack, seed: int) -> tuple[list[int], int]:
-    """Winners and the number of decisions asked: a game played and its result known, nothing kept."""
+    """Winners and the number of decisions asked: a game played and its result known, nothing kept (released,
+    as `simulate` releases each game it has recorded: `Match.release`)."""
     session = play_engine(pack, seed)
-    return winners(session.game), session.answered
+    result = winners(session.game), session.answered
+    session.release()
+    return result
 
 
 def engine_final(session: Match, attribute: str) -> dict[str, Any]:

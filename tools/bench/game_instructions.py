@@ -13,9 +13,10 @@ it walks only what the counted games make), as in the bench and `simulate`: what
 counted too (use N >= 100 then: a collection runs every few games). Use the interpreter's real path, not a
 pyenv shim (valgrind would count the shell script).
 
-PART: `game` (the bench's game: `Match.played` with `RandomAgent`s and `winners`, as tools/bench/classics.py
-times it), `hand` (the hand-written game in tools/baselines/), `agents` (the two seeded `RandomAgent`s),
-`interpreter` (`Interpreter`: the state and tables), `state` (`new_state`), `winners` (of finished games).
+PART: `game` (the bench's game: `Match.played` with `RandomAgent`s, `winners` and `Match.release`, as
+tools/bench/classics.py times it), `hand` (the hand-written game in tools/baselines/), `agents` (the two
+seeded `RandomAgent`s), `interpreter` (`Interpreter`: the state and tables), `state` (`new_state`),
+`winners` (of finished games).
 """
 
 from __future__ import annotations
@@ -52,7 +53,9 @@ def main() -> None:
 
     def game(seed: int) -> tuple[list[int], int]:
         match = Match.played(pack, 2, seed, [RandomAgent(seed, seat) for seat in range(2)])
-        return winners(match.game), match.answered
+        result = winners(match.game), match.answered
+        match.release()   # (as the bench and `simulate` do)
+        return result
 
     for seed in range(1000, 1040):   # warm: code generated, layouts and tables made
         game(seed)
