@@ -226,33 +226,35 @@ class Unit:
                          "    try:\n        BODY\n"
                          "    except content_faults as exc:\n        raise located(exc, exc.__traceback__) from None",
                          BODY=body or [ast.Pass()])
-        elif runs_no_rules(body, self.asks_run_rules):   # (nothing reads the count while it runs: leaf.py)
-            code = stmts(head + "    t_state = game.state\n"
-                         "    t_state.work += WORK\n    if t_state.work > game.work_limit:\n"
-                         "        raise game.out_of_work(CALLING)\n"
-                         "    if game.call_depth >= DEPTH:\n        raise LIMIT(NESTED)\n"
-                         "    try:\n        BODY\n"
-                         "    except content_faults as exc:\n        raise located(exc, exc.__traceback__) from None",
-                         BODY=body or [ast.Pass()], WORK=const(CALL_WORK), CALLING=const(f"calling '{procedure}'"),
-                         DEPTH=const(MAX_CALL_DEPTH), LIMIT=self.ref(LimitError),
-                         NESTED=const(f"procedure calls nested deeper than {MAX_CALL_DEPTH} (at '{procedure}'):"
-                                      " recursion?"))
         else:
-            code = stmts(head + "    t_state = game.state\n"
-                         "    t_state.work += WORK\n    if t_state.work > game.work_limit:\n"
-                         "        raise game.out_of_work(CALLING)\n    t_depth = game.call_depth\n"
-                         "    if t_depth >= DEPTH:\n        raise LIMIT(NESTED)\n    game.call_depth = t_depth + 1\n"
-                         "    try:\n        BODY\n    except content_faults as exc:\n"
-                         "        game.call_depth = t_depth\n"
-                         "        raise located(exc, exc.__traceback__) from None\n    except ANY:\n"
-                         "        game.call_depth = t_depth\n        raise\n    game.call_depth = t_depth",
-                         BODY=body or [ast.Pass()], WORK=const(CALL_WORK), CALLING=const(f"calling '{procedure}'"),
-                         DEPTH=const(MAX_CALL_DEPTH), LIMIT=self.ref(LimitError), ANY=self.ref(BaseException),
-                         NESTED=const(f"procedure calls nested deeper than {MAX_CALL_DEPTH} (at '{procedure}'):"
-                                      " recursion?"))
+            code = stmts(head + "    t_state = game.state\n    CALLED",
+                         CALLED=self.called(procedure, body, "t_depth", runs_no_rules(body, self.asks_run_rules)))
         assert isinstance(code[0], ast.FunctionDef)
         code[0].name = name  # any text: only tracebacks and profiles show it
         return ast.Module(stamp(code, 1), [])
+
+
+    def called(self, procedure: str, body: list[ast.stmt], depth: str, leaf: bool,
+               located: bool = True) -> list[ast.stmt]:
+        """`body` as procedure `procedure` runs when called: its work unit paid, then the depth checked and
+        counted in the local `depth`, restored however the body ends; a body that runs no other rules (`leaf`:
+        engine/compile/leaf.py) only checks it (nothing reads the count while it runs). A content fault in the
+        body is located there (`located`; a leaf inlined in a function that locates its own may leave it out).
+        Both a procedure's own function (`module`) and a call written out in place (engine/compile/inline_calls.py)
+        are made here: one text of the prologue, its limits and its errors."""
+        locate = "try:\n    BODY\nexcept content_faults as exc:\n    raise located(exc, exc.__traceback__) from None"
+        count = ("if game.call_depth >= DEPTH:\n    raise LIMIT(NESTED)\n" + (locate if located else "BODY")) \
+            if leaf else \
+            ("D = game.call_depth\nif D >= DEPTH:\n    raise LIMIT(NESTED)\ngame.call_depth = D + 1\n"
+             "try:\n    BODY\nexcept content_faults as exc:\n    game.call_depth = D\n"
+             "    raise located(exc, exc.__traceback__) from None\nexcept ANY:\n    game.call_depth = D\n"
+             "    raise\ngame.call_depth = D")
+        return stmts("t_state.work += WORK\nif t_state.work > game.work_limit:\n    raise game.out_of_work(CALLING)\n"
+                     + count, D=depth, BODY=body or [ast.Pass()], WORK=const(CALL_WORK),
+                     CALLING=const(f"calling '{procedure}'"), DEPTH=const(MAX_CALL_DEPTH), LIMIT=self.ref(LimitError),
+                     ANY=self.ref(BaseException),
+                     NESTED=const(f"procedure calls nested deeper than {MAX_CALL_DEPTH} (at '{procedure}'):"
+                                  " recursion?"))
 
 
 _PROLOGUE_LOCALS = frozenset({"t_self", "t_state"})

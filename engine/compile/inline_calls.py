@@ -4,10 +4,10 @@ procedure's.
 A turn is often one flow step that calls a procedure (`do: "call move"`): each paid a Python call (~200
 instructions) and the procedure's prologue in a frame of its own. The quiet flow (engine/compile/flow.py
 `_quiet`) takes the procedure's generated body (engine/compile/codegen.py `procedure_body`) into its own code,
-with the procedure's prologue written out at the call as `Unit.module` writes it: the work unit and the depth
-check (and count, restored however the body ends, unless the body runs no other rules: engine/compile/leaf.py),
-their errors named at the caller's `call` statement, a content fault inside the body located at the procedure's
-own DSL statement (its lines are taken into the flow's table).
+with the procedure's prologue written out at the call by `Unit.called`, which `Unit.module` uses too: the work
+unit and the depth check (and count, restored however the body ends, unless the body runs no other rules:
+engine/compile/leaf.py), their errors named at the caller's `call` statement, a content fault inside the body
+located at the procedure's own DSL statement (its lines are taken into the flow's table).
 The body's locals are renamed apart from the flow's; the globals it names are taken into the flow's. A body that
 would nest the flow's Python blocks near the compiler's limit, or names something the flow cannot read, stays a
 call; so does a call inside an inlined body (a procedure calling itself stays finite).
@@ -17,10 +17,9 @@ from __future__ import annotations
 
 import ast
 
-from engine.compile.codegen import Unit, const, procedure_body, stamp, stmts
+from engine.compile.codegen import Unit, procedure_body, stamp, stmts
 from engine.compile.leaf import runs_no_rules
 from engine.runtime.defs import Effect
-from engine.runtime.limits import CALL_WORK, MAX_CALL_DEPTH, LimitError
 
 # Python allows 20 nested blocks (loops, `try`s, handlers): counted generously, with room to spare
 _MAX_BLOCKS = 16
@@ -77,18 +76,7 @@ class _Inliner:
         self._relined(proc_unit, body)
         if any(isinstance(node, ast.Name) and node.id == f"t_self{suffix}" for node in ast.walk(ast.Module(body, []))):
             body[:0] = stmts(f"t_self{suffix} = ctx.self_item")   # (the procedure read it from the same ctx)
-        count = "if game.call_depth >= DEPTH:\n    raise LIMIT(NESTED)\nBODY" if leaf else \
-            "D = game.call_depth\nif D >= DEPTH:\n    raise LIMIT(NESTED)\ngame.call_depth = D + 1\n" \
-            "try:\n    BODY\nexcept content_faults as exc:\n    game.call_depth = D\n" \
-            "    raise located(exc, exc.__traceback__) from None\nexcept ANY:\n    game.call_depth = D\n" \
-            "    raise\ngame.call_depth = D"
-        code = stmts("t_state.work += WORK\nif t_state.work > game.work_limit:\n    raise game.out_of_work(CALLING)\n"
-                     + count,
-                     D=f"t_depth{suffix}", BODY=body or [ast.Pass()], WORK=const(CALL_WORK),
-                     CALLING=const(f"calling '{procedure}'"), DEPTH=const(MAX_CALL_DEPTH),
-                     LIMIT=self.unit.ref(LimitError), ANY=self.unit.ref(BaseException),
-                     NESTED=const(f"procedure calls nested deeper than {MAX_CALL_DEPTH} (at '{procedure}'):"
-                                  " recursion?"))
+        code = self.unit.called(procedure, body, f"t_depth{suffix}", leaf, located=False)
         return stamp(code, stmt.lineno)   # the prologue and the restore: the caller's `call` statement
 
     def _renamed(self, proc_unit: Unit, body: list[ast.stmt], suffix: str) -> bool:
