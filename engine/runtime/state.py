@@ -372,7 +372,10 @@ def new_state(pack: Pack, players: int, seed: int, plan: Layout | None = None) -
     What goes where is the same for every match of a pack and player count (`Layout`, kept on the pack), so
     this only makes the objects, each in one pass: the zones, then the items, then each zone's starting items
     (a slice of the items: `Layout.zone_rows`) (`plan`: that layout, when the caller has it). No class here has
-    an `__init__` (each object is made by a class call with no Python frame, then a store a slot)."""
+    an `__init__` (each object is made by a class call with no Python frame, then a store a slot).
+
+    A released match's objects are made this one again (`Layout.spares`, `Match.release`): a short game spends
+    about a tenth of its time making and freeing them otherwise."""
     if plan is None:
         plan = layout(pack, players)
     if plan.spares:
@@ -522,7 +525,10 @@ class Layout:
 
 
 class Spares(list[tuple[State, list[Zone]]]):
-    """Released matches' states (with their zones in slot order) that `new_state` makes its next ones of."""
+    """Released matches' states (each with its zones in slot order) that `new_state` makes the next ones of,
+    at most `LIMIT` (a searching bot releases a sample before it makes the next: a few are enough). A spare is
+    put here only by `Match.release` (once per match: a state in play is never here) and taken out by one
+    `new_state` (`list.pop`: one thread gets it)."""
 
     __slots__ = ()
     LIMIT = 4
