@@ -440,11 +440,11 @@ def _renewed(pack: Pack, plan: Layout, seed: int, state: State, zones: list[Zone
     items = state.items
     slots: list[Zone | None] = [*zones, None]
     copy_values = dict.copy
-    for item, values, slot in zip(items, plan.item_values, plan.item_slots):
+    for item, values, slot in zip(items, plan.item_values, plan.item_slots, strict=True):
         item.attrs = copy_values(values)
         item.zone = slots[slot]
     for zone, (_, _, _, _, visibility, capacity, keep_filled, names_differ), fill in zip(
-            zones, plan.zone_rows, plan.fills):
+            zones, plan.zone_rows, plan.fills, strict=True):
         zone.visibility = visibility
         zone.capacity = capacity
         zone.keep_filled = keep_filled
