@@ -256,7 +256,7 @@ class EffectCompiler(ExprCompiler):
     @staticmethod
     def _set_attr(base: ast.expr, tmp: str, attr: str, value: ast.expr, check: list[ast.stmt]) -> list[ast.stmt]:
         """`set B.attr = V` for a plain value: stored straight into an item's attrs, made the item's own first
-        (`_own_attrs`). A local (a loop's or a choice's variable) needs no copy, and a value known to be an item
+        (`_own_attrs`). A local (a loop's or a choice's variable) needs no temporary, and a value known to be an item
         no class test."""
         item = kind_of(base) == "item"
         if isinstance(base, ast.Name):   # reading a local twice is free and cannot change in between
