@@ -1,0 +1,81 @@
+"""A sample made inside a `simultaneous` step deals the hidden items before the step's first statement runs.
+
+The statements of the step that run before its first decision take what they read of the state with them: a
+`for c in hand` loop holds the list of the cards in hand when it began, a `sorted(...)` list is ordered by
+the items' attributes then. A sample dealt after that (at the step's first decision) would have a paused
+loop naming cards that the deal put elsewhere. The fixture pack tests/fixtures/packs/sorting shows it alone:
+each player, behind a screen, keeps or stashes each card of their hand in turn, and the stock the hand was
+drawn from is hidden from everyone, so a sample for the second player deals the first player's cards among
+their hand and stock. Only cards of the hand can reach the stash: every sample must keep the first player's
+stock as the rules leave it.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+import engine
+from engine.play.match import SEARCHED_CHECKPOINT_EVERY, Match
+
+ROOT = Path(__file__).resolve().parents[1]
+SORTING = engine.load_pack(str(ROOT / "tests/fixtures/packs/sorting"))
+STOCK = 4   # six cards a player, two drawn to hand every round; the sort step never touches the stock
+
+
+def _sorting(forkable: bool, *answers: str) -> Match:
+    match = Match(SORTING, 2, 3, forkable=forkable, checkpoint_every=SEARCHED_CHECKPOINT_EVERY)
+    for label in answers:
+        match.apply_label(label)
+    return match
+
+
+def _zone(match: Match, seat: int, zone: str) -> list[int]:
+    return [item.uid for item in match.game.state.players[seat].zones[zone].items]
+
+
+@pytest.mark.parametrize("forkable", [True, False])
+@pytest.mark.parametrize("answers", [("stash", "stash"), ("stash", "keep"), ("keep", "stash")])
+def test_the_first_seats_loop_stashes_only_cards_of_its_hand(forkable: bool, answers: tuple[str, ...]) -> None:
+    match = _sorting(forkable, *answers)
+    assert match.to_move == 1 and match.game.state.secret_since == 0
+    assert len(_zone(match, 0, "stock")) == STOCK
+    for k in range(40):
+        sample = match.determinize(1, random.Random(k))
+        assert sample.to_move == 1 and len(sample.log) == 2
+        stock, hand, stash = (_zone(sample, 0, zone) for zone in ("stock", "hand", "stash"))
+        assert len(stock) == STOCK and len(hand) + len(stash) == 2, (k, stock, hand, stash)
+        assert _zone(sample, 1, "hand") == _zone(match, 1, "hand")   # what seat 2 sees stays
+
+
+@pytest.mark.parametrize("forkable", [True, False])
+def test_a_sample_at_the_first_seats_second_card_asks_about_a_card_in_its_hand(forkable: bool) -> None:
+    match = _sorting(forkable, "keep")
+    assert match.to_move == 0
+    for k in range(40):
+        sample = match.determinize(1, random.Random(k))
+        assert sample.to_move == 0
+        while sample.to_move == 0:
+            sample.apply_label("stash")
+        assert len(_zone(sample, 0, "stock")) == STOCK, k
+
+
+@pytest.mark.parametrize("forkable", [True, False])
+def test_a_samples_fork_deals_where_the_sample_was_dealt(forkable: bool) -> None:
+    match = _sorting(forkable, "stash", "keep", "stash", "stash", "keep")   # round 2: seat 1 answered once
+    assert match.game.state.secret_since == 4 and match.to_move == 0
+    match.apply_label("stash")
+    for k in range(10):
+        sample = match.determinize(1, random.Random(k))
+        again = match.determinize(1, random.Random(k))
+        assert again.state_hash() == sample.state_hash()
+        fork = sample.fork()
+        assert fork.state_hash() == sample.state_hash() and fork.legal() == sample.legal()
+        sample.apply(0)
+        fork.apply(0)
+        assert fork.state_hash() == sample.state_hash()
+        assert sample.fork().state_hash() == sample.state_hash()
+        deeper = sample.determinize(1, random.Random(k + 100))
+        assert len(_zone(deeper, 0, "stock")) == STOCK
