@@ -33,8 +33,6 @@ from engine.runtime.defs import Pack
 from engine.runtime.determinize import (
     DealPlan,
     deal_plan,
-    dealt_there,
-    item_places,
     offered_items,
     redeal_hidden,
     seen_items,
@@ -367,14 +365,15 @@ class Match:
 
         Inside a `simultaneous` step, the answers the other seats gave since it began are secret too (the
         state says since when: `State.secret_since`). Then the copy goes back to where the step began, deals
-        there, and plays forward: `seat`'s own answers again (by label), another seat's again only where
+        there before the step's first statement runs (what a statement of the step reads, a loop's list of a
+        hidden hand say, it reads on the dealt state), and plays forward: `seat`'s own answers again (by label), another seat's again only where
         `seat` knows it (every seat was told it, or it took items `seat` sees now), else a random option from
         `rng`, until `seat`'s decision is pending again with the same options (`_secret_sample`). A try
         whose view differs from this match's (`seen_key`) is rejected, up to `SECRET_TRIES` tries (fewer in a
         step of many answers: `SECRET_TRY_ANSWERS`); when none matches, the first try that reached the
         decision is kept (a sample `seat` could tell apart, but one made without the secret answers: from
-        none to about half of the samples in the shipped packs, docs/analytics.md); when no try reaches it,
-        the deal is made at the decision (keeping the others' answers, as outside a simultaneous step: the
+        none to about half of the samples in the shipped packs, docs/analytics.md); when no try reaches it
+        (or no copy found the step's start), the deal is made at the decision (keeping the others' answers, as outside a simultaneous step: the
         one case where they reach the copy; not seen in the shipped packs). The same call again (same
         decision, seat and generator state: a greedy bot, once per option) makes the same sample without the
         tries.
@@ -382,7 +381,8 @@ class Match:
         A sample is a match like any other (`apply`, `fork`, `determinize` again), but it is not a game
         that happened: `to_log` refuses it (a log cannot say where the items were dealt), and so does an
         `undo` to before the deal. Its `fork` replays from the start, dealing again where it was dealt (the
-        step's start, for a sample whose others' answers were replaced: those answers are in its log).
+        step's start, before its first statement, for a sample whose others' answers were replaced: those
+        answers are in its log; the replay keeps a flow trace up to there, to be told of the step starts).
         """
         if not 0 <= seat < len(self.game.state.players):
             raise MoveError(f"there is no seat {seat} in a {len(self.game.state.players)}-player match")
@@ -399,8 +399,9 @@ class Match:
 
     def _secret_sample(self, seat: int, since: int, rng: random.Random) -> Match | None:
         """A sample for `seat` made from where the running simultaneous step began (after `since` answers):
-        dealt there, then played forward with `seat`'s own answers and random ones for the others (see
-        `determinize`); None when no try reaches `seat`'s decision again.
+        dealt there before the step's first statement ran, then played forward with `seat`'s own answers and
+        random ones for the others (see `determinize`); None when no try reaches `seat`'s decision again (or no
+        copy found where the step began).
 
         What is pinned at the deal: the items the pending decision offers `seat` and the items `seat` sees now
         (drawn in the step, say: they stay where they were, so the same draws draw them again)."""
@@ -555,30 +556,14 @@ class Match:
         plan.deal(state, rng)
         self._redeals.append(replace(redeal, after=rng.getstate()))
 
-    def _deal(self, redeal: _Redeal, plan: DealPlan | None = None) -> None:
-        """Deal the hidden items again as `redeal` says (at the pending decision it was made at); `plan`: where
-        `redeal_hidden` deals them, worked out already (`deal_plan` of a state this one is a copy of)."""
+    def _deal(self, redeal: _Redeal) -> None:
+        """Deal the hidden items again as `redeal` says, at the pending decision it was made at (outside a
+        simultaneous step: the items that decision offers stay where they are)."""
         rng = random.Random()
         rng.setstate(redeal.rng)
-        state, pending = self.game.state, self.decision
-        # a deal at a simultaneous step's start may be at another seat's decision, whose items it does not pin
-        # (they are hidden from `redeal.seat`): where each was, the decision offers what is dealt there
-        offered = item_places(offered_items(pending.payloads)) \
-            if pending is not None and redeal.pinned is not None and pending.seat != redeal.seat else None
-        if plan is not None:
-            plan.deal(state, rng)
-        else:
-            if redeal.pinned is not None:
-                pinned: list[Any] = [state.items[uid] for uid in redeal.pinned]
-            else:
-                pinned = offered_items(pending.payloads) if pending is not None else []
-            redeal_hidden(state, redeal.seat, rng, pinned)
-        if offered:
-            swaps = dealt_there(offered)
-            if swaps:
-                assert pending is not None
-                pending.swap_items(swaps)
-        self._redeals.append(_Redeal(redeal.answers, redeal.seat, redeal.rng, redeal.pinned, rng.getstate()))
+        pending = self.decision
+        redeal_hidden(self.game.state, redeal.seat, rng, offered_items(pending.payloads) if pending is not None else [])
+        self._redeals.append(replace(redeal, after=rng.getstate()))
 
     def close(self) -> None:
         """End this match's paused flow now, so its memory is freed: a paused flow is a greenlet in a reference
