@@ -91,15 +91,16 @@ MODULE = re.compile(r"module (.*): keep or demolish\?")
 ROBOT = re.compile(r"assign a (\d+)★(\d+)▼ robot")
 
 
-def test_p2s_samples_replay_p1s_program_over_p1s_dealt_modules_and_robots() -> None:
+@pytest.mark.parametrize(("seed", "answers"), [(2, 95), (3, 60)])   # (on main: modules at 91, robots at 53)
+def test_p2s_samples_replay_p1s_program_over_p1s_dealt_modules_and_robots(seed: int, answers: int) -> None:
     """Robot Factory's programming (`call program`): P1's first decisions come from a `for m in modules` loop
     and a `for r in sorted(robots, ...)` loop, both over zones P2 cannot see. In P2's samples P1's replayed
     decisions must name the modules its slots hold and its robots, highest rank first (on main before this,
     72 of 1,275 samples in 4 random games named other modules, 376 asked robots out of order or not P1's)."""
-    match = Match(RF, 2, 0, forkable=True, checkpoint_every=SEARCHED_CHECKPOINT_EVERY)
-    agents = [RandomAgent(0, seat) for seat in range(2)]
+    match = Match(RF, 2, seed, forkable=True, checkpoint_every=SEARCHED_CHECKPOINT_EVERY)
+    agents = [RandomAgent(seed, seat) for seat in range(2)]
     checked = 0
-    while not match.done and len(match.log) < 120:
+    while not match.done and len(match.log) < answers:
         since = match.game.state.secret_since
         if since is not None and match.to_move == 1 and any(a.decision.seat == 0 for a in match.log[since:]):
             for k in range(3):
@@ -115,4 +116,4 @@ def test_p2s_samples_replay_p1s_program_over_p1s_dealt_modules_and_robots() -> N
                 sample.close()
         match.run(agents, stop_after=len(match.log) + 1)
     match.close()
-    assert checked > 20
+    assert checked > 10
