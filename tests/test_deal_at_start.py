@@ -53,8 +53,11 @@ def test_the_first_seats_loop_stashes_only_cards_of_its_hand(forkable: bool, ans
 
 
 @pytest.mark.parametrize("forkable", [True, False])
-def test_a_sample_at_the_first_seats_second_card_asks_about_a_card_in_its_hand(forkable: bool) -> None:
-    match = _sorting(forkable, "keep")
+@pytest.mark.parametrize("answers", [(), ("keep",)])
+def test_a_sample_at_the_first_seats_decision_asks_about_a_card_in_its_hand(forkable: bool,
+                                                                            answers: tuple[str, ...]) -> None:
+    """At the step's first decision too: the loop took its list before it."""
+    match = _sorting(forkable, *answers)
     assert match.to_move == 0
     for k in range(40):
         sample = match.determinize(1, random.Random(k))

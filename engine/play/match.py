@@ -387,8 +387,7 @@ class Match:
         if not 0 <= seat < len(self.game.state.players):
             raise MoveError(f"there is no seat {seat} in a {len(self.game.state.players)}-player match")
         since = self.game.state.secret_since
-        if since is not None and self.decision is not None and \
-                any(answer.decision.seat != seat for answer in self.log[since:]):
+        if since is not None and self.decision is not None:
             sample = self._secret_sample(seat, since, rng)
             if sample is not None:
                 return sample
