@@ -364,19 +364,19 @@ class Match:
         never reads another hand or the deck order. The copy depends only on `seat`'s view and `rng`.
 
         Inside a `simultaneous` step, the answers the other seats gave since it began are secret too (the
-        state says since when: `State.secret_since`). Then the copy goes back to where the step began, deals
-        there before the step's first statement runs (what a statement of the step reads, a loop's list of a
-        hidden hand say, it reads on the dealt state), and plays forward: `seat`'s own answers again (by label), another seat's again only where
-        `seat` knows it (every seat was told it, or it took items `seat` sees now), else a random option from
-        `rng`, until `seat`'s decision is pending again with the same options (`_secret_sample`). A try
-        whose view differs from this match's (`seen_key`) is rejected, up to `SECRET_TRIES` tries (fewer in a
-        step of many answers: `SECRET_TRY_ANSWERS`); when none matches, the first try that reached the
-        decision is kept (a sample `seat` could tell apart, but one made without the secret answers: from
-        none to about half of the samples in the shipped packs, docs/analytics.md); when no try reaches it
-        (or no copy found the step's start), the deal is made at the decision (keeping the others' answers, as outside a simultaneous step: the
-        one case where they reach the copy; not seen in the shipped packs). The same call again (same
-        decision, seat and generator state: a greedy bot, once per option) makes the same sample without the
-        tries.
+        state says since when: `State.secret_since`), and its statements that ran before its first decision
+        hold what they read (a loop's list of a hidden hand, say). Then the copy goes back to where the step
+        began, deals there before the step's first statement runs, and plays forward: `seat`'s own answers
+        again (by label), another seat's again only where `seat` knows it (every seat was told it, or it took
+        items `seat` sees now), else a random option from `rng`, until `seat`'s decision is pending again with
+        the same options (`_secret_sample`). A try whose view differs from this match's (`seen_key`) is
+        rejected, up to `SECRET_TRIES` tries (fewer in a step of many answers: `SECRET_TRY_ANSWERS`); when none
+        matches, the first try that reached the decision is kept (a sample `seat` could tell apart, but one
+        made without the secret answers: from none to about half of the samples in the shipped packs,
+        docs/analytics.md); when no try reaches it (or no copy found the step's start), the deal is made at the
+        decision (keeping the others' answers, as outside a simultaneous step: the one case where they reach
+        the copy; not seen in the shipped packs). The same call again (same decision, seat and generator state:
+        a greedy bot, once per option) makes the same sample without the tries.
 
         A sample is a match like any other (`apply`, `fork`, `determinize` again), but it is not a game
         that happened: `to_log` refuses it (a log cannot say where the items were dealt), and so does an
