@@ -46,7 +46,8 @@ class GridMaps:
     made as first read and kept with that `Layout` (`grid_maps`). Generated code reads the tables of the boards
     no player owns: `boards`, `along`, `columns`, `rows`."""
 
-    __slots__ = ("_cells", "_runs", "_steps", "along", "boards", "columns", "lines", "pack", "plan", "rays", "rows")
+    __slots__ = ("_cells", "_run_uids", "_runs", "_steps", "along", "boards", "column_uids", "columns", "lines", "pack",
+                 "plan", "rays", "row_uids", "rows", "spans")
 
     def __init__(self, pack: Pack, plan: Layout) -> None:
         self.pack, self.plan = pack, plan
@@ -61,10 +62,18 @@ class GridMaps:
         self.along = _AlongTables()
         # `column(TYPE, N)`: `maps.columns[TYPE][N](t_state.items)`; `row(TYPE, N)` the same with `rows`
         self.columns, self.rows = _RunTables(), _RunTables()
+        # the same runs as uids, for a loop that goes through them (engine/compile/grid_loops.py): `for U in
+        # maps.column_uids[TYPE][N]: IT = t_state.items[U]` makes no list of the cells
+        self.column_uids, self.row_uids = _RunUidTables(), _RunUidTables()
+        # a loop over written numbers that reads `at` on a written row (column) at each: (number, uid) pairs
+        # of the numbers `LOW..HIGH - 1` along it, `maps.spans[TYPE, 1, ROW, LOW, HIGH]` (all on the board)
+        self.spans = _Spans()
         # `in_a_row_of`: N -> cell uid -> its `Lines` (plain dicts: a subclass's read costs more; `lines_at` fills them)
         self.lines: dict[int, dict[int, Lines]] = {}
-        self.columns.by, self.rows.by = 0, 1
+        self.columns.by, self.rows.by, self.column_uids.by, self.row_uids.by = 0, 1, 0, 1
         self.boards.maps = self.along.maps = self.columns.maps = self.rows.maps = self
+        self.column_uids.maps = self.row_uids.maps = self.spans.maps = self
+        self._run_uids: dict[tuple[str, int | None, int], dict[int, tuple[int, ...]]] = {}
 
     def grid(self, type_id: str) -> Grid:
         grid = self.pack.grids.get(type_id)
@@ -94,10 +103,18 @@ class GridMaps:
         """The board's columns (by 0) or rows (by 1), each as the getter of its cells in order along it."""
         found = self._runs.get((type_id, owner, by))
         if found is None:
+            runs = self.run_uids(type_id, owner, by)
+            found = self._runs.setdefault((type_id, owner, by), {n: getter(list(uids)) for n, uids in runs.items()})
+        return found
+
+    def run_uids(self, type_id: str, owner: int | None, by: int) -> dict[int, tuple[int, ...]]:
+        """The board's columns (by 0) or rows (by 1), each as the uids of its cells in order along it."""
+        found = self._run_uids.get((type_id, owner, by))
+        if found is None:
             runs: dict[int, list[int]] = {}
             for xy, uid in sorted(self.cells(type_id, owner).items(), key=lambda e: (e[0][by], e[0][1 - by])):
                 runs.setdefault(xy[by], []).append(uid)
-            found = self._runs.setdefault((type_id, owner, by), {n: getter(uids) for n, uids in runs.items()})
+            found = self._run_uids.setdefault((type_id, owner, by), {n: tuple(uids) for n, uids in runs.items()})
         return found
 
     def place(self, cell: Any, what: str) -> tuple[Grid, tuple[int, int], dict[tuple[int, int], int]]:
@@ -275,6 +292,41 @@ class _RunTables(dict[str, _Runs]):
 
     def __missing__(self, type_id: str) -> _Runs:
         return self.setdefault(type_id, _Runs(self.maps.runs_of(type_id, None, self.by)))
+
+
+class _RunUids(dict[Any, tuple[int, ...]]):
+    """Column (or row) number -> the uids of its cells in order, for one board no player owns. A miss is
+    `_Runs`'s: a number that is not a plain int is converted, and off the board is empty."""
+
+    __slots__ = ()
+
+    def __missing__(self, key: Any) -> tuple[int, ...]:
+        return self.get(int(key), ())
+
+
+class _RunUidTables(dict[str, _RunUids]):
+    """Grid type -> its columns' (or rows') `_RunUids`, made when first read."""
+
+    __slots__ = ("by", "maps")
+    maps: GridMaps
+    by: int   # 0: columns, 1: rows
+
+    def __missing__(self, type_id: str) -> _RunUids:
+        return self.setdefault(type_id, _RunUids(self.maps.run_uids(type_id, None, self.by)))
+
+
+class _Spans(dict[tuple[str, int, int, int, int], tuple[tuple[int, int], ...]]):
+    """(grid type, 1 for a row or 0 for a column, its number, LOW, HIGH) -> ((N, uid of the cell at N along it)
+    for N in LOW..HIGH - 1), made when first read. The compiler reads it only for numbers that are all on the
+    board (a miss would be the board's error)."""
+
+    __slots__ = ("maps",)
+    maps: GridMaps
+
+    def __missing__(self, key: tuple[str, int, int, int, int]) -> tuple[tuple[int, int], ...]:
+        type_id, by, fixed, low, high = key
+        along = self.maps.along[type_id, by, fixed]
+        return self.setdefault(key, tuple((number, along[number]) for number in range(low, high)))
 
 
 class GridCells:

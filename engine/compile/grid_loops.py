@@ -1,0 +1,153 @@
+"""Loops that go through a grid's cells by uid, where the plain loop would make lists or look cells up.
+
+Grid reads compile to reads of the layout's uid maps (engine/runtime/grids.py, engine/compile/expr.py). Two
+loops the written-out comprehensions (engine/compile/loops.py) and inline charges (charges.py) leave behind
+are rewritten once those passes are done:
+
+- a loop over written numbers whose body reads `at` on a written row (column) at the loop's number, as a
+  choice of a column by its top cell does (`choose k in range(1, 7) where at(cell, k, 6).mark == 0`):
+
+      t = range(1, 8) / (its charge) / L = maps.along['cell', 1, 6]
+      for v in t: if I[L[v]].attrs['mark'] == 0: ...
+
+  goes through the (number, uid) pairs of those numbers along the row, read once a layout (`maps.spans`):
+  `for v, u in maps.spans['cell', 1, 6, 1, 8]: if I[u].attrs['mark'] == 0: ...`, and the row's map is not
+  read when nothing else reads it. Only where every number of the range is on the board, so no read of the
+  map could fail: the same uids, in the same order, the same charge (the range's length, charged as before).
+- a loop through `column(TYPE, N)` or `row(TYPE, N)` of a board no player owns that nothing else reads (its
+  list only charged for and gone through) goes through the run's uids (`maps.column_uids[TYPE][N]`, a
+  tuple of the same length, made once a layout) and reads each cell from the match's items: no list of the
+  cells is made. `N` is converted, or gives an empty run, as `column` does. The items are read as the loop
+  reaches them instead of all at the start: the same items, since a match's item at a uid never changes.
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+from collections.abc import Callable
+from typing import Any
+
+from engine.compile.codegen import expr
+from engine.compile.order import with_nested
+
+
+def grid_loops(body: list[ast.stmt], temp: Callable[[], str], pack: Any) -> list[ast.stmt]:
+    """`body` with the grid loops above rewritten (nested bodies too); `temp` names a new local. Statements that
+    change are copies (nodes may be shared: engine/compile/order.py)."""
+    out = [with_nested(stmt, lambda nested, _field: grid_loops(nested, temp, pack)) for stmt in body]
+    index = 0
+    while index < len(out):
+        loop = out[index]
+        made_at = _made_at(out, index, loop.iter.id) if isinstance(loop, ast.For) and isinstance(
+            loop.target, ast.Name) and isinstance(loop.iter, ast.Name) else None
+        if made_at is not None:
+            made = out[made_at].value  # type: ignore[attr-defined]
+            assert isinstance(loop, ast.For)
+            if getattr(made, "cog_run", None) is not None and _only_gone_through(out, loop):
+                out[made_at], walk = _through_uids(out[made_at], loop, temp)   # type: ignore[arg-type]
+                out[index:index + 1] = walk
+                index += len(walk) - 1
+            elif _written_range(made) is not None:
+                out[index] = _through_span(loop, made, temp, pack)
+        index += 1
+    return _unread_rows_dropped(out)
+
+
+def _made_at(body: list[ast.stmt], index: int, name: str) -> int | None:
+    """Where the local `name` was last given a value before `body[index]` (a plain `name = X`), if there."""
+    for at in reversed(range(index)):
+        stmt = body[at]
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) \
+                and stmt.targets[0].id == name:
+            return at
+    return None
+
+
+def _written_range(node: ast.expr) -> tuple[int, int] | None:
+    """(LOW, HIGH) of `range(LOW, HIGH)` with both written as ints."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "range" \
+            and len(node.args) == 2 and not node.keywords \
+            and all(isinstance(a, ast.Constant) and a.value.__class__ is int for a in node.args):
+        return node.args[0].value, node.args[1].value  # type: ignore[attr-defined]
+    return None
+
+
+def _through_span(loop: ast.For, made: ast.expr, temp: Callable[[], str], pack: Any) -> ast.For:
+    """The loop over a written range through the pairs of the row (column) its body reads at the loop's number."""
+    assert isinstance(loop.target, ast.Name)
+    number = loop.target.id
+    low, high = _written_range(made)  # type: ignore[misc]
+    body = copy.deepcopy(loop.body)   # (marks are kept)
+    reads = [node for stmt in body for node in ast.walk(stmt) if isinstance(node, ast.Subscript)
+             and getattr(node, "cog_span", None) is not None and isinstance(node.slice, ast.Name)
+             and node.slice.id == number]
+    spans = {node.cog_span for node in reads}  # type: ignore[attr-defined]
+    if len(spans) != 1 or any(isinstance(node, ast.Name) and node.id == number and not isinstance(node.ctx, ast.Load)
+                              for stmt in body for node in ast.walk(stmt)):
+        return loop   # no row read, or more than one (or the number set inside): left as it is
+    tname, by, fixed = next(iter(spans))
+    grid = pack.grids.get(tname)
+    if grid is None or any(((n, fixed) if by else (fixed, n)) not in grid.cell for n in range(low, high)):
+        return loop   # a number off the board: the read reports it where the loop reaches it
+    uid = temp()
+
+    class Spanned(ast.NodeTransformer):
+        def visit_Subscript(self, node: ast.Subscript) -> ast.AST:
+            if any(node is read for read in reads):
+                return ast.copy_location(ast.Name(uid, ast.Load()), node)
+            return self.generic_visit(node)
+
+    body = [Spanned().visit(stmt) for stmt in body]
+    pairs = expr("game.grids.maps.spans[T, B, N, L, H]", T=ast.Constant(tname), B=ast.Constant(by),
+                 N=ast.Constant(fixed), L=ast.Constant(low), H=ast.Constant(high))
+    target = ast.Tuple([ast.Name(number, ast.Store()), ast.Name(uid, ast.Store())], ast.Store())
+    return ast.copy_location(ast.For(target, pairs, body, loop.orelse), loop)
+
+
+def _only_gone_through(body: list[ast.stmt], loop: ast.For) -> bool:
+    """Nothing in `body` reads the list `loop` goes through but the loop and its charge (its length)."""
+    assert isinstance(loop.iter, ast.Name)
+    name = loop.iter.id
+    loads = [node for stmt in body for node in ast.walk(stmt) if isinstance(node, ast.Name) and node.id == name
+             and isinstance(node.ctx, ast.Load)]
+    sized = [node for stmt in body for node in ast.walk(stmt) if isinstance(node, ast.Call) and len(node.args) == 1
+             and isinstance(node.args[0], ast.Name) and node.args[0].id == name and _reads_size(node.func)]
+    return len(loads) == len(sized) + 1
+
+
+def _reads_size(func: ast.expr) -> bool:
+    """`len` or `game.overrun`: what a charge reads of a collection (its length)."""
+    return (isinstance(func, ast.Name) and func.id == "len") or (
+        isinstance(func, ast.Attribute) and func.attr == "overrun" and isinstance(func.value, ast.Name)
+        and func.value.id == "game")
+
+
+def _through_uids(made: ast.Assign, loop: ast.For, temp: Callable[[], str]) -> tuple[ast.Assign, list[ast.stmt]]:
+    """The run's list made as its uids instead, and the loop through it reading each cell from the items."""
+    run = made.value
+    assert isinstance(run, ast.Call) and isinstance(run.func, ast.Subscript) and isinstance(loop.target, ast.Name)
+    tname, fn = run.cog_run  # type: ignore[attr-defined]
+    uids = expr(f"game.grids.maps.{fn}_uids[T][N]", T=ast.Constant(tname), N=run.func.slice)
+    of, uid = temp(), temp()
+    cell = ast.Assign([ast.Name(loop.target.id, ast.Store())],
+                      ast.Subscript(ast.Name(of, ast.Load()), ast.Name(uid, ast.Load()), ast.Load()))
+    walk = ast.For(ast.Name(uid, ast.Store()), loop.iter, [ast.copy_location(cell, loop), *loop.body], loop.orelse)
+    items = ast.Assign([ast.Name(of, ast.Store())], run.args[0])
+    return (ast.copy_location(ast.Assign(made.targets, uids), made),
+            [ast.copy_location(items, loop), ast.copy_location(walk, loop)])
+
+
+def _unread_rows_dropped(body: list[ast.stmt]) -> list[ast.stmt]:
+    """`body` without the reads of a row's (column's) map into a local nothing reads any more (a loop that
+    read it at its number goes through a span now); such a read cannot fail and has no effect."""
+    loaded = {node.id for stmt in body for node in ast.walk(stmt) if isinstance(node, ast.Name)
+              and isinstance(node.ctx, ast.Load)}
+    return [stmt for stmt in body if not (
+        isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)
+        and stmt.targets[0].id not in loaded and _row_map_read(stmt.value))]
+
+
+def _row_map_read(node: ast.expr) -> bool:
+    """`game.grids.maps.along[...]`: a row's (column's) map read (engine/compile/expr.py `lower_at`)."""
+    return isinstance(node, ast.Subscript) and ast.unparse(node.value) == "game.grids.maps.along"
