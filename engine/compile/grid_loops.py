@@ -50,6 +50,9 @@ def grid_loops(body: list[ast.stmt], temp: Callable[[], str], pack: Any) -> list
                 index += len(walk) - 1
             elif _written_range(made) is not None:
                 out[index] = _through_span(loop, made, temp, pack)
+                if out[index] is not loop and _only_sized(out, loop.iter.id):
+                    out = _range_sized(out, made_at)
+                    index -= 1
         index += 1
     return _unread_rows_dropped(out)
 
@@ -108,12 +111,42 @@ def _through_span(loop: ast.For, made: ast.expr, temp: Callable[[], str], pack: 
 def _only_gone_through(body: list[ast.stmt], loop: ast.For) -> bool:
     """Nothing in `body` reads the list `loop` goes through but the loop and its charge (its length)."""
     assert isinstance(loop.iter, ast.Name)
-    name = loop.iter.id
-    loads = [node for stmt in body for node in ast.walk(stmt) if isinstance(node, ast.Name) and node.id == name
-             and isinstance(node.ctx, ast.Load)]
-    sized = [node for stmt in body for node in ast.walk(stmt) if isinstance(node, ast.Call) and len(node.args) == 1
-             and isinstance(node.args[0], ast.Name) and node.args[0].id == name and _reads_size(node.func)]
-    return len(loads) == len(sized) + 1
+    return len(_loads(body, loop.iter.id)) == len(_sized(body, loop.iter.id)) + 1
+
+
+def _only_sized(body: list[ast.stmt], name: str) -> bool:
+    """Nothing in `body` reads the local `name` but its charge (its length)."""
+    return len(_loads(body, name)) == len(_sized(body, name))
+
+
+def _loads(body: list[ast.stmt], name: str) -> list[ast.Name]:
+    return [node for stmt in body for node in ast.walk(stmt) if isinstance(node, ast.Name) and node.id == name
+            and isinstance(node.ctx, ast.Load)]
+
+
+def _sized(body: list[ast.stmt], name: str) -> list[ast.Call]:
+    """The calls in `body` that read the local `name`'s length: `len(name)`, `game.overrun(name)`."""
+    return [node for stmt in body for node in ast.walk(stmt) if isinstance(node, ast.Call) and len(node.args) == 1
+            and isinstance(node.args[0], ast.Name) and node.args[0].id == name and _reads_size(node.func)]
+
+
+def _range_sized(body: list[ast.stmt], made_at: int) -> list[ast.stmt]:
+    """`body` without the written range made at `made_at` that is only charged for now (the loop goes through
+    a span): `len` of it is its length written, and the overrun error, reached only past the budget, makes it."""
+    made = body[made_at]
+    assert isinstance(made, ast.Assign) and isinstance(made.targets[0], ast.Name)
+    name, low, high = made.targets[0].id, *_written_range(made.value)  # type: ignore[misc]
+
+    class Sized(ast.NodeTransformer):
+        def visit_Call(self, node: ast.Call) -> ast.AST:
+            if len(node.args) == 1 and isinstance(node.args[0], ast.Name) and node.args[0].id == name \
+                    and _reads_size(node.func):
+                if isinstance(node.func, ast.Name):   # len(range(LOW, HIGH))
+                    return ast.copy_location(ast.Constant(len(range(low, high))), node)
+                return ast.copy_location(ast.Call(node.func, [made.value], []), node)
+            return self.generic_visit(node)
+
+    return [*body[:made_at], *(Sized().visit(copy.deepcopy(stmt)) for stmt in body[made_at + 1:])]
 
 
 def _reads_size(func: ast.expr) -> bool:
