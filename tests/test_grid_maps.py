@@ -55,7 +55,8 @@ def _within(held: Any, now: Any) -> bool:
 
 def _maps(maps: GridMaps) -> dict[str, Any]:
     return {name: _contents(getattr(maps, name)) for name in
-            ("_cells", "_runs", "_steps", "along", "boards", "columns", "lines", "rays", "rows")}
+            ("_cells", "_run_uids", "_runs", "_steps", "along", "boards", "column_uids", "columns", "lines", "rays",
+             "row_uids", "rows", "spans")}
 
 
 @pytest.mark.parametrize("name", GRID_PACKS)
@@ -74,7 +75,8 @@ def test_matches_share_the_layout_s_maps_which_hold_no_item_and_only_grow(name: 
 
 
 def test_a_read_that_converts_a_key_or_fails_writes_nothing() -> None:
-    maps = Match(load_pack(str(LINES)), 2, 1).game.grids.maps
+    game = Match(load_pack(str(LINES)), 2, 1).game
+    maps = game.grids.maps
     board, along, runs = maps.boards["cell"], maps.along["cell", 1, 2], maps.columns["cell"]
     sizes = (len(board), len(along), len(runs))
     assert board[2.5, True] == board[2, 1] and along[3.5] == board[3, 2] and runs[2.5] is runs[2]
@@ -83,6 +85,9 @@ def test_a_read_that_converts_a_key_or_fails_writes_nothing() -> None:
     assert runs[9]([]) == []   # off the board: an empty column
     assert (len(board), len(along), len(runs)) == sizes and 2.5 not in runs and 9 not in runs
     assert (2.5, 1) not in board and 3.5 not in along
+    uids = maps.column_uids["cell"]   # (what a loop through a column goes through: engine/compile/grid_loops.py)
+    assert uids[2.5] == uids[2] == tuple(cell.uid for cell in runs[2](game.state.items))
+    assert uids[9] == () and 2.5 not in uids and 9 not in uids
 
 
 def _options(match: Match) -> list[str]:

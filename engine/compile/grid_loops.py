@@ -38,33 +38,42 @@ def grid_loops(body: list[ast.stmt], temp: Callable[[], str], pack: Any) -> list
     out = [with_nested(stmt, lambda nested, _field: grid_loops(nested, temp, pack)) for stmt in body]
     index = 0
     while index < len(out):
-        loop = out[index]
-        made_at = _made_at(out, index, loop.iter.id) if isinstance(loop, ast.For) and isinstance(
-            loop.target, ast.Name) and isinstance(loop.iter, ast.Name) else None
-        if made_at is not None:
+        found = _loop_over_local(out, index)
+        if found is not None:
+            loop, name, made_at = found
             made = out[made_at].value  # type: ignore[attr-defined]
-            assert isinstance(loop, ast.For)
             if getattr(made, "cog_run", None) is not None and _only_gone_through(out, loop):
                 out[made_at], walk = _through_uids(out[made_at], loop, temp)   # type: ignore[arg-type]
                 out[index:index + 1] = walk
                 index += len(walk) - 1
             elif _written_range(made) is not None:
                 out[index] = _through_span(loop, made, temp, pack)
-                if out[index] is not loop and _only_sized(out, loop.iter.id):
+                if out[index] is not loop and _only_sized(out, name):
                     out = _range_sized(out, made_at)
                     index -= 1
         index += 1
     return _unread_rows_dropped(out)
 
 
-def _made_at(body: list[ast.stmt], index: int, name: str) -> int | None:
-    """Where the local `name` was last given a value before `body[index]` (a plain `name = X`), if there."""
+def _loop_over_local(body: list[ast.stmt], index: int) -> tuple[ast.For, str, int] | None:
+    """When `body[index]` is a `for NAME in LOCAL` and LOCAL was given its value by a plain `LOCAL = X` before it
+    in `body`, with no other store of it up to the loop's end: the loop, LOCAL and where X is."""
+    loop = body[index]
+    if not (isinstance(loop, ast.For) and isinstance(loop.target, ast.Name) and isinstance(loop.iter, ast.Name)):
+        return None
+    name = loop.iter.id
     for at in reversed(range(index)):
         stmt = body[at]
         if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) \
                 and stmt.targets[0].id == name:
-            return at
+            return None if _stored(body[at + 1:index + 1], name) else (loop, name, at)
     return None
+
+
+def _stored(body: list[ast.stmt], name: str) -> bool:
+    """Some statement of `body` (or one nested in it) gives the local `name` a value."""
+    return any(isinstance(node, ast.Name) and node.id == name and not isinstance(node.ctx, ast.Load)
+               for stmt in body for node in ast.walk(stmt))
 
 
 def _written_range(node: ast.expr) -> tuple[int, int] | None:
@@ -135,7 +144,9 @@ def _range_sized(body: list[ast.stmt], made_at: int) -> list[ast.stmt]:
     a span): `len` of it is its length written, and the overrun error, reached only past the budget, makes it."""
     made = body[made_at]
     assert isinstance(made, ast.Assign) and isinstance(made.targets[0], ast.Name)
-    name, low, high = made.targets[0].id, *_written_range(made.value)  # type: ignore[misc]
+    name: str = made.targets[0].id
+    made_range: ast.expr = made.value
+    low, high = _written_range(made_range) or (0, 0)
 
     class Sized(ast.NodeTransformer):
         def visit_Call(self, node: ast.Call) -> ast.AST:
@@ -143,7 +154,7 @@ def _range_sized(body: list[ast.stmt], made_at: int) -> list[ast.stmt]:
                     and _reads_size(node.func):
                 if isinstance(node.func, ast.Name):   # len(range(LOW, HIGH))
                     return ast.copy_location(ast.Constant(len(range(low, high))), node)
-                return ast.copy_location(ast.Call(node.func, [made.value], []), node)
+                return ast.copy_location(ast.Call(node.func, [made_range], []), node)
             return self.generic_visit(node)
 
     return [*body[:made_at], *(Sized().visit(copy.deepcopy(stmt)) for stmt in body[made_at + 1:])]
