@@ -73,7 +73,8 @@ def test_a_number_off_the_board_keeps_the_plain_loop_and_its_error(tmp_path: Pat
 class _Pack:
     """What the pass reads of a pack: the grids (a 3 by 2 board of `cell`)."""
 
-    grids: ClassVar[dict[str, Grid]] = {"cell": Grid.of("square", {f"c{c}{r}": (c, r) for c in range(1, 4) for r in range(1, 3)})}
+    grids: ClassVar[dict[str, Grid]] = {
+        "cell": Grid.of("square", {f"c{c}{r}": (c, r) for c in range(1, 4) for r in range(1, 3)})}
 
 
 def _rewritten(source: str, marks: dict[str, Any]) -> str:
