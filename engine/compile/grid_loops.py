@@ -183,15 +183,18 @@ def _through_uids(made: ast.Assign, loop: ast.For, temp: Callable[[], str]) -> t
 
 
 def _unread_rows_dropped(body: list[ast.stmt]) -> list[ast.stmt]:
-    """`body` without the reads of a row's (column's) map into a local nothing reads any more (a loop that
-    read it at its number goes through a span now); such a read cannot fail and has no effect."""
+    """`body` without the reads of a grid map into a local nothing reads any more (the loop that read it goes
+    through a span or uids now): such a read (`steady`, read once before a loop) cannot fail and has no effect."""
     loaded = {node.id for stmt in body for node in ast.walk(stmt) if isinstance(node, ast.Name)
               and isinstance(node.ctx, ast.Load)}
     return [stmt for stmt in body if not (
         isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)
-        and stmt.targets[0].id not in loaded and _row_map_read(stmt.value))]
+        and stmt.targets[0].id not in loaded and _grid_map_read(stmt.value))]
 
 
-def _row_map_read(node: ast.expr) -> bool:
-    """`game.grids.maps.along[...]`: a row's (column's) map read (engine/compile/expr.py `lower_at`)."""
-    return isinstance(node, ast.Subscript) and ast.unparse(node.value) == "game.grids.maps.along"
+_GRID_MAPS = frozenset({"game.grids.maps.along", "game.grids.maps.columns", "game.grids.maps.rows"})
+
+
+def _grid_map_read(node: ast.expr) -> bool:
+    """`game.grids.maps.along[...]` (a row's or column's map), `...columns[T]`, `...rows[T]` (expr.py)."""
+    return isinstance(node, ast.Subscript) and ast.unparse(node.value) in _GRID_MAPS
