@@ -235,3 +235,17 @@ def test_reading_a_shared_row_or_column_runs_no_rules(tmp_path: Path) -> None:
     (tmp_path / "game.yaml").write_text(game)
     pack = load_pack(str(tmp_path))
     assert _leaf_has_no_count(pack, "look") and not _leaf_has_no_count(pack, "poke")
+
+
+def test_in_a_row_of_reads_a_cell_without_the_attribute_as_0() -> None:
+    """A cell whose item lacks the attribute (its dict read fails) gives the general search's answer, the
+    attribute read as 0 (`_in_a_row_by_default`)."""
+    game = Match(load_pack(str(LINES)), 2, 1).game
+    cells = {(c.attrs["col"], c.attrs["row"]): c for c in game.state.zone("board", None).items}
+    for xy in ((2, 1), (3, 1)):
+        del cells[xy].attrs["mark"]
+    cells[4, 1].attrs["mark"] = 1
+    for xy, need, value in (((1, 1), 3, 0), ((1, 1), 4, 0), ((2, 1), 3, 0), ((4, 1), 2, 1), ((1, 2), 3, 0)):
+        general = game.grids.in_a_row(cells[xy], need, lambda it, v=value: it.attrs.get("mark", 0) == v)
+        assert game.grids.in_a_row_of(cells[xy], need, "mark", value) == general
+    assert not game.grids.in_a_row_of(cells[4, 1], 2, "mark", 1)   # its neighbours: one without, one 0

@@ -463,7 +463,12 @@ class GridCells:
                         return True
             return False
         except KeyError:   # a cell without the attribute: it reads as 0, as `it.ATTR` does
-            return self.in_a_row(cell, need, lambda it: it.attrs.get(attr, 0) == value)
+            return self._in_a_row_by_default(cell, need, attr, value)
+
+    def _in_a_row_by_default(self, cell: Item, need: int, attr: str, value: Any) -> bool:
+        """`in_a_row_of` where some cell lacks the attribute: the general search, a missing attribute read as 0.
+        (Its own function: a lambda in `in_a_row_of` would make `attr` and `value` cells at every call.)"""
+        return self.in_a_row(cell, need, lambda it: it.attrs.get(attr, 0) == value)
 
 
 def direction_key(value: Any) -> str:
