@@ -91,6 +91,7 @@ class Match:
         self.game = game if game is not None else Interpreter(pack, players, seed, options)
         self._log: list[Any] = []   # the answers given (forced decisions apart: `_forced`), rows from `_made` on
         self._made = 0              # (`log` makes them answers when read)
+        self._released = False      # its state went to the spares (`release`)
         self.decision: Decision | None = None
         self._flow: greenlet | None = None   # where the flow runs, paused at `decision` (None: played through)
         self._every = checkpoint_every
@@ -562,13 +563,22 @@ class Match:
         every match waiting (a short random game: ~6% more instructions, tools/bench/game_instructions.py
         --gc). This empties every zone (its list of items: a list read before stays as it was) and drops the
         match's own links to itself (a forkable or logging match's), ending a paused flow first (`close`).
-        Read nothing of the match after: it shows empty zones. A finished match that is not released stays
-        readable as long as it is held, and is freed by the collector."""
+        Read nothing of the match after: it shows empty zones, and its state (players, zones, items) is made
+        the next new match's of the pack and player count (`Layout.spares`: making and freeing them was about a
+        tenth of a short game). A finished match that is not released stays readable as long as it is held, and
+        is freed by the collector."""
+        if self._released:
+            return
+        self._released = True
         self.close()
-        for zone in self.game.state.all_zones():
-            zone.items = []
         game = self.game
+        zones = game.state.all_zones()
+        for zone in zones:
+            zone.items = []
         game.at_step = game.on_forced = None
+        spares = game.layout.spares
+        if len(spares) < spares.LIMIT:
+            spares.append((game.state, zones))
 
     def undo(self, n: int = 1) -> None:
         """Go back to the decision `n` answers ago (its hash is the one that decision had)."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import pairwise
 from operator import itemgetter
@@ -372,9 +372,19 @@ def new_state(pack: Pack, players: int, seed: int, plan: Layout | None = None) -
     What goes where is the same for every match of a pack and player count (`Layout`, kept on the pack), so
     this only makes the objects, each in one pass: the zones, then the items, then each zone's starting items
     (a slice of the items: `Layout.zone_rows`) (`plan`: that layout, when the caller has it). No class here has
-    an `__init__` (each object is made by a class call with no Python frame, then a store a slot)."""
+    an `__init__` (each object is made by a class call with no Python frame, then a store a slot).
+
+    A released match's objects are made this one again (`Layout.spares`, `Match.release`): a short game spends
+    about a tenth of its time making and freeing them otherwise."""
     if plan is None:
         plan = layout(pack, players)
+    if plan.spares:
+        try:
+            spare = plan.spares.pop()
+        except IndexError:      # (another thread took the last)
+            pass
+        else:
+            return _renewed(pack, plan, seed, *spare)
     counters = plan.player_counters
     seats: list[Player] = []
     holders: list[dict[str, Zone]] = [{}]     # by zone row: the dict its zone goes in (0: the shared zones)
@@ -420,11 +430,42 @@ def new_state(pack: Pack, players: int, seed: int, plan: Layout | None = None) -
     return state
 
 
+def _renewed(pack: Pack, plan: Layout, seed: int, state: State, zones: list[Zone]) -> State:
+    """`new_state`'s state made of a released match's objects (`Spares`): the same players, zones and items in
+    the same places (items and zones never change which component, owner or uid they have), their changing
+    fields set again as `new_state` sets them."""
+    counters = plan.player_counters
+    for player in state.players:
+        player.counters = counters.copy()
+    items = state.items
+    slots: list[Zone | None] = [*zones, None]
+    copy_values = dict.copy
+    for item, values, slot in zip(items, plan.item_values, plan.item_slots, strict=True):
+        item.attrs = copy_values(values)
+        item.zone = slots[slot]
+    for zone, (_, _, _, _, visibility, capacity, keep_filled, names_differ), fill in zip(
+            zones, plan.zone_rows, plan.fills, strict=True):
+        zone.visibility = visibility
+        zone.capacity = capacity
+        zone.keep_filled = keep_filled
+        zone.names_differ = names_differ
+        zone.hears = None
+        zone.items = fill(items)
+    _reset(state, state.players, plan.counters.copy(), state.zones, seed, items)
+    if pack.dice:
+        state.dice = {did: [] for did in pack.dice}
+    return state
+
+
 def _new_state(players: list[Player], counters: dict[str, int], zones: dict[str, Zone], seed: int,
                items: list[Item]) -> State:
     """A `State` at a match's start, its attributes stored in the order of its fields (every state keeps
     them in one order, so all share one table of attribute names)."""
-    state = State()
+    return _reset(State(), players, counters, zones, seed, items)
+
+
+def _reset(state: State, players: list[Player], counters: dict[str, int], zones: dict[str, Zone], seed: int,
+           items: list[Item]) -> State:
     state.players = players
     state.counters = counters
     state.zones = zones
@@ -477,6 +518,23 @@ class Layout:
     # the grid maps (engine/runtime/grids.py `GridMaps`): where each grid cell is among the items, by uid, made at
     # the layout's first match
     grid_maps: GridMaps | None = None
+    # by uid: each item's starting attributes and slot (`item_rows`' last two columns: a renewed state's)
+    item_values: list[dict[str, Any]] = field(default_factory=list)
+    item_slots: list[int] = field(default_factory=list)
+    spares: Spares = field(default_factory=lambda: Spares())
+
+
+class Spares(list[tuple[State, list[Zone]]]):
+    """Released matches' states (each with its zones in slot order) that `new_state` makes the next ones of,
+    at most `LIMIT` (a searching bot releases a sample before it makes the next: a few are enough). A spare is
+    put here only by `Match.release` (once per match: a state in play is never here) and taken out by one
+    `new_state` (`list.pop`: one thread gets it)."""
+
+    __slots__ = ()
+    LIMIT = 4
+
+    def __reduce__(self) -> tuple[type[Spares], tuple[()]]:
+        return Spares, ()      # (a copy of a pack holds none)
 
 
 def layout(pack: Pack, players: int) -> Layout:
@@ -524,7 +582,8 @@ def _laid_out(pack: Pack, players: int) -> Layout:
                   {c.id: c.initial for c in pack.counters.values() if c.scope == "global" and c.stored},
                   {c.id: c.initial for c in pack.counters.values() if c.scope == "player" and c.stored},
                   active, ((),) * players, [i for i, (zid, _) in enumerate(zones) if pack.zones[zid].sizes],
-                  rotations, [[p.seat for p in rotation] for rotation in rotations])
+                  rotations, [[p.seat for p in rotation] for rotation in rotations],
+                  item_values=[row[4] for row in item_rows], item_slots=[row[5] for row in item_rows])
 
 
 def _zone_row(zdef: ZoneDef, owner: int | None, names: list[str]) -> tuple[str, ZoneDef, int, int | None, str,
