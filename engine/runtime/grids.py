@@ -6,8 +6,8 @@ engine/runtime/boards.py); which item of a match is that cell is its uid, the sa
 player count (`Layout`). So the maps from coordinates to cells are maps to uids, made once per layout as they are
 first read (`GridMaps`), and a match reads them against its own items (`State.items`, by uid): a game pays
 nothing to set them up. Generated code indexes the match's items itself (`at` on a board no player owns is
-`t_state.items[MAP[(COL, ROW)]]`, `column` a getter of the column's items called on them); the rest goes
-through the match's `GridCells`.
+`t_state.items[MAP[(COL, ROW)]]`, `column` a getter of the column's items called on them, or, in a loop
+that only goes through it, the column's uids); the rest goes through the match's `GridCells`.
 
 A layout's maps are filled only with what the pack and layout decide (a miss that converts a key, or fails,
 writes nothing): every match of the layout reads them, and none may see another's items in them.
@@ -44,7 +44,8 @@ Lines = tuple[tuple[tuple[int, tuple[int, ...], int, tuple[int, ...]], ...], tup
 class GridMaps:
     """Where the cells of a pack's grid boards are among the items of its matches of one player count (by uid),
     made as first read and kept with that `Layout` (`grid_maps`). Generated code reads the tables of the boards
-    no player owns: `boards`, `along`, `columns`, `rows`."""
+    no player owns: `boards`, `along`, `columns`, `rows`, and for the loops engine/compile/grid_loops.py writes
+    `column_uids`, `row_uids`, `spans`."""
 
     __slots__ = ("_cells", "_run_uids", "_runs", "_steps", "along", "boards", "column_uids", "columns", "lines", "pack",
                  "plan", "rays", "row_uids", "rows", "spans")
