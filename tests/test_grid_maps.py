@@ -85,9 +85,14 @@ def test_a_read_that_converts_a_key_or_fails_writes_nothing() -> None:
     assert runs[9]([]) == []   # off the board: an empty column
     assert (len(board), len(along), len(runs)) == sizes and 2.5 not in runs and 9 not in runs
     assert (2.5, 1) not in board and 3.5 not in along
-    uids = maps.column_uids["cell"]   # (what a loop through a column goes through: engine/compile/grid_loops.py)
-    assert uids[2.5] == uids[2] == tuple(cell.uid for cell in runs[2](game.state.items))
-    assert uids[9] == () and 2.5 not in uids and 9 not in uids
+    # what a loop through a column reads on a miss of its plain table (engine/compile/grid_loops.py)
+    assert maps.run_read("cell", 0, 2.5) == maps.run_read("cell", 0, 2) == tuple(
+        cell.uid for cell in runs[2](game.state.items))
+    assert maps.run_read("cell", 0, 9) == () and maps.run_read("cell", 1, 0) == ()
+    uids = maps.column_uids["cell"]
+    assert uids[2] == maps.run_read("cell", 0, True + 1) and 2.5 not in uids and 9 not in uids
+    with pytest.raises(ValueError, match="invalid literal"):
+        maps.run_read("cell", 0, "x")   # as `column(cell, "x")` fails
 
 
 def _options(match: Match) -> list[str]:

@@ -43,7 +43,7 @@ PLAYER_ATTRS = {"seat", "position"}
 ITEM_BUILTINS = {"name", "id", "owner", "zone", "threshold", "label"}
 # what generated code may call, by the names its templates use
 HELPERS: dict[str, Any] = {
-    "Item": Item, "PlayerRef": PlayerRef, "RuleError": RuleError, "StopLoop": StopLoop,
+    "Item": Item, "PlayerRef": PlayerRef, "RuleError": RuleError, "StopLoop": StopLoop, "KeyError": KeyError,
     "GameOver": GameOver, "as_items": values.as_items, "iterate": values.iterate, "count": values.count,
     "div": values.div, "mod": values.mod, "index": values.index,
     "pick": values.pick, "rank": values.rank, "cost_uses": values.cost_uses, "get_attr": values.get_attr,

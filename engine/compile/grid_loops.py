@@ -29,13 +29,16 @@ from collections.abc import Callable
 from typing import Any
 
 from engine.compile.codegen import expr
+from engine.compile.loops import BLOCK_ROOM
 from engine.compile.order import with_nested
+from engine.runtime.grids import span_key
 
 
-def grid_loops(body: list[ast.stmt], temp: Callable[[], str], pack: Any) -> list[ast.stmt]:
-    """`body` with the grid loops above rewritten (nested bodies too); `temp` names a new local. Statements that
-    change are copies (nodes may be shared: engine/compile/order.py)."""
-    out = [with_nested(stmt, lambda nested, _field: grid_loops(nested, temp, pack)) for stmt in body]
+def grid_loops(body: list[ast.stmt], temp: Callable[[], str], pack: Any, depth: int = 1) -> list[ast.stmt]:
+    """`body` with the grid loops above rewritten (nested bodies too); `temp` names a new local; `depth`: the
+    Python blocks around `body` (1: a generated function's `try`). Statements that change are copies (nodes may
+    be shared: engine/compile/order.py)."""
+    out = [_with_nested(stmt, temp, pack, depth) for stmt in body]
     index = 0
     while index < len(out):
         found = _loop_over_local(out, index)
@@ -43,16 +46,41 @@ def grid_loops(body: list[ast.stmt], temp: Callable[[], str], pack: Any) -> list
             loop, name, made_at = found
             made = out[made_at].value  # type: ignore[attr-defined]
             if getattr(made, "cog_run", None) is not None and _only_gone_through(out, loop):
-                out[made_at], walk = _through_uids(out[made_at], loop, temp)   # type: ignore[arg-type]
+                uids, walk = _through_uids(out[made_at], loop, temp, depth)   # type: ignore[arg-type]
                 out[index:index + 1] = walk
-                index += len(walk) - 1
+                out[made_at:made_at + 1] = uids
+                index += len(walk) + len(uids) - 2
             elif _written_range(made) is not None:
-                out[index] = _through_span(loop, made, temp, pack)
-                if out[index] is not loop and _only_sized(out, name):
+                spanned = _through_span(loop, made, temp, pack, depth)
+                out[index:index + 1] = spanned
+                index += len(spanned) - 1
+                if spanned[-1] is not loop and _only_sized(out, name):
                     out = _range_sized(out, made_at)
                     index -= 1
         index += 1
     return _unread_rows_dropped(out)
+
+
+def _with_nested(stmt: ast.stmt, temp: Callable[[], str], pack: Any, depth: int) -> ast.stmt:
+    """The statement with its nested bodies rewritten, each at its block depth (counted as loops.py counts)."""
+    if isinstance(stmt, (ast.For, ast.While, ast.With)):
+        inner = {"body": depth + 1, "orelse": depth + 1}
+    elif isinstance(stmt, ast.Try):
+        inner = {"body": depth + 1, "orelse": depth + 1, "handlers": depth + 2, "finalbody": depth + 2}
+    else:
+        inner = {"body": depth, "orelse": depth}
+    return with_nested(stmt, lambda nested, field: grid_loops(nested, temp, pack, inner.get(field, depth + 2)))
+
+
+def _guarded(local: str, fast: ast.expr, slow: ast.expr, depth: int) -> ast.stmt:
+    """`local = fast` (plain dict reads), in a `try` whose `except KeyError` gives it `slow` (the call that makes
+    the table or converts the key); only `slow` where a `try` here would nest Python's blocks too deep."""
+    slow.cog_reads = True  # type: ignore[attr-defined]   # a read of the grid maps: runs no rules (leaf.py)
+    if depth + 2 > BLOCK_ROOM:
+        return ast.Assign([ast.Name(local, ast.Store())], slow)
+    return ast.Try([ast.Assign([ast.Name(local, ast.Store())], fast)],
+                   [ast.ExceptHandler(ast.Name("KeyError", ast.Load()), None,
+                                      [ast.Assign([ast.Name(local, ast.Store())], slow)])], [], [])
 
 
 def _loop_over_local(body: list[ast.stmt], index: int) -> tuple[ast.For, str, int] | None:
@@ -85,8 +113,10 @@ def _written_range(node: ast.expr) -> tuple[int, int] | None:
     return None
 
 
-def _through_span(loop: ast.For, made: ast.expr, temp: Callable[[], str], pack: Any) -> ast.For:
-    """The loop over a written range through the pairs of the row (column) its body reads at the loop's number."""
+def _through_span(loop: ast.For, made: ast.expr, temp: Callable[[], str], pack: Any,
+                  depth: int) -> list[ast.stmt]:
+    """The loop over a written range through the pairs of the row (column) its body reads at the loop's number
+    (their read, then the loop), or the loop as it is."""
     assert isinstance(loop.target, ast.Name)
     number = loop.target.id
     low, high = _written_range(made)  # type: ignore[misc]
@@ -97,11 +127,11 @@ def _through_span(loop: ast.For, made: ast.expr, temp: Callable[[], str], pack: 
     spans = {node.cog_span for node in reads}  # type: ignore[attr-defined]
     if len(spans) != 1 or any(isinstance(node, ast.Name) and node.id == number and not isinstance(node.ctx, ast.Load)
                               for stmt in body for node in ast.walk(stmt)):
-        return loop   # no row read, or more than one (or the number set inside): left as it is
+        return [loop]   # no row read, or more than one (or the number set inside): left as it is
     tname, by, fixed = next(iter(spans))
     grid = pack.grids.get(tname)
     if grid is None or any(((n, fixed) if by else (fixed, n)) not in grid.cell for n in range(low, high)):
-        return loop   # a number off the board: the read reports it where the loop reaches it
+        return [loop]   # a number off the board: the read reports it where the loop reaches it
     uid = temp()
 
     class Spanned(ast.NodeTransformer):
@@ -111,10 +141,21 @@ def _through_span(loop: ast.For, made: ast.expr, temp: Callable[[], str], pack: 
             return self.generic_visit(node)
 
     body = [Spanned().visit(stmt) for stmt in body]
-    pairs = expr("game.grids.maps.spans[T, B, N, L, H]", T=ast.Constant(tname), B=ast.Constant(by),
-                 N=ast.Constant(fixed), L=ast.Constant(low), H=ast.Constant(high))
+    pairs = temp()
+    read = _guarded(pairs, expr("game.grids.maps.spans[K]", K=ast.Constant(span_key(tname, by, fixed, low, high))),
+                    expr("game.grids.maps.span(T, B, N, L, H)", T=ast.Constant(tname), B=ast.Constant(by),
+                         N=ast.Constant(fixed), L=ast.Constant(low), H=ast.Constant(high)), depth)
     target = ast.Tuple([ast.Name(number, ast.Store()), ast.Name(uid, ast.Store())], ast.Store())
-    return ast.copy_location(ast.For(target, pairs, body, loop.orelse), loop)
+    return [_located(read, loop), ast.copy_location(ast.For(target, ast.Name(pairs, ast.Load()), body, loop.orelse),
+                                                    loop)]
+
+
+def _located(stmt: ast.stmt, where: ast.stmt) -> ast.stmt:
+    """`stmt` and the statements inside it carry `where`'s line (its DSL statement, for errors)."""
+    for inner in ast.walk(stmt):
+        if isinstance(inner, ast.stmt):
+            ast.copy_location(inner, where)
+    return stmt
 
 
 def _only_gone_through(body: list[ast.stmt], loop: ast.For) -> bool:
@@ -167,19 +208,27 @@ def _reads_size(func: ast.expr) -> bool:
         and func.value.id == "game")
 
 
-def _through_uids(made: ast.Assign, loop: ast.For, temp: Callable[[], str]) -> tuple[ast.Assign, list[ast.stmt]]:
-    """The run's list made as its uids instead, and the loop through it reading each cell from the items."""
+def _through_uids(made: ast.Assign, loop: ast.For, temp: Callable[[], str],
+                  depth: int) -> tuple[list[ast.stmt], list[ast.stmt]]:
+    """The run's list made as its uids instead (what replaces `made`), and the loop through it reading each cell
+    from the items (what replaces `loop`)."""
     run = made.value
     assert isinstance(run, ast.Call) and isinstance(run.func, ast.Subscript) and isinstance(loop.target, ast.Name)
+    assert len(made.targets) == 1 and isinstance(made.targets[0], ast.Name)
     tname, fn = run.cog_run  # type: ignore[attr-defined]
-    uids = expr(f"game.grids.maps.{fn}_uids[T][N]", T=ast.Constant(tname), N=run.func.slice)
+    number, before = run.func.slice, []
+    if not isinstance(number, (ast.Name, ast.Constant)):   # worked out once, before the read that may be redone
+        before = [_located(ast.Assign([ast.Name(name := temp(), ast.Store())], number), made)]
+        number = ast.Name(name, ast.Load())
+    uids = _guarded(made.targets[0].id, expr(f"game.grids.maps.{fn}_uids[T][N]", T=ast.Constant(tname), N=number),
+                    expr("game.grids.maps.run_read(T, B, N)", T=ast.Constant(tname),
+                         B=ast.Constant(0 if fn == "column" else 1), N=number), depth)
     of, uid = temp(), temp()
     cell = ast.Assign([ast.Name(loop.target.id, ast.Store())],
                       ast.Subscript(ast.Name(of, ast.Load()), ast.Name(uid, ast.Load()), ast.Load()))
     walk = ast.For(ast.Name(uid, ast.Store()), loop.iter, [ast.copy_location(cell, loop), *loop.body], loop.orelse)
     items = ast.Assign([ast.Name(of, ast.Store())], run.args[0])
-    return (ast.copy_location(ast.Assign(made.targets, uids), made),
-            [ast.copy_location(items, loop), ast.copy_location(walk, loop)])
+    return ([*before, _located(uids, made)], [ast.copy_location(items, loop), ast.copy_location(walk, loop)])
 
 
 def _unread_rows_dropped(body: list[ast.stmt]) -> list[ast.stmt]:

@@ -44,8 +44,8 @@ Lines = tuple[tuple[tuple[int, tuple[int, ...], int, tuple[int, ...]], ...], tup
 class GridMaps:
     """Where the cells of a pack's grid boards are among the items of its matches of one player count (by uid),
     made as first read and kept with that `Layout` (`grid_maps`). Generated code reads the tables of the boards
-    no player owns: `boards`, `along`, `columns`, `rows`, and for the loops engine/compile/grid_loops.py writes
-    `column_uids`, `row_uids`, `spans`."""
+    no player owns: `boards`, `along`, `columns`, `rows`, and in the loops engine/compile/grid_loops.py writes
+    `column_uids`, `row_uids`, `spans` (plain dicts: a miss calls `run_read` or `span`)."""
 
     __slots__ = ("_cells", "_run_uids", "_runs", "_steps", "along", "boards", "column_uids", "columns", "lines", "pack",
                  "plan", "rays", "row_uids", "rows", "spans")
@@ -63,17 +63,17 @@ class GridMaps:
         self.along = _AlongTables()
         # `column(TYPE, N)`: `maps.columns[TYPE][N](t_state.items)`; `row(TYPE, N)` the same with `rows`
         self.columns, self.rows = _RunTables(), _RunTables()
-        # the same runs as uids, for a loop that goes through them (engine/compile/grid_loops.py): `for U in
-        # maps.column_uids[TYPE][N]: IT = t_state.items[U]` makes no list of the cells
-        self.column_uids, self.row_uids = _RunUidTables(), _RunUidTables()
-        # a loop over written numbers that reads `at` on a written row (column) at each: (number, uid) pairs
-        # of the numbers `LOW..HIGH - 1` along it, `maps.spans[TYPE, 1, ROW, LOW, HIGH]` (all on the board)
-        self.spans = _Spans()
         # `in_a_row_of`: N -> cell uid -> its `Lines` (plain dicts: a subclass's read costs more; `lines_at` fills them)
         self.lines: dict[int, dict[int, Lines]] = {}
-        self.columns.by, self.rows.by, self.column_uids.by, self.row_uids.by = 0, 1, 0, 1
+        # for the loops engine/compile/grid_loops.py writes, plain dicts read in a `try` whose `except KeyError`
+        # calls `run_read` / `span`: the runs as uids, `column_uids[TYPE][N]` (a loop through it reads each cell
+        # from the items: no list of the cells), and the (number, uid) pairs of the numbers LOW..HIGH - 1 along a
+        # written row (column), `spans[span_key(TYPE, 1, ROW, LOW, HIGH)]`
+        self.column_uids: dict[str, dict[int, tuple[int, ...]]] = {}
+        self.row_uids: dict[str, dict[int, tuple[int, ...]]] = {}
+        self.spans: dict[str, tuple[tuple[int, int], ...]] = {}
+        self.columns.by, self.rows.by = 0, 1
         self.boards.maps = self.along.maps = self.columns.maps = self.rows.maps = self
-        self.column_uids.maps = self.row_uids.maps = self.spans.maps = self
         self._run_uids: dict[tuple[str, int | None, int], dict[int, tuple[int, ...]]] = {}
 
     def grid(self, type_id: str) -> Grid:
@@ -117,6 +117,23 @@ class GridMaps:
                 runs.setdefault(xy[by], []).append(uid)
             found = self._run_uids.setdefault((type_id, owner, by), {n: tuple(uids) for n, uids in runs.items()})
         return found
+
+    def run_read(self, type_id: str, by: int, number: Any) -> tuple[int, ...]:
+        """`column_uids[TYPE][N]` (`row_uids` for by 1) where the plain read missed: the type's table made (whole,
+        ints only), and N converted as `column` converts it (off the board: empty). A converted key is not kept."""
+        tables = self.row_uids if by else self.column_uids
+        table = tables.get(type_id)
+        if table is None:
+            table = tables.setdefault(type_id, dict(self.run_uids(type_id, None, by)))
+        found = table.get(number)
+        return found if found is not None else table.get(int(number), ())
+
+    def span(self, type_id: str, by: int, fixed: int, low: int, high: int) -> tuple[tuple[int, int], ...]:
+        """(N, the uid at N along row `fixed` (by 1) or column `fixed` (by 0)) for N in LOW..HIGH - 1, kept in
+        `spans`: the compiler reads it only for numbers all on the board (else `along`'s miss is the error)."""
+        along = self.along[type_id, by, fixed]
+        found = tuple((number, along[number]) for number in range(low, high))
+        return self.spans.setdefault(span_key(type_id, by, fixed, low, high), found)
 
     def place(self, cell: Any, what: str) -> tuple[Grid, tuple[int, int], dict[tuple[int, int], int]]:
         """A cell's grid, its (column, row) and its board's map; a rule error for anything but a grid's cell."""
@@ -181,6 +198,11 @@ class GridMaps:
             if uid is not None:
                 found.append(items[uid])
         return found
+
+
+def span_key(type_id: str, by: int, fixed: int, low: int, high: int) -> str:
+    """The key of `GridMaps.spans` (a text: its hash is kept, a tuple's is worked out at every read)."""
+    return f"{type_id}\n{by}\n{fixed}\n{low}\n{high}"
 
 
 def grid_maps(pack: Pack, plan: Layout) -> GridMaps:
@@ -293,41 +315,6 @@ class _RunTables(dict[str, _Runs]):
 
     def __missing__(self, type_id: str) -> _Runs:
         return self.setdefault(type_id, _Runs(self.maps.runs_of(type_id, None, self.by)))
-
-
-class _RunUids(dict[Any, tuple[int, ...]]):
-    """Column (or row) number -> the uids of its cells in order, for one board no player owns. A miss is
-    `_Runs`'s: a number that is not a plain int is converted, and off the board is empty."""
-
-    __slots__ = ()
-
-    def __missing__(self, key: Any) -> tuple[int, ...]:
-        return self.get(int(key), ())
-
-
-class _RunUidTables(dict[str, _RunUids]):
-    """Grid type -> its columns' (or rows') `_RunUids`, made when first read."""
-
-    __slots__ = ("by", "maps")
-    maps: GridMaps
-    by: int   # 0: columns, 1: rows
-
-    def __missing__(self, type_id: str) -> _RunUids:
-        return self.setdefault(type_id, _RunUids(self.maps.run_uids(type_id, None, self.by)))
-
-
-class _Spans(dict[tuple[str, int, int, int, int], tuple[tuple[int, int], ...]]):
-    """(grid type, 1 for a row or 0 for a column, its number, LOW, HIGH) -> ((N, uid of the cell at N along it)
-    for N in LOW..HIGH - 1), made when first read. The compiler reads it only for numbers that are all on the
-    board (a miss would be the board's error)."""
-
-    __slots__ = ("maps",)
-    maps: GridMaps
-
-    def __missing__(self, key: tuple[str, int, int, int, int]) -> tuple[tuple[int, int], ...]:
-        type_id, by, fixed, low, high = key
-        along = self.maps.along[type_id, by, fixed]
-        return self.setdefault(key, tuple((number, along[number]) for number in range(low, high)))
 
 
 class GridCells:
