@@ -10,15 +10,22 @@ are rewritten once those passes are done:
       t = range(1, 8) / (its charge) / L = maps.along['cell', 1, 6]
       for v in t: if I[L[v]].attrs['mark'] == 0: ...
 
-  goes through the (number, uid) pairs of those numbers along the row, read once a layout (`maps.spans`):
-  `for v, u in maps.spans['cell', 1, 6, 1, 8]: if I[u].attrs['mark'] == 0: ...`, and the row's map is not
-  read when nothing else reads it. Only where every number of the range is on the board, so no read of the
-  map could fail: the same uids, in the same order, the same charge (the range's length, charged as before).
+  goes through the (number, uid) pairs of those numbers along the row, made once a layout (`maps.spans`):
+  `for v, u in PAIRS: if I[u].attrs['mark'] == 0: ...`, and the row's map is not read when nothing else reads
+  it. Only where every number of the range is on the board, so no read of the map could fail: the same uids,
+  in the same order, the same charge (the range's length; written as a number when nothing else reads the
+  range, which is made only for the overrun error).
 - a loop through `column(TYPE, N)` or `row(TYPE, N)` of a board no player owns that nothing else reads (its
-  list only charged for and gone through) goes through the run's uids (`maps.column_uids[TYPE][N]`, a
-  tuple of the same length, made once a layout) and reads each cell from the match's items: no list of the
-  cells is made. `N` is converted, or gives an empty run, as `column` does. The items are read as the loop
-  reaches them instead of all at the start: the same items, since a match's item at a uid never changes.
+  list only charged for and gone through; the local given no other value) goes through the run's uids
+  (`maps.column_uids[TYPE][N]`, a tuple of the same length, made once a layout) and reads each cell from the
+  match's items: no list of the cells is made. `N` is converted, or gives an empty run, as `column` does. The
+  items are read as the loop reaches them instead of all at the start: the same items, since a match's item
+  at a uid never changes.
+
+The tables are plain dicts (a dict subclass's read costs ~200 instructions more: CPython 3.11 specializes a
+subscript for an exact dict only), read in a `try` whose `except KeyError` calls the method that makes them
+or converts the key (`GridMaps.span`, `run_read`); a `try` costs nothing while the read hits. Where a `try`
+would nest Python's blocks too deep (loops.py `BLOCK_ROOM`), the call alone is made.
 """
 
 from __future__ import annotations
