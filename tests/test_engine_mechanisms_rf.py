@@ -86,7 +86,7 @@ def test_identical_items_are_one_option_and_different_ones_are_not(tmp_path: Pat
     assert session.decision.labels == ["Alpha", "Beta", "done"]  # the two Betas are the same option
     session.apply_label("Beta")
     assert session.decision.labels == ["Alpha", "Beta", "done"]  # the other Beta is still there
-    session.game.state.players[0].zones["pool"].items[1].attrs["power"] = 7  # now Beta differs from nothing
+    session.game.state.players[0].zones["pool"].items[1].own_attrs()["power"] = 7  # now Beta differs from nothing
     session.apply_label("Alpha")
     assert session.decision.labels == ["Beta", "done"]
 

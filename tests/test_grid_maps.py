@@ -110,7 +110,7 @@ def test_a_fork_reads_its_own_items_through_the_shared_maps() -> None:
     fork = match.fork()
     for cell in fork.game.state.zone("board", None).items:
         if cell.attrs["col"] == 4:
-            cell.attrs["mark"] = 2
+            cell.own_attrs()["mark"] = 2
     assert "4" in _options(match)
     fork.apply_label("5")   # (the fork's options were made before: its next decision reads its column 4)
     assert "4" not in _options(fork) and "4" in _options(match)
@@ -179,7 +179,7 @@ def test_in_a_row_of_agrees_with_in_a_row_on_a_hex_grid(tmp_path: Path, seed: in
     game = Match(make_pack(tmp_path, _HEX), 2, 1).game
     cells = game.state.zone("board", None).items
     for cell in cells:
-        cell.attrs["mark"] = rng.choice((0, 1, 1, 2))
+        cell.own_attrs()["mark"] = rng.choice((0, 1, 1, 2))
     for cell in cells:
         for need in range(7):
             for value in (0, 1, 2):

@@ -152,7 +152,7 @@ def test_in_a_row_reads_each_cell_once_nearest_first_and_stops_at_n(need: int, m
     grids = session.game.grids
     cells = {(c.attrs["col"], c.attrs["row"]): c for c in session.game.state.zone("board", None).items}
     for xy in marked:
-        cells[xy].attrs["mark"] = 1
+        cells[xy].own_attrs()["mark"] = 1
     seen: list[tuple[int, int]] = []
 
     def holds(cell: object) -> bool:

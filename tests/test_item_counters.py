@@ -76,7 +76,7 @@ def test_a_cost_the_items_cannot_cover_is_not_offered() -> None:
 def test_copies_that_differ_get_unique_labels_and_replay_identically() -> None:
     session = _session()
     forests = [i for i in _lands(session) if i.comp.id == "forest"]
-    forests[1].attrs["brittle"] = True
+    forests[1].own_attrs()["brittle"] = True
     session.apply_label("Crown")
     labels = session.decision.labels
     assert len(labels) == len(set(labels)) == 4            # two Forests, told apart by what differs
@@ -84,7 +84,7 @@ def test_copies_that_differ_get_unique_labels_and_replay_identically() -> None:
     session.apply_label(brittle)
     assert forests[1].zone is not None and forests[1].zone.id == "graveyard"
     again = _session()
-    [i for i in _lands(again) if i.comp.id == "forest"][1].attrs["brittle"] = True
+    [i for i in _lands(again) if i.comp.id == "forest"][1].own_attrs()["brittle"] = True
     again.replay([entry["label"] for entry in session.log])    # the logged labels pick the same items
     assert state_hash(again.game) == state_hash(session.game)
 

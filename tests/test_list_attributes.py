@@ -50,5 +50,5 @@ def test_the_state_digest_does_not_tell_the_two_kinds_of_list_apart():
     holder, other = game.state.items[0], game.state.items[-1]
     set_item_attr(holder, "picked", [other])
     with_reflist = game.state.digest()
-    holder.attrs["picked"] = [ItemRef(other.uid)]
+    holder.own_attrs()["picked"] = [ItemRef(other.uid)]
     assert game.state.digest() == with_reflist

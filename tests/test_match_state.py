@@ -169,7 +169,7 @@ def test_every_state_field_is_in_the_hash() -> None:
         "player counter": lambda s: s.players[1].counters.__setitem__("vp", 99),
         "visibility": lambda s: setattr(s.zones["robot_deck"], "visibility", "public"),
         "zone order": lambda s: s.zones["robot_deck"].items.reverse(),
-        "item attribute": lambda s: s.items[5].attrs.__setitem__("extra", 1),
+        "item attribute": lambda s: s.items[5].own_attrs().__setitem__("extra", 1),
         "trigger uses": lambda s: s.trigger_uses.__setitem__(("t", 0, "round:1"), 1),
         "rng": lambda s: s.rng.random(),
         "secret since": lambda s: setattr(s, "secret_since", (s.secret_since or 0) + 1),

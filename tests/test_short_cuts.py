@@ -42,7 +42,7 @@ def test_in_a_row_of_agrees_with_in_a_row_on_random_boards(seed: int) -> None:
     grids = session.game.grids
     cells = session.game.state.zone("board", None).items
     for cell in cells:
-        cell.attrs["mark"] = rng.choice((0, 1, 1, 2))
+        cell.own_attrs()["mark"] = rng.choice((0, 1, 1, 2))
     for cell in cells:
         for need in range(7):
             for value in (0, 1, 2):
@@ -56,7 +56,7 @@ def test_in_a_row_of_an_attribute_some_cells_lack_reads_it_as_0() -> None:
     grids = session.game.grids
     cells = {(c.attrs["col"], c.attrs["row"]): c for c in session.game.state.zone("board", None).items}
     for xy in ((1, 1), (2, 1), (3, 1)):
-        cells[xy].attrs["extra"] = 5
+        cells[xy].own_attrs()["extra"] = 5
     assert grids.in_a_row_of(cells[(2, 1)], 3, "extra", 5)
     assert not grids.in_a_row_of(cells[(2, 1)], 4, "extra", 5)
     assert grids.in_a_row_of(cells[(5, 4)], 3, "extra", 0)   # no cell of the top row has it: all read as 0

@@ -255,20 +255,24 @@ class EffectCompiler(ExprCompiler):
 
     @staticmethod
     def _set_attr(base: ast.expr, tmp: str, attr: str, value: ast.expr, check: list[ast.stmt]) -> list[ast.stmt]:
-        """`set B.attr = V` for a plain value: stored straight into an item's attrs. A local (a loop's or a
-        choice's variable) needs no copy, and a value known to be an item no class test."""
+        """`set B.attr = V` for a plain value: stored straight into an item's attrs, made the item's own first
+        (`_own_attrs`). A local (a loop's or a choice's variable) needs no temporary, and a value known to be an item
+        no class test."""
         item = kind_of(base) == "item"
         if isinstance(base, ast.Name):   # reading a local twice is free and cannot change in between
             if item:
-                return stmts("CHECK\nB.attrs[N] = V", B=base, CHECK=check or [ast.Pass()], N=const(attr), V=value)
-            return stmts("CHECK\nif B.__class__ is Item:\n    B.attrs[N] = V\nelse:\n    set_item_attr(B2, N, V2)",
-                         B=base, B2=ast.Name(base.id, ast.Load()), CHECK=check or [ast.Pass()], N=const(attr),
-                         V=value, V2=copy.deepcopy(value))
+                return stmts("CHECK\nOWN\nB.attrs[N] = V", B=base, CHECK=check or [ast.Pass()], OWN=_own_attrs(base),
+                             N=const(attr), V=value)
+            return stmts("CHECK\nif B.__class__ is Item:\n    OWN\n    B.attrs[N] = V\nelse:\n"
+                         "    set_item_attr(B2, N, V2)", B=base, B2=ast.Name(base.id, ast.Load()),
+                         CHECK=check or [ast.Pass()], OWN=_own_attrs(base), N=const(attr), V=value,
+                         V2=copy.deepcopy(value))
         if item:
-            return stmts("T = B\nCHECK\nT.attrs[N] = V", T=tmp, B=base, CHECK=check or [ast.Pass()], N=const(attr),
-                         V=value)
-        return stmts("T = B\nCHECK\nif T.__class__ is Item:\n    T.attrs[N] = V\nelse:\n    set_item_attr(T, N, V)",
-                     T=tmp, B=base, CHECK=check or [ast.Pass()], N=const(attr), V=value)
+            return stmts("T = B\nCHECK\nOWN\nT.attrs[N] = V", T=tmp, B=base, CHECK=check or [ast.Pass()],
+                         OWN=_own_attrs(tmp), N=const(attr), V=value)
+        return stmts("T = B\nCHECK\nif T.__class__ is Item:\n    OWN\n    T.attrs[N] = V\nelse:\n"
+                     "    set_item_attr(T, N, V)", T=tmp, B=base, CHECK=check or [ast.Pass()], OWN=_own_attrs(tmp),
+                     N=const(attr), V=value)
 
     @staticmethod
     def _unless_watched(quick: list[ast.stmt] | None, general: list[ast.stmt]) -> list[ast.stmt]:
@@ -798,6 +802,19 @@ def _may_grow(value: ast.AST) -> bool:
             value.func, ast.Name) and value.func.id in _GROWING):
         return True
     return any(_may_grow(n) for n in ast.iter_child_nodes(value))
+
+
+def _own_attrs(item: ast.expr | str) -> list[ast.stmt]:
+    """Before `ITEM.attrs[N] = V`: until its first write an item's attrs are its component's values, shared by
+    every copy in every match (`Item`), so they are made the item's own first, as `Item.own_attrs` does,
+    written out (the test, three attribute reads, runs on every store; the copy once an item a match). The copy
+    is marked a read: it runs no rules (engine/compile/leaf.py)."""
+    made = stmts("if B.attrs is B.comp.values:\n    B.attrs = B.attrs.copy()", B=item)
+    for stmt in made:
+        for node in ast.walk(stmt):
+            if isinstance(node, ast.Call):
+                node.cog_reads = True  # type: ignore[attr-defined]
+    return made
 
 
 _GROWING = frozenset({"sum", "plus", "times"})    # `+` and `*` where a list or text may meet them (expr.py)

@@ -23,11 +23,11 @@ from dataclasses import dataclass, field
 
 # calls that read no step name and run no content: builtins that call nothing they are given (a call inside
 # their arguments, a generator's or a lambda's included, is looked at on its own), helpers of generated code,
-# list methods, and the interpreter's methods that only shuffle, count work or make a limit error
+# list and dict methods, and the interpreter's methods that only shuffle, count work or make a limit error
 _BLIND_NAMES = frozenset({"len", "list", "tuple", "range", "any", "all", "sum", "int", "bool", "abs",
                           "rounds", "rounds_exhausted", "offer", "index"})
 _BLIND_GAME = frozenset({"shuffle", "each", "spend", "out_of_work", "overrun", "stopped"})
-_BLIND_METHODS = frozenset({"append", "pop", "remove", "extend", "insert", "clear", "get"})
+_BLIND_METHODS = frozenset({"append", "pop", "remove", "extend", "insert", "clear", "get", "copy"})
 # exceptions caught inside the flow: raised only by a `raise` or a call that may run content (both readers)
 _FLOW_CATCHES = frozenset({"StopLoop", "GameOver"})
 

@@ -42,7 +42,7 @@ def put(item: Item, counter: str, amount: int) -> None:
         now[counter] = amount
     else:
         now.pop(counter, None)
-    item.attrs[HELD] = tuple(sorted(now.items()))
+    item.own_attrs()[HELD] = tuple(sorted(now.items()))
 
 
 def need_container(value: Any) -> Item:

@@ -90,7 +90,7 @@ class DealPlan:
                     zone.hears = None
                     item.zone = zone
                 if state_here is not None or item.uid not in printed:
-                    item.attrs = {**item.comp.values, **state_here} if state_here else dict(item.comp.values)
+                    item.attrs = {**item.comp.values, **state_here} if state_here else item.comp.values  # (`Item`)
             dealt += len(items)
         state.rng.seed(rng.getrandbits(64))
         return dealt
@@ -115,9 +115,9 @@ def deal_plan(state: State, seat: int, pinned: Iterable[Item] = ()) -> DealPlan:
         if len(spots) < 2:      # nothing to trade places with
             continue
         here = [zones[at].items[position] for at, position in spots]
-        groups.append(_Group(tuple(spots), tuple(_state_given(item) for item in here),
-                             tuple(sorted(item.uid for item in here)),
-                             frozenset(item.uid for item in here if item.attrs == item.comp.values)))
+        given = tuple(_state_given(item) for item in here)
+        groups.append(_Group(tuple(spots), given, tuple(sorted(item.uid for item in here)),
+                             frozenset(item.uid for item, state in zip(here, given, strict=True) if state is None)))
     return DealPlan(tuple(groups))
 
 
@@ -158,6 +158,6 @@ def _state_given(item: Item) -> dict[str, Any] | None:
     """The attributes the game set on `item` (those that differ from its component's printed values); None
     when there are none (most hidden items: one dict comparison instead of a new dict)."""
     printed, attrs = item.comp.values, item.attrs
-    if attrs == printed:
+    if attrs is printed or attrs == printed:    # (shared until its first write: `Item`)
         return None
     return {name: value for name, value in attrs.items() if name not in printed or printed[name] != value}

@@ -218,7 +218,7 @@ def set_item_attr(target: Any, attr: str, value: Any) -> None:
     """`set x.attr = value` on an item; an item is stored as that item's uid, a zone as (id, owner)."""
     if target.__class__ is not Item:
         raise RuleError(f"cannot set '.{attr}' on {describe(target)}")
-    target.attrs[attr] = stored(value)
+    target.own_attrs()[attr] = stored(value)
 
 
 def need_number(value: Any, attr: str) -> Any:

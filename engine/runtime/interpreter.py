@@ -528,7 +528,7 @@ class Interpreter:
         sides = [str(s) if s else "" for s in item.attrs.get(sides_attr) or []]
         if not sides:
             return
-        item.attrs[rotation_attr] = (int(item.attrs.get(rotation_attr) or 0) + int(steps)) % len(sides)
+        item.own_attrs()[rotation_attr] = (int(item.attrs.get(rotation_attr) or 0) + int(steps)) % len(sides)
         graph = self._own_graph(item)
 
         def tile_of(cid: str) -> tuple[list[str], list[int], int]:
@@ -1132,7 +1132,7 @@ class Interpreter:
 
     # ---------------------------------------------------------------- zones
     def set_attr(self, item: Item, attr: str, value: Any) -> None:
-        item.attrs[attr] = stored(value)
+        item.own_attrs()[attr] = stored(value)
 
     def move(self, ctx: Ctx, item: Item, zone: Zone, top: bool = False) -> None:
         cap = zone.capacity

@@ -49,7 +49,14 @@ class RefList(list[Any]):
 
 
 class Item:
-    """One instance of a component (a card, a token) living in a zone; `copy` numbers it among its component's."""
+    """One instance of a component (a card, a token) living in a zone; `copy` numbers it among its component's.
+
+    Its `attrs` are its component's `values` dict itself, shared by all its copies in every match, until its
+    first attribute write, which goes through `own_attrs` (or the generated store's inline test
+    `attrs is comp.values`): most items are never written (a card's printed numbers), and a dict copy per item
+    per match was ~2% of a short game. A store straight into `attrs` would change the component for every
+    later match: every write site makes them the item's own first, nothing changes a value inside them in place.
+    """
 
     __slots__ = ("attrs", "comp", "copy", "owner", "uid", "zone")
     # No `__init__`: only `new_state` and `State.copy_as` make items, `Item()` then a store a slot. A class
@@ -59,7 +66,7 @@ class Item:
     comp: ComponentDef
     owner: int | None
     copy: int                       # its number among its component's copies
-    attrs: dict[str, Any]           # its attributes: a copy of the component's values, changed in play
+    attrs: dict[str, Any]           # its attributes: its component's `values` (shared) until `own_attrs`
     zone: Zone | None               # where it is (None: nowhere)
 
     @property
@@ -68,6 +75,14 @@ class Item:
 
     def __repr__(self) -> str:
         return f"<{self.comp.id}#{self.uid}>"
+
+    def own_attrs(self) -> dict[str, Any]:
+        """Its attributes to write into: a copy of its component's values at the first call (until then it
+        shares them with its component's other copies and matches)."""
+        attrs = self.attrs
+        if attrs is self.comp.values:
+            attrs = self.attrs = attrs.copy()
+        return attrs
 
 
 class Zone:
@@ -232,7 +247,7 @@ class State:
             item.comp = old.comp
             item.owner = old.owner
             item.copy = old.copy
-            item.attrs = dict(attrs)
+            item.attrs = attrs if attrs is old.comp.values else dict(attrs)   # (shared: see `to_data`)
             item.zone = None
             append(item)
         players = []
@@ -256,11 +271,12 @@ class State:
 
         `like`: an earlier `to_data` of this state to share unchanged parts with (both are then read-only):
         checkpoints taken every few answers hold mostly the same items, and fresh copies of all of them
-        would mostly feed the garbage collector.
+        would mostly feed the garbage collector. An item never written holds its component's values dict itself
+        (`Item`), and so does the data (`load` and `copy_as` share it again).
         """
         zones = [(z.visibility, tuple([i.uid for i in z.items])) for z in self.all_zones()]
-        attrs = [dict(i.attrs) for i in self.items] if like is None else \
-            [old if old == i.attrs else dict(i.attrs) for i, old in zip(self.items, like["attrs"], strict=True)]
+        attrs = [_attrs_data(i) for i in self.items] if like is None else \
+            [old if old == i.attrs else _attrs_data(i) for i, old in zip(self.items, like["attrs"], strict=True)]
         if like is not None:
             zones = [old if old == new else new for new, old in zip(zones, like["zones"], strict=True)]
         return {
@@ -295,7 +311,7 @@ class State:
             player.counters.update(counters)
         if items:
             for item, attrs in zip(self.items, data["attrs"], strict=True):
-                item.attrs = dict(attrs)
+                item.attrs = attrs if attrs is item.comp.values else dict(attrs)   # (shared: see `to_data`)
                 item.zone = None
         for zone, (visibility, uids) in zip(self.all_zones(), data["zones"], strict=True):
             zone.visibility = visibility
@@ -321,6 +337,12 @@ class State:
         del data["steps"]
         data["rng"] = _shown_rng(data["rng"])
         return hashlib.blake2b(repr(data).encode(), digest_size=8).hexdigest()
+
+
+def _attrs_data(item: Item) -> dict[str, Any]:
+    """An item's attributes in `to_data`: a copy, or its component's values themselves while it shares them."""
+    attrs = item.attrs
+    return attrs if attrs is item.comp.values else dict(attrs)
 
 
 @lru_cache(maxsize=8)
@@ -414,7 +436,6 @@ def new_state(pack: Pack, players: int, seed: int, plan: Layout | None = None) -
         state.dice = {did: [] for did in pack.dice}
     items = state.items
     append = items.append
-    copy_values = dict.copy
     slots: list[Zone | None] = [*made, None]    # an item's starting zone by its slot; -1: none
     for uid, comp, owner, copy, values, slot in plan.item_rows:
         item = Item()      # (one store a slot: a tuple assignment would build and unpack a tuple per item)
@@ -422,7 +443,7 @@ def new_state(pack: Pack, players: int, seed: int, plan: Layout | None = None) -
         item.comp = comp
         item.owner = owner
         item.copy = copy
-        item.attrs = copy_values(values)
+        item.attrs = values     # (its component's, shared until its first write: `Item.own_attrs`)
         item.zone = slots[slot]
         append(item)
     for zone, fill in zip(made, plan.fills, strict=True):
@@ -439,9 +460,8 @@ def _renewed(pack: Pack, plan: Layout, seed: int, state: State, zones: list[Zone
         player.counters = counters.copy()
     items = state.items
     slots: list[Zone | None] = [*zones, None]
-    copy_values = dict.copy
     for item, values, slot in zip(items, plan.item_values, plan.item_slots, strict=True):
-        item.attrs = copy_values(values)
+        item.attrs = values     # (shared, as in `new_state`)
         item.zone = slots[slot]
     for zone, (_, _, _, _, visibility, capacity, keep_filled, names_differ), fill in zip(
             zones, plan.zone_rows, plan.fills, strict=True):
@@ -497,7 +517,8 @@ class Layout:
     first: dict[tuple[str, int | None], int]          # (component id, owner) -> the uid of its first copy
     shared: dict[str, int]                            # component id -> first uid, for components no player owns
     # by uid: the item's uid, component, owner, copy number, starting attributes (the component's `values`, which
-    # each item copies) and starting zone (its slot: an index in `State.all_zones` order; -1: none)
+    # each item shares until its first write: `Item`) and starting zone (its slot: an index in `State.all_zones`
+    # order; -1: none)
     item_rows: list[tuple[int, ComponentDef, int | None, int, dict[str, Any], int]]
     # by slot: the zone's id, definition, where `new_state` puts it (0: the state's zones, 1 + seat: that seat's),
     # owner, visibility, capacity, market size and whether its starting items' names all differ (`offer`)
