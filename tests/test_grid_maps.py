@@ -247,6 +247,8 @@ def test_in_a_row_of_reads_a_cell_without_the_attribute_as_0() -> None:
     attribute read as 0 (`_in_a_row_by_default`)."""
     game = Match(load_pack(str(LINES)), 2, 1).game
     cells = {(c.attrs["col"], c.attrs["row"]): c for c in game.state.zone("board", None).items}
+    for cell in cells.values():
+        cell.attrs = dict(cell.attrs)   # its own values (an item shares its component's until written)
     for xy in ((2, 1), (3, 1)):
         del cells[xy].attrs["mark"]
     cells[4, 1].attrs["mark"] = 1
