@@ -55,7 +55,8 @@ def _within(held: Any, now: Any) -> bool:
 
 def _maps(maps: GridMaps) -> dict[str, Any]:
     return {name: _contents(getattr(maps, name)) for name in
-            ("_cells", "_runs", "_steps", "along", "boards", "columns", "lines", "rays", "rows")}
+            ("_cells", "_run_uids", "_runs", "_steps", "along", "boards", "column_uids", "columns", "lines", "rays",
+             "row_uids", "rows", "spans")}
 
 
 @pytest.mark.parametrize("name", GRID_PACKS)
@@ -74,7 +75,8 @@ def test_matches_share_the_layout_s_maps_which_hold_no_item_and_only_grow(name: 
 
 
 def test_a_read_that_converts_a_key_or_fails_writes_nothing() -> None:
-    maps = Match(load_pack(str(LINES)), 2, 1).game.grids.maps
+    game = Match(load_pack(str(LINES)), 2, 1).game
+    maps = game.grids.maps
     board, along, runs = maps.boards["cell"], maps.along["cell", 1, 2], maps.columns["cell"]
     sizes = (len(board), len(along), len(runs))
     assert board[2.5, True] == board[2, 1] and along[3.5] == board[3, 2] and runs[2.5] is runs[2]
@@ -83,6 +85,14 @@ def test_a_read_that_converts_a_key_or_fails_writes_nothing() -> None:
     assert runs[9]([]) == []   # off the board: an empty column
     assert (len(board), len(along), len(runs)) == sizes and 2.5 not in runs and 9 not in runs
     assert (2.5, 1) not in board and 3.5 not in along
+    # what a loop through a column reads on a miss of its plain table (engine/compile/grid_loops.py)
+    assert maps.run_read("cell", 0, 2.5) == maps.run_read("cell", 0, 2) == tuple(
+        cell.uid for cell in runs[2](game.state.items))
+    assert maps.run_read("cell", 0, 9) == () and maps.run_read("cell", 1, 0) == ()
+    uids = maps.column_uids["cell"]
+    assert uids[2] == maps.run_read("cell", 0, True + 1) and 2.5 not in uids and 9 not in uids
+    with pytest.raises(ValueError, match="invalid literal"):
+        maps.run_read("cell", 0, "x")   # as `column(cell, "x")` fails
 
 
 def _options(match: Match) -> list[str]:
@@ -230,3 +240,19 @@ def test_reading_a_shared_row_or_column_runs_no_rules(tmp_path: Path) -> None:
     (tmp_path / "game.yaml").write_text(game)
     pack = load_pack(str(tmp_path))
     assert _leaf_has_no_count(pack, "look") and not _leaf_has_no_count(pack, "poke")
+
+
+def test_in_a_row_of_reads_a_cell_without_the_attribute_as_0() -> None:
+    """A cell whose item lacks the attribute (its dict read fails) gives the general search's answer, the
+    attribute read as 0 (`_in_a_row_by_default`)."""
+    game = Match(load_pack(str(LINES)), 2, 1).game
+    cells = {(c.attrs["col"], c.attrs["row"]): c for c in game.state.zone("board", None).items}
+    for cell in cells.values():
+        cell.attrs = dict(cell.attrs)   # its own values (an item shares its component's until written)
+    for xy in ((2, 1), (3, 1)):
+        del cells[xy].attrs["mark"]
+    cells[4, 1].attrs["mark"] = 1
+    for xy, need, value in (((1, 1), 3, 0), ((1, 1), 4, 0), ((2, 1), 3, 0), ((4, 1), 2, 1), ((1, 2), 3, 0)):
+        general = game.grids.in_a_row(cells[xy], need, lambda it, v=value: it.attrs.get("mark", 0) == v)
+        assert game.grids.in_a_row_of(cells[xy], need, "mark", value) == general
+    assert not game.grids.in_a_row_of(cells[4, 1], 2, "mark", 1)   # its neighbours: one without, one 0

@@ -156,7 +156,8 @@ def test_at_with_a_row_or_column_written_as_a_number_reads_that_line_by_the_othe
     session = Match(load_pack(str(LINES)), 2, 1)
     grids = session.game.grids
     fn = session.game.pack.procedures["drop"].run
-    assert "along" in _names(fn) and "boards" not in _names(fn)
+    # (its loop over columns reads row 4 through the row's span: engine/compile/grid_loops.py)
+    assert "spans" in _names(fn) and "boards" not in _names(fn)
     for by, fixed in ((1, 4), (1, 1), (0, 2), (0, 5), (1, 9), (0, 0)):
         along = grids.maps.along["cell", by, fixed]
         assert len(along) == {1: 5, 0: 4}[by] * (0 < fixed <= {1: 4, 0: 5}[by])

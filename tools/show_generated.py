@@ -2,8 +2,9 @@
 
     python tools/show_generated.py GAME [NAME ...] [--players N] [--seed S]
 
-Plays one seeded game of GAME (a pack id or folder) with random bots and prints every generated
-function built on the way (code is generated lazily, at a function's first call: engine/compile/codegen.py),
+Plays one seeded game of GAME (a pack id or folder) with random bots, reads its outcome (scores, winners),
+and prints every generated function built on the way (code is generated lazily, at a function's first
+call: engine/compile/codegen.py),
 or only those whose name is among NAMEs, e.g. `flow.quiet` (the flow a played-through game nobody watches
 runs; a flow step's `call` of a procedure without arguments is in it, engine/compile/inline_calls.py, so that
 procedure's own function may not be built), `procedures.move`, `scoring.score`. Exit code 0, or 2 when the
@@ -48,7 +49,8 @@ def generated_sources(pack_name: str, players: int, seed: int) -> dict[str, str]
     pack = load_pack(pack_name)
     codegen._Pending.build = build_and_keep   # type: ignore[method-assign]
     try:
-        Match.played(pack, players, seed, [RandomAgent(seed, seat) for seat in range(players)])
+        match = Match.played(pack, players, seed, [RandomAgent(seed, seat) for seat in range(players)])
+        match.outcome()   # (the scores and winners, as `simulate` and the benches read them)
     finally:
         codegen._Pending.build = build   # type: ignore[method-assign]
     return sources

@@ -20,6 +20,7 @@ from lark import Token, Tree
 from engine.compile.acting import ACTING, with_acting_player
 from engine.compile.charges import inline_charges
 from engine.compile.codegen import Unit, checking_only, const, expr, generating, stmts
+from engine.compile.grid_loops import grid_loops
 from engine.compile.loops import inline_comprehensions, quiet, steady
 from engine.diagnostics import did_you_mean
 from engine.dsl.functions import FUNCTIONS
@@ -42,7 +43,7 @@ PLAYER_ATTRS = {"seat", "position"}
 ITEM_BUILTINS = {"name", "id", "owner", "zone", "threshold", "label"}
 # what generated code may call, by the names its templates use
 HELPERS: dict[str, Any] = {
-    "Item": Item, "PlayerRef": PlayerRef, "RuleError": RuleError, "StopLoop": StopLoop,
+    "Item": Item, "PlayerRef": PlayerRef, "RuleError": RuleError, "StopLoop": StopLoop, "KeyError": KeyError,
     "GameOver": GameOver, "as_items": values.as_items, "iterate": values.iterate, "count": values.count,
     "div": values.div, "mod": values.mod, "index": values.index,
     "pick": values.pick, "rank": values.rank, "cost_uses": values.cost_uses, "get_attr": values.get_attr,
@@ -101,7 +102,8 @@ class ExprCompiler(Walker):
         """A generated body with its leading comprehensions written out as loops, then its leading
         collections paid for inline (engine/compile/loops.py, charges.py), and the acting player read
         into its local first if the body reads it (engine/compile/acting.py)."""
-        body = inline_charges(inline_comprehensions(body, self.unit.temp), self.unit.temp)
+        body = grid_loops(inline_charges(inline_comprehensions(body, self.unit.temp), self.unit.temp),
+                          self.unit.temp, self.pack)
         self.unit.asks_run_rules = bool(self.pack.anytime)   # (the whole pack's: known once code is built)
         return with_acting_player(_plain_in_iterables(body), ACTING)
 
@@ -602,7 +604,11 @@ class ExprCompiler(Walker):
                 if isinstance(fixed, ast.Constant) and fixed.value.__class__ is int:
                     along = steady(expr("game.grids.maps.along[T, B, N]", T=const(tname), B=const(by),
                                         N=const(fixed.value)))   # made at its first read: cannot fail
-                    return kinded(expr("I[L[X]]", I=_match_items(), L=along, X=other), "item")
+                    read = expr("I[L[X]]", I=_match_items(), L=along, X=other)
+                    # a loop over written numbers may read it from a span (engine/compile/grid_loops.py)
+                    if isinstance(read, ast.Subscript):   # (not while only checking)
+                        read.slice.cog_span = (tname, by, fixed.value)  # type: ignore[attr-defined]
+                    return kinded(read, "item")
             board = steady(expr("game.grids.maps.boards[T]", T=const(tname)))   # made at its first read
             return kinded(expr("I[B[(C, R)]]", I=_match_items(), B=board, C=col, R=row), "item")
         return kinded(expr("game.grids.at(T, ctx.seat, C, R)", T=const(tname), C=col, R=row), "item")
@@ -617,6 +623,7 @@ class ExprCompiler(Walker):
             run = expr("R[N](I)", R=runs, N=number, I=_match_items())
             run.cog_made = True  # type: ignore[attr-defined]  # a new list each time: a choice offers it uncopied
             run.cog_reads = True  # type: ignore[attr-defined]  # a getter (engine/runtime/grids.py): runs no rules
+            run.cog_run = (tname, fn)  # type: ignore[attr-defined]  # a loop may go through its uids (grid_loops.py)
             return kinded(run, "items")
         return kinded(expr(f"game.grids.{fn}(T, ctx.seat, N)", T=const(tname), N=number), "items")
 

@@ -6,8 +6,8 @@ engine/runtime/boards.py); which item of a match is that cell is its uid, the sa
 player count (`Layout`). So the maps from coordinates to cells are maps to uids, made once per layout as they are
 first read (`GridMaps`), and a match reads them against its own items (`State.items`, by uid): a game pays
 nothing to set them up. Generated code indexes the match's items itself (`at` on a board no player owns is
-`t_state.items[MAP[(COL, ROW)]]`, `column` a getter of the column's items called on them); the rest goes
-through the match's `GridCells`.
+`t_state.items[MAP[(COL, ROW)]]`, `column` a getter of the column's items called on them, or, in a loop
+that only goes through it, the column's uids); the rest goes through the match's `GridCells`.
 
 A layout's maps are filled only with what the pack and layout decide (a miss that converts a key, or fails,
 writes nothing): every match of the layout reads them, and none may see another's items in them.
@@ -44,9 +44,11 @@ Lines = tuple[tuple[tuple[int, tuple[int, ...], int, tuple[int, ...]], ...], tup
 class GridMaps:
     """Where the cells of a pack's grid boards are among the items of its matches of one player count (by uid),
     made as first read and kept with that `Layout` (`grid_maps`). Generated code reads the tables of the boards
-    no player owns: `boards`, `along`, `columns`, `rows`."""
+    no player owns: `boards`, `along`, `columns`, `rows`, and in the loops engine/compile/grid_loops.py writes
+    `column_uids`, `row_uids`, `spans` (plain dicts: a miss calls `run_read` or `span`)."""
 
-    __slots__ = ("_cells", "_runs", "_steps", "along", "boards", "columns", "lines", "pack", "plan", "rays", "rows")
+    __slots__ = ("_cells", "_run_uids", "_runs", "_steps", "along", "boards", "column_uids", "columns", "lines", "pack",
+                 "plan", "rays", "row_uids", "rows", "spans")
 
     def __init__(self, pack: Pack, plan: Layout) -> None:
         self.pack, self.plan = pack, plan
@@ -63,8 +65,16 @@ class GridMaps:
         self.columns, self.rows = _RunTables(), _RunTables()
         # `in_a_row_of`: N -> cell uid -> its `Lines` (plain dicts: a subclass's read costs more; `lines_at` fills them)
         self.lines: dict[int, dict[int, Lines]] = {}
+        # for the loops engine/compile/grid_loops.py writes, plain dicts read in a `try` whose `except KeyError`
+        # calls `run_read` / `span`: the runs as uids, `column_uids[TYPE][N]` (a loop through it reads each cell
+        # from the items: no list of the cells), and the (number, uid) pairs of the numbers LOW..HIGH - 1 along a
+        # written row (column), `spans[span_key(TYPE, 1, ROW, LOW, HIGH)]`
+        self.column_uids: dict[str, dict[int, tuple[int, ...]]] = {}
+        self.row_uids: dict[str, dict[int, tuple[int, ...]]] = {}
+        self.spans: dict[str, tuple[tuple[int, int], ...]] = {}
         self.columns.by, self.rows.by = 0, 1
         self.boards.maps = self.along.maps = self.columns.maps = self.rows.maps = self
+        self._run_uids: dict[tuple[str, int | None, int], dict[int, tuple[int, ...]]] = {}
 
     def grid(self, type_id: str) -> Grid:
         grid = self.pack.grids.get(type_id)
@@ -94,11 +104,36 @@ class GridMaps:
         """The board's columns (by 0) or rows (by 1), each as the getter of its cells in order along it."""
         found = self._runs.get((type_id, owner, by))
         if found is None:
+            runs = self.run_uids(type_id, owner, by)
+            found = self._runs.setdefault((type_id, owner, by), {n: getter(list(uids)) for n, uids in runs.items()})
+        return found
+
+    def run_uids(self, type_id: str, owner: int | None, by: int) -> dict[int, tuple[int, ...]]:
+        """The board's columns (by 0) or rows (by 1), each as the uids of its cells in order along it."""
+        found = self._run_uids.get((type_id, owner, by))
+        if found is None:
             runs: dict[int, list[int]] = {}
             for xy, uid in sorted(self.cells(type_id, owner).items(), key=lambda e: (e[0][by], e[0][1 - by])):
                 runs.setdefault(xy[by], []).append(uid)
-            found = self._runs.setdefault((type_id, owner, by), {n: getter(uids) for n, uids in runs.items()})
+            found = self._run_uids.setdefault((type_id, owner, by), {n: tuple(uids) for n, uids in runs.items()})
         return found
+
+    def run_read(self, type_id: str, by: int, number: Any) -> tuple[int, ...]:
+        """`column_uids[TYPE][N]` (`row_uids` for by 1) where the plain read missed: the type's table made (whole,
+        ints only), and N converted as `column` converts it (off the board: empty). A converted key is not kept."""
+        tables = self.row_uids if by else self.column_uids
+        table = tables.get(type_id)
+        if table is None:
+            table = tables.setdefault(type_id, dict(self.run_uids(type_id, None, by)))
+        found = table.get(number)
+        return found if found is not None else table.get(int(number), ())
+
+    def span(self, type_id: str, by: int, fixed: int, low: int, high: int) -> tuple[tuple[int, int], ...]:
+        """(N, the uid at N along row `fixed` (by 1) or column `fixed` (by 0)) for N in LOW..HIGH - 1, kept in
+        `spans`: the compiler reads it only for numbers all on the board (else `along`'s miss is the error)."""
+        along = self.along[type_id, by, fixed]
+        found = tuple((number, along[number]) for number in range(low, high))
+        return self.spans.setdefault(span_key(type_id, by, fixed, low, high), found)
 
     def place(self, cell: Any, what: str) -> tuple[Grid, tuple[int, int], dict[tuple[int, int], int]]:
         """A cell's grid, its (column, row) and its board's map; a rule error for anything but a grid's cell."""
@@ -163,6 +198,11 @@ class GridMaps:
             if uid is not None:
                 found.append(items[uid])
         return found
+
+
+def span_key(type_id: str, by: int, fixed: int, low: int, high: int) -> str:
+    """The key of `GridMaps.spans` (a text: its hash is kept, a tuple's is worked out at every read)."""
+    return f"{type_id}\n{by}\n{fixed}\n{low}\n{high}"
 
 
 def grid_maps(pack: Pack, plan: Layout) -> GridMaps:
@@ -411,7 +451,12 @@ class GridCells:
                         return True
             return False
         except KeyError:   # a cell without the attribute: it reads as 0, as `it.ATTR` does
-            return self.in_a_row(cell, need, lambda it: it.attrs.get(attr, 0) == value)
+            return self._in_a_row_by_default(cell, need, attr, value)
+
+    def _in_a_row_by_default(self, cell: Item, need: int, attr: str, value: Any) -> bool:
+        """`in_a_row_of` where some cell lacks the attribute: the general search, a missing attribute read as 0.
+        (Its own function: a lambda in `in_a_row_of` would make `attr` and `value` cells at every call.)"""
+        return self.in_a_row(cell, need, lambda it: it.attrs.get(attr, 0) == value)
 
 
 def direction_key(value: Any) -> str:
