@@ -19,7 +19,7 @@ import bisect
 import random
 import threading
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, cast
 
 from greenlet import GreenletExit, getcurrent, greenlet
@@ -33,8 +33,6 @@ from engine.runtime.defs import Pack
 from engine.runtime.determinize import (
     DealPlan,
     deal_plan,
-    dealt_there,
-    item_places,
     offered_items,
     redeal_hidden,
     seen_items,
@@ -79,12 +77,13 @@ class Match:
                  game: Interpreter | None = None, forkable: bool = False, log_forced: bool = False,
                  observers: Iterable[Observer] = (), checkpoint_every: int = CHECKPOINT_EVERY,
                  _resume: tuple[list[Answer], list[_Checkpoint], list[_Forced]] | None = None,
-                 _played: list[Agent] | None = None) -> None:
+                 _played: list[Agent] | None = None, _watch: _StepWatch | None = None) -> None:
         """A match run up to its first decision. `forkable` keeps the flow trace and checkpoints that make
         `fork`, `undo` and a change of thread cost a short catch-up instead of a replay from the start;
         `log_forced` puts the decisions taken without asking (one option) in `to_log` too; `observers` are
         subscribed before the first step runs (`subscribe` later misses what happens up to the first decision);
-        `checkpoint_every`: answers between checkpoints (`SEARCHED_CHECKPOINT_EVERY` for a match bots search)."""
+        `checkpoint_every`: answers between checkpoints (`SEARCHED_CHECKPOINT_EVERY` for a match bots search).
+        `_watch` (a forkable copy made inside this module): told at step starts instead of taking checkpoints."""
         if pack.flow is None:
             raise RuleError("the pack has no flow")
         self.pack = pack
@@ -110,8 +109,12 @@ class Match:
         if forkable:
             if self.game.trace is None:
                 self.game.keep_trace([])
-            self.game.at_step = self._at_step
-            self._plan_checkpoint()
+            if _watch is None:
+                self.game.at_step = self._at_step
+                self._plan_checkpoint()
+            else:
+                _watch.match = self
+                self.game.at_step, self.game.checkpoint_at = _watch, _watch.first()
         if _played is not None:
             self._play_through(_played)
             return
@@ -361,29 +364,30 @@ class Match:
         never reads another hand or the deck order. The copy depends only on `seat`'s view and `rng`.
 
         Inside a `simultaneous` step, the answers the other seats gave since it began are secret too (the
-        state says since when: `State.secret_since`). Then the copy goes back to where the step began, deals
-        there, and plays forward: `seat`'s own answers again (by label), another seat's again only where
-        `seat` knows it (every seat was told it, or it took items `seat` sees now), else a random option from
-        `rng`, until `seat`'s decision is pending again with the same options (`_secret_sample`). A try
-        whose view differs from this match's (`seen_key`) is rejected, up to `SECRET_TRIES` tries (fewer in a
-        step of many answers: `SECRET_TRY_ANSWERS`); when none matches, the first try that reached the
-        decision is kept (a sample `seat` could tell apart, but one made without the secret answers: from
-        none to about half of the samples in the shipped packs, docs/analytics.md); when no try reaches it,
-        the deal is made at the decision (keeping the others' answers, as outside a simultaneous step: the
-        one case where they reach the copy; not seen in the shipped packs). The same call again (same
-        decision, seat and generator state: a greedy bot, once per option) makes the same sample without the
-        tries.
+        state says since when: `State.secret_since`), and its statements that ran before its first decision
+        hold what they read (a loop's list of a hidden hand, say). Then the copy goes back to where the step
+        began, deals there before the step's first statement runs, and plays forward: `seat`'s own answers
+        again (by label), another seat's again only where `seat` knows it (every seat was told it, or it took
+        items `seat` sees now), else a random option from `rng`, until `seat`'s decision is pending again with
+        the same options (`_secret_sample`). A try whose view differs from this match's (`seen_key`) is
+        rejected, up to `SECRET_TRIES` tries (fewer in a step of many answers: `SECRET_TRY_ANSWERS`); when none
+        matches, the first try that reached the decision is kept (a sample `seat` could tell apart, but one
+        made without the secret answers: from none to about half of the samples in the shipped packs,
+        docs/analytics.md); when no try reaches it (or no copy found the step's start), the deal is made at the
+        decision (keeping the others' answers, as outside a simultaneous step: the one case where they reach
+        the copy; not seen in the shipped packs). The same call again (same decision, seat and generator state:
+        a greedy bot, once per option) makes the same sample without the tries.
 
         A sample is a match like any other (`apply`, `fork`, `determinize` again), but it is not a game
         that happened: `to_log` refuses it (a log cannot say where the items were dealt), and so does an
         `undo` to before the deal. Its `fork` replays from the start, dealing again where it was dealt (the
-        step's start, for a sample whose others' answers were replaced: those answers are in its log).
+        step's start, before its first statement, for a sample whose others' answers were replaced: those
+        answers are in its log; the replay keeps a flow trace up to there, to be told of the step starts).
         """
         if not 0 <= seat < len(self.game.state.players):
             raise MoveError(f"there is no seat {seat} in a {len(self.game.state.players)}-player match")
         since = self.game.state.secret_since
-        if since is not None and self.decision is not None and \
-                any(answer.decision.seat != seat for answer in self.log[since:]):
+        if since is not None and self.decision is not None:
             sample = self._secret_sample(seat, since, rng)
             if sample is not None:
                 return sample
@@ -394,8 +398,9 @@ class Match:
 
     def _secret_sample(self, seat: int, since: int, rng: random.Random) -> Match | None:
         """A sample for `seat` made from where the running simultaneous step began (after `since` answers):
-        dealt there, then played forward with `seat`'s own answers and random ones for the others (see
-        `determinize`); None when no try reaches `seat`'s decision again.
+        dealt there before the step's first statement ran, then played forward with `seat`'s own answers and
+        random ones for the others (see `determinize`); None when no try reaches `seat`'s decision again (or no
+        copy found where the step began).
 
         What is pinned at the deal: the items the pending decision offers `seat` and the items `seat` sees now
         (drawn in the step, say: they stay where they were, so the same draws draw them again)."""
@@ -405,6 +410,8 @@ class Match:
         start = self._secret_start
         if start is None or start.decision is not real or start.seat != seat or start.answers != len(self.log):
             start = self._secret_start = self._started_secret(seat, since)
+        if start.point is None:
+            return None
         if last is not None and last.decision is real and last.seat == seat and last.rng == state:
             rng.setstate(last.after)    # the same call again (a greedy bot, once per option): the same sample
             return None if last.recipe is None else self._dealt_again(start, *last.recipe)
@@ -425,25 +432,41 @@ class Match:
         for answer in answers:
             if answer.decision.seat != seat and _known(answer.decision, answer.index, seen):
                 known.setdefault(_asked(answer.decision), []).append(answer.label)
+        # where the step began: a copy replayed up to the step's first decision notes it on the way
+        probe = _StepWatch(since)
+        self._replayed(since, drop_later_deals=True, probe=probe).release()
         return _SecretStart(
             real, seat, len(self.log), since, seen, tuple(sorted(seen | offered)), self.seen_key(seat),
-            [answer.label for answer in answers if answer.decision.seat == seat], known)
+            [answer.label for answer in answers if answer.decision.seat == seat], known,
+            probe.points[-1] if probe.points else None)
 
     def _dealt_again(self, start: _SecretStart, redeal: _Redeal, answers: list[int]) -> Match:
         """The sample a try made: dealt as `redeal` at the step's start, then given `answers`."""
-        sample = self._secret_copy(start)
-        sample._deal(redeal, start.plan)
+        sample = self._secret_copy(start, redeal)
         for index in answers:
             sample._give(index)
         return sample
 
-    def _secret_copy(self, start: _SecretStart) -> Match:
-        """A light copy of this match at the start of the simultaneous step `start` is about, not dealt yet."""
-        sample = self._replayed(start.since, drop_later_deals=True)
-        sample._forget_history()
+    def _secret_copy(self, start: _SecretStart, redeal: _Redeal) -> Match:
+        """A light copy of this match dealt as `redeal` says where the simultaneous step `start` is about began,
+        before its first statement ran, and played from there to the step's first decision."""
+        point = start.point
+        assert point is not None
+        game = self.game
+        inner = Interpreter(self.pack, len(game.state.players), game.seed, game.options, like=game, data=point.data)
+        state = inner.state
         if start.plan is None:    # (every copy holds the same state there: one plan deals them all)
-            state = sample.game.state
             start.plan = deal_plan(state, start.seat, [state.items[uid] for uid in start.pins])
+        rng = random.Random()
+        rng.setstate(redeal.rng)
+        start.plan.deal(state, rng)
+        # the catch-up moves no item and loads the rest of the state at the step's start: the reseeded generator
+        inner.catch_up(list(point.trace), point.steps, {**point.data, "rng": state.rng.getstate()})
+        sample = Match(self.pack, len(game.state.players), game.seed, game.options, game=inner, forkable=True,
+                       log_forced=game.on_forced is not None, checkpoint_every=self._every,
+                       _resume=(self.log[:start.since], [], list(point.forced)), _watch=_StepWatch())
+        sample._redeals = [*point.redeals, replace(redeal, after=rng.getstate())]
+        sample._forget_history()
         return sample
 
     def _secret_tries(self, start: _SecretStart, rng: random.Random) -> Match | None:
@@ -452,9 +475,10 @@ class Match:
         real, seat, since = start.decision, start.seat, start.since
         kept: Match | None = None
         tries = done = 0
+        assert start.point is not None
         while done < max(tries, 1):
-            sample = self._secret_copy(start)
-            sample._deal(_Redeal(since, seat, rng.getstate(), start.pins), start.plan)
+            sample = self._secret_copy(start, _Redeal(since, seat, rng.getstate(), start.pins,
+                                                      steps=start.point.steps))
             rng.setstate(sample._redeals[-1].after)
             reached = sample._play_again(start, real, rng)
             if not done:    # as many tries as there is room for tries as long as this one
@@ -520,30 +544,25 @@ class Match:
         """Whether this match came from `determinize` (its hidden items were dealt again)."""
         return bool(self._redeals)
 
-    def _deal(self, redeal: _Redeal, plan: DealPlan | None = None) -> None:
-        """Deal the hidden items again as `redeal` says (at the pending decision it was made at); `plan`: where
-        `redeal_hidden` deals them, worked out already (`deal_plan` of a state this one is a copy of)."""
+    def _deal_at_step(self, redeal: _Redeal, plan: DealPlan | None = None) -> None:
+        """Deal the hidden items again as `redeal` says, at the start of the flow step it was made at (no
+        decision is pending: the flow is about to run the step's first statement); `plan`: as in `_deal`."""
         rng = random.Random()
         rng.setstate(redeal.rng)
-        state, pending = self.game.state, self.decision
-        # a deal at a simultaneous step's start may be at another seat's decision, whose items it does not pin
-        # (they are hidden from `redeal.seat`): where each was, the decision offers what is dealt there
-        offered = item_places(offered_items(pending.payloads)) \
-            if pending is not None and redeal.pinned is not None and pending.seat != redeal.seat else None
-        if plan is not None:
-            plan.deal(state, rng)
-        else:
-            if redeal.pinned is not None:
-                pinned: list[Any] = [state.items[uid] for uid in redeal.pinned]
-            else:
-                pinned = offered_items(pending.payloads) if pending is not None else []
-            redeal_hidden(state, redeal.seat, rng, pinned)
-        if offered:
-            swaps = dealt_there(offered)
-            if swaps:
-                assert pending is not None
-                pending.swap_items(swaps)
-        self._redeals.append(_Redeal(redeal.answers, redeal.seat, redeal.rng, redeal.pinned, rng.getstate()))
+        state = self.game.state
+        if plan is None:
+            plan = deal_plan(state, redeal.seat, [state.items[uid] for uid in redeal.pinned or ()])
+        plan.deal(state, rng)
+        self._redeals.append(replace(redeal, after=rng.getstate()))
+
+    def _deal(self, redeal: _Redeal) -> None:
+        """Deal the hidden items again as `redeal` says, at the pending decision it was made at (outside a
+        simultaneous step: the items that decision offers stay where they are)."""
+        rng = random.Random()
+        rng.setstate(redeal.rng)
+        pending = self.decision
+        redeal_hidden(self.game.state, redeal.seat, rng, offered_items(pending.payloads) if pending is not None else [])
+        self._redeals.append(replace(redeal, after=rng.getstate()))
 
     def close(self) -> None:
         """End this match's paused flow now, so its memory is freed: a paused flow is a greenlet in a reference
@@ -591,23 +610,33 @@ class Match:
             if left is not None:
                 _end(left)      # the flow undone, paused at its decision: end it, or it is never freed
 
-    def _replayed(self, answers: int, drop_later_deals: bool = False) -> Match:
+    def _replayed(self, answers: int, drop_later_deals: bool = False, probe: _StepWatch | None = None) -> Match:
         """A new match at the decision after the first `answers` answers: from the last checkpoint before
         it (a catch-up of the flow, then the answers given since), else replayed from the start.
-        `drop_later_deals`: a sample may go back to before it was dealt (without those deals: the caller
-        deals again)."""
+        `drop_later_deals`: a sample may go back to the start of the simultaneous step it was dealt in (without
+        the deals made there or later: the caller deals again). `probe`: told at the step starts on the way
+        (it notes where a simultaneous step began: `_started_secret`)."""
         redeals = self._redeals
-        if redeals and answers < redeals[-1].answers:
-            if not drop_later_deals:
-                raise MoveError("a determinized match cannot go back to before its hidden items were dealt again")
-            redeals = [r for r in redeals if r.answers <= answers]
+        if drop_later_deals:
+            redeals = [r for r in redeals if r.answers < answers]
+        elif redeals and answers < redeals[-1].answers:
+            raise MoveError("a determinized match cannot go back to before its hidden items were dealt again")
+        # deals made at a step's start need the flow told of each step start: a traced copy (a sample keeps
+        # no trace of its own, so it is replayed from the start and forgets the trace after)
+        at_steps = [r for r in redeals if r.steps is not None]
+        watch = probe if probe is not None else _StepWatch() if at_steps else None
+        if watch is not None:
+            watch.deals = at_steps
         game = self.game
         players, labels = len(game.state.players), [entry.label for entry in self.log[:answers]]
         at = bisect.bisect_right(self._checkpoints, answers, key=_answers) - 1
-        if game.trace is None or at < 0:
-            copy = Match(self.pack, players, game.seed, game.options, forkable=game.trace is not None,
-                         log_forced=game.on_forced is not None, checkpoint_every=self._every)
+        if game.trace is None or at < 0 or at_steps:
+            copy = Match(self.pack, players, game.seed, game.options,
+                         forkable=game.trace is not None or watch is not None, log_forced=game.on_forced is not None,
+                         checkpoint_every=self._every, _watch=watch)
             copy._replay_dealing(labels, 0, redeals)
+            if watch is not None and game.trace is None:
+                copy._forget_history()
             return copy
         point = self._checkpoints[at]
         inner = Interpreter(self.pack, players, game.seed, game.options, like=game, data=point.data)
@@ -615,20 +644,22 @@ class Match:
         forced = [f for f in self._forced if f.steps < point.steps]
         copy = Match(self.pack, players, game.seed, game.options, game=inner, forkable=True,
                      log_forced=game.on_forced is not None, checkpoint_every=self._every,
-                     _resume=(self.log[:point.answers], self._checkpoints[:at + 1], forced))
+                     _resume=(self.log[:point.answers], self._checkpoints[:at + 1], forced), _watch=watch)
         copy._replay_dealing(labels[point.answers:], point.answers, redeals)
         return copy
 
     def _replay_dealing(self, labels: list[str], answered: int, redeals: list[_Redeal]) -> None:
-        """`replay` from `answered` answers on, dealing the hidden items again where a sample's were dealt.
+        """`replay` from `answered` answers on, dealing the hidden items again where a sample's were dealt
+        (those dealt at a step's start are dealt by the match's `_StepWatch`, as the flow begins that step).
 
         (A checkpoint after k answers is taken at a step's start, before the decision a deal after k
         answers waits at: so a deal at `answered` answers is still to be made.)"""
-        if not redeals:
+        at_decisions = [r for r in redeals if r.steps is None]
+        if not at_decisions:
             self.replay(labels)
             return
-        self._redeals = [r for r in redeals if r.answers < answered]
-        later = [r for r in redeals if answered <= r.answers <= answered + len(labels)]
+        self._redeals.extend(r for r in at_decisions if r.answers < answered)
+        later = [r for r in at_decisions if answered <= r.answers <= answered + len(labels)]
         for count in range(answered, answered + len(labels) + 1):
             while later and later[0].answers == count:
                 self._deal(later.pop(0))
@@ -787,13 +818,65 @@ class _Forced:
 class _Redeal:
     """Hidden items dealt again for `seat` after `answers` answers, by a generator in state `rng` (that ended
     in state `after`), the items with uids `pinned` staying where they were (None: the items the decision
-    pending there offers): enough to deal them the same way when a sample is forked."""
+    pending there offers): enough to deal them the same way when a sample is forked. `steps`: dealt as flow
+    step number `steps` (`State.steps`) began, before its first statement ran (a simultaneous step's start);
+    None: at the decision pending after `answers` answers."""
 
     answers: int
     seat: int
     rng: Any
     pinned: tuple[int, ...] | None = None
     after: Any = None
+    steps: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class _DealPoint:
+    """Where a simultaneous step began, in a copy replayed up to it: flow step number `steps` began with the
+    flow trace `trace` and the state `data`, the copy having dealt `redeals` and taken `forced` by then. A
+    sample made inside that step is this state dealt again, its flow caught up with `trace` (`catch_up`)."""
+
+    steps: int
+    trace: list[Any]
+    data: dict[str, Any]
+    redeals: list[_Redeal]
+    forced: list[_Forced]
+
+
+class _StepWatch:
+    """A copy's `Interpreter.at_step` (told at each flow step's start, once `first()` decisions were asked): it
+    makes the deals `deals` at the step starts they were made at (`_Redeal.steps`, in order), and with
+    `since`, notes each step start right after a simultaneous step began after `since` answers, before any
+    statement of it ran (`points`; a simultaneous step's own start comes before the statement that says the
+    step is secret, `State.secret_since`: the start of its first seat's first sub-step is the first where it
+    says so, and only the seat order was read in between)."""
+
+    def __init__(self, since: int | None = None) -> None:
+        self.deals: list[_Redeal] = []
+        self.since = since
+        self.match: Match | None = None   # (set by the match it watches)
+        self.points: list[_DealPoint] = []
+        self._open = True   # the last step start seen was outside every simultaneous step
+
+    def first(self) -> int:
+        """The decisions asked before the first step start this watch needs to be told of."""
+        return min([r.answers for r in self.deals] + ([] if self.since is None else [self.since]), default=NEVER)
+
+    def __call__(self, trace_length: int) -> None:
+        match = self.match
+        assert match is not None
+        state, deals = match.game.state, self.deals
+        while deals and deals[0].steps == state.steps:
+            match._deal_at_step(deals.pop(0))
+        if self.since is not None and state.decisions == self.since:
+            if state.secret_since is None:
+                self._open = True
+            elif self._open and state.secret_since == self.since:
+                self._open = False
+                trace = match.game.trace
+                assert trace is not None
+                self.points.append(_DealPoint(state.steps, trace[:trace_length], state.to_data(),
+                                              list(match._redeals), list(match._forced)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -815,7 +898,8 @@ class _SecretStart:
     the simultaneous step began after `since` answers; the items `seat` sees (`seen`); those pinned at the
     deal (`pins`: seen or offered to it); its view's key (`want`); its own answers since (labels, `mine`);
     the others' answers it knows of (`known`); where the deal at the step's start deals (`plan`, made on the
-    first copy there). An MCTS decision makes a sample per iteration, each of several tries."""
+    first try), and where that deal is made (`point`: the step's start; None if no copy found it). An MCTS
+    decision makes a sample per iteration, each of several tries."""
 
     decision: Decision
     seat: int
@@ -826,6 +910,7 @@ class _SecretStart:
     want: int
     mine: list[str]
     known: dict[_Asked, list[str]]
+    point: _DealPoint | None
     plan: DealPlan | None = None
 
 

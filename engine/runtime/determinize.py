@@ -26,15 +26,18 @@ Inside a `simultaneous` step the seat does not know what the seats before it ans
 kernel asked them first and hides their answers until the reveal (a private answer is not even told to
 have been given), yet those answers are already in the state (an attribute set on a hidden item, a card
 moved to a hidden zone). So `Match.determinize` deals at the step's start instead (`State.secret_since`),
-pinning the items the seat sees now (`seen_items`: a card drawn in the step stays where it was drawn
-from) and those its pending decision offers (the decision pending at the step's start is often another
-seat's, offering items hidden from this one: they are dealt too, and that decision then offers the items
-dealt to their places, `Decision.swap_items`), then answers again: the seat's own answers as it gave them;
-of the others', those it knows of (an answer every seat was told, `Decision.public`, or one that took
-items the seat sees now) at the first decision that offers each; random private options for the rest. A
-try the seat could tell from the real match (`seen_key`) is rejected (engine/play/match.py). What it is
-then taken to know, beyond the above: which of the others' answers took the items it sees now (it sees
-what came of them; only which answer it was could differ).
+before the step's first statement runs: a statement that ran before the step's first decision took what it
+read with it (a `for c in hand` loop its list of the cards in hand, a `sorted(...)` list its order), and a
+paused flow holds that, so a deal made later would leave it naming items the deal put elsewhere. The deal
+pins the items the seat sees now (`seen_items`: a card drawn in the step stays where it was drawn from, so
+the same draw draws it again) and those its pending decision offers it; the flow then runs the step from its
+start on the dealt state and answers again: the seat's own answers as it gave them; of the others', those it
+knows of (an answer every seat was told, `Decision.public`, or one that took items the seat sees now) at the
+first decision that offers each; random private options for the rest. A try the seat could tell from the
+real match (`seen_key`) is rejected (engine/play/match.py). What it is then taken to know, beyond the above:
+which of the others' answers took the items it sees now (it sees what came of them; only which answer it
+was could differ). A statement of a step around the simultaneous one that began before it (an outer flow
+`for` over a hidden zone) still holds what it read before the deal.
 """
 
 from __future__ import annotations
@@ -141,17 +144,6 @@ def offered_items(payloads: Iterable[Any]) -> list[Item]:
         elif isinstance(value, list | tuple):
             found.extend(offered_items(value))
     return found
-
-
-def item_places(items: Iterable[Item]) -> list[tuple[Item, Any, int]]:
-    """Where each of `items` lies (its zone and position), to ask after a deal what lies there now."""
-    return [(item, item.zone, item.zone.items.index(item)) for item in items if item.zone is not None]
-
-
-def dealt_there(places: list[tuple[Item, Any, int]]) -> dict[int, Item]:
-    """For each item of `places` (`item_places` before a deal) that the deal moved, by its uid, the item
-    dealt to its place."""
-    return {item.uid: now for item, zone, position in places if (now := zone.items[position]) is not item}
 
 
 def _state_given(item: Item) -> dict[str, Any] | None:
