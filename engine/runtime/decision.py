@@ -110,20 +110,6 @@ class Decision:
             return unlabelled.index(label)
         raise KeyError(label)
 
-    def swap_items(self, swaps: dict[int, Item]) -> None:
-        """Offer, in place of each item whose uid `swaps` names, the item given: a sample dealt another
-        seat's hidden items again at this decision (engine/play/match.py `_deal`), and the flow waiting on
-        it reads the answer from `payloads` (the same list). The labels are made again from the payloads
-        when next read."""
-        payloads = self.payloads
-        for i, value in enumerate(payloads):
-            if value.__class__ is Item and value.uid in swaps:
-                payloads[i] = swaps[value.uid]
-            elif value.__class__ is tuple and any(part.__class__ is Item and part.uid in swaps for part in value):
-                payloads[i] = tuple(swaps.get(part.uid, part) if part.__class__ is Item else part for part in value)
-        self._labels = None
-        self.size = len(payloads)
-
     def rules_of(self, index: int) -> str:
         """The DSL text option `index` runs ("" for an option that runs no block of its own)."""
         return self.rules[index] if index < len(self.rules) else ""
