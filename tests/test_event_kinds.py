@@ -69,3 +69,51 @@ def test_kinds_nobody_reads_are_not_made(monkeypatch: pytest.MonkeyPatch) -> Non
     match.subscribe(every := Reader(set(EventKind)))   # a later subscriber of every kind widens what is made
     assert EventKind.MOVED in match.game.heard and every.seen == []
 
+
+
+class WholeReader(Reader):
+    """Reads the events about items only whole (`reads_audience = False`), as simulate's coverage count does."""
+
+    reads_audience = False
+
+
+def _whole(events: list[Event]) -> list[tuple[Any, ...]]:
+    """The whole events (those naming their item, or about no item), without who may see them."""
+    return [(e.kind, e.seat, e.data) for e in events
+            if "item" in e.data or e.kind not in (EventKind.MOVED, EventKind.ACTIVATED)]
+
+
+@pytest.mark.parametrize("name", PACKS)
+def test_a_reader_of_whole_events_gets_them_without_twins_or_sight(name: str) -> None:
+    """Goofspiel's bids and hands, Robot Factory's programs, Raising Robots' hands: moves some seat cannot see."""
+    pack = engine.load_pack(name)
+    kinds = {EventKind.MOVED, EventKind.ACTIVATED}
+    for seed in (1, 2):
+        sighted = Reader(kinds)
+        Match.played(pack, 2, seed, _bots(seed, 2), observers=[sighted])
+        assert any(e.visible_to is not None for e in sighted.seen)     # (there are twins to leave out)
+        whole = WholeReader(kinds)
+        Match.played(pack, 2, seed, _bots(seed, 2), observers=[whole])
+        assert _whole(whole.seen) == _whole(sighted.seen)
+        assert all("item" in e.data and e.visible_to is None for e in whole.seen)
+        # beside an observer that reads who sees them (before or after it), both get every event as that one
+        # alone does
+        for first_whole in (True, False):
+            beside, told = WholeReader(kinds), Reader(kinds)
+            Match.played(pack, 2, seed, _bots(seed, 2), observers=[beside, told] if first_whole else [told, beside])
+            assert beside.seen == told.seen == sighted.seen
+
+
+def test_simulate_coverage_counts_as_a_reader_of_who_sees_would() -> None:
+    from engine.play.simulate import CoverageCount
+
+    pack = engine.load_pack("robot-factory")
+
+    class Sighted(CoverageCount):
+        reads_audience = True
+
+    for seed in range(3):
+        whole, sighted = CoverageCount(pack), Sighted(pack)
+        Match.played(pack, 2, seed, _bots(seed, 2), observers=[whole])
+        Match.played(pack, 2, seed, _bots(seed, 2), observers=[sighted])
+        assert whole.counts == sighted.counts and whole.counts

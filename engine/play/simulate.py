@@ -66,6 +66,7 @@ class CoverageCount:
     """
 
     event_kinds = frozenset((EventKind.MOVED, EventKind.ACTIVATED))   # all it reads: the match makes no other event
+    reads_audience = False     # the whole events alone (who may see them is not worked out: engine/runtime/events.py)
 
     def __init__(self, pack: Pack) -> None:
         self.zones = pack.zones

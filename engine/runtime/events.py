@@ -8,7 +8,10 @@ someone observes, and not while a fork catches up (nothing happens then; it is r
 
 An observer may say which kinds it reads (an `event_kinds` attribute, a set of `EventKind`): it is then told only
 of those, and no event of a kind nobody reads is made (`simulate`'s coverage count reads two kinds of the
-thirteen; a small card game makes ~390 events a game, ~80 of them moves).
+thirteen; a small card game makes ~390 events a game, ~80 of them moves). An observer that reads the events
+about an item only whole, never who may see them (`reads_audience = False`: a count, like that coverage
+count), is told only the whole event, its `visible_to` not worked out (None), and no twin: when every reader
+of a kind says so, the seats' sight of the zones is not looked at for it (most of a watched move's cost).
 """
 
 from __future__ import annotations
@@ -42,6 +45,20 @@ def kinds_read(observer: object) -> frozenset[EventKind]:
     """The kinds of event `observer` reads: its `event_kinds` attribute when it has one, else every kind."""
     kinds = getattr(observer, "event_kinds", None)
     return ALL_KINDS if kinds is None else frozenset(kinds)
+
+
+def reads_audience(observer: object) -> bool:
+    """Whether `observer` reads who may see an event about an item (`visible_to`, the twin without the item):
+    its `reads_audience` attribute when it has one, else it does."""
+    return getattr(observer, "reads_audience", True) is not False
+
+
+class Readers(list[Any]):
+    """The observers told of one kind of event (`Interpreter.heard`), and whether any of them reads who may
+    see an event about an item (`reads_audience`)."""
+
+    __slots__ = ("audience",)
+    audience: bool
 
 
 @dataclass(slots=True)

@@ -32,7 +32,7 @@ from engine.runtime.decision import (
 )
 from engine.runtime.defs import ActionDef, AnytimeDef, CounterDef, Pack, TriggerDef
 from engine.runtime.dsl_values import as_items, contains, describe, offer, stored
-from engine.runtime.events import Event, EventKind, kinds_read
+from engine.runtime.events import Event, EventKind, Readers, kinds_read, reads_audience
 from engine.runtime.grids import GridCells
 from engine.runtime.limits import (
     DRAW_WORK,
@@ -191,7 +191,7 @@ class Interpreter:
         # told of events (engine/runtime/events.py); change it with watch/unwatch, which keep `quiet` and `heard`
         # (the kinds some observer reads, each with its readers; changed in place: no other kind is made)
         self.observers: list[Callable[[Event], None]] = []
-        self.heard: dict[EventKind, list[Callable[[Event], None]]] = {}
+        self.heard: dict[EventKind, Readers] = {}
         self.quiet = True   # no trace, nobody watching: the generated flow keeps no position and tells nothing
         # the session sets this: it returns the answer (`InPlace`: the agents answer inside `ask`)
         self.pause: Callable[[Decision], int] = _no_driver
@@ -337,7 +337,11 @@ class Interpreter:
 
     def _tell_about_item(self, kind: EventKind, seat: int | None, item: Item, zones: tuple[Zone | None, ...],
                          data: dict[str, Any], left_top: bool = False) -> None:
-        """An event naming `item` for the seats that may see it in one of `zones`; the others get it without."""
+        """An event naming `item` for the seats that may see it in one of `zones`; the others get it without.
+        Only the whole event, and nobody's sight worked out, when no reader of `kind` reads who sees it."""
+        if not self.heard[kind].audience:
+            self.tell(Event(kind, seat, {"item": item.uid, "component": item.comp.id, **data}))
+            return
         seeing = self._seats_seeing(*zones, item=item, left_top=left_top)
         self.tell(Event(kind, seat, {"item": item.uid, "component": item.comp.id, **data}, seeing))
         if seeing is not None and not self._sizes_unseen(zones):   # else the twin would tell a secret size
@@ -373,10 +377,16 @@ class Interpreter:
 
     def _update_quiet(self) -> None:
         self.quiet = self.trace is None and not self.observers
-        readers: dict[EventKind, list[Callable[[Event], None]]] = {}
+        readers: dict[EventKind, Readers] = {}
         for observer in self.observers:
+            audience = reads_audience(observer)
             for kind in kinds_read(observer):
-                readers.setdefault(kind, []).append(observer)
+                told = readers.get(kind)
+                if told is None:
+                    told = readers[kind] = Readers()
+                    told.audience = False
+                told.append(observer)
+                told.audience = told.audience or audience
         self.heard.clear()          # (in place: a match's answerer holds it)
         self.heard.update(readers)
 
