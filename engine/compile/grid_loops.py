@@ -36,7 +36,7 @@ from collections.abc import Callable
 from typing import Any
 
 from engine.compile.codegen import expr
-from engine.compile.loops import BLOCK_ROOM
+from engine.compile.loops import BLOCK_ROOM, body_depth
 from engine.compile.order import with_nested
 from engine.runtime.grids import span_key
 
@@ -69,14 +69,8 @@ def grid_loops(body: list[ast.stmt], temp: Callable[[], str], pack: Any, depth: 
 
 
 def _with_nested(stmt: ast.stmt, temp: Callable[[], str], pack: Any, depth: int) -> ast.stmt:
-    """The statement with its nested bodies rewritten, each at its block depth (counted as loops.py counts)."""
-    if isinstance(stmt, (ast.For, ast.While, ast.With)):
-        inner = {"body": depth + 1, "orelse": depth + 1}
-    elif isinstance(stmt, ast.Try):
-        inner = {"body": depth + 1, "orelse": depth + 1, "handlers": depth + 2, "finalbody": depth + 2}
-    else:
-        inner = {"body": depth, "orelse": depth}
-    return with_nested(stmt, lambda nested, field: grid_loops(nested, temp, pack, inner.get(field, depth + 2)))
+    """The statement with its nested bodies rewritten, each at its block depth (`body_depth`)."""
+    return with_nested(stmt, lambda nested, field: grid_loops(nested, temp, pack, body_depth(stmt, field, depth)))
 
 
 def _guarded(local: str, fast: ast.expr, slow: ast.expr, depth: int) -> ast.stmt:

@@ -83,15 +83,17 @@ def _outward(path: list) -> list:
     return path
 
 
+def body_depth(stmt: ast.stmt, field: str, depth: int) -> int:
+    """The Python block depth of `stmt`'s nested body `field` (`body`, `orelse`, `handlers`, `finalbody`), `stmt`
+    standing at block depth `depth`: a loop's, a `with`'s or a `try`'s body and `else` one block deeper, a
+    `try`'s handlers and `finally` two; an `if`'s branches at its own depth. What `BLOCK_ROOM` counts."""
+    inner = depth + 1 if isinstance(stmt, (ast.For, ast.While, ast.With, ast.Try)) else depth
+    return inner if field in ("body", "orelse") else depth + 2
+
+
 def _with_nested(stmt: ast.stmt, temp: Callable[[], str], depth: int) -> ast.stmt:
     """The statement with its nested bodies rewritten, each at its block depth (a copy if any changed)."""
-    if isinstance(stmt, (ast.For, ast.While, ast.With)):
-        inner = {"body": depth + 1, "orelse": depth + 1}
-    elif isinstance(stmt, ast.Try):
-        inner = {"body": depth + 1, "orelse": depth + 1, "handlers": depth + 2, "finalbody": depth + 2}
-    else:
-        inner = {"body": depth, "orelse": depth}
-    return with_nested(stmt, lambda nested, field: inline_comprehensions(nested, temp, inner.get(field, depth + 2)))
+    return with_nested(stmt, lambda nested, field: inline_comprehensions(nested, temp, body_depth(stmt, field, depth)))
 
 
 def _is_loop(node: ast.AST) -> bool:
